@@ -1,0 +1,117 @@
+package translate
+
+// Kind says what an Operation does.
+type Kind int
+
+const (
+	// Edit replaces Old (found between Before and After) with New.
+	Edit Kind = iota
+	// Create makes a new file holding New. For the SEARCH/REPLACE
+	// family (Append set) an existing file gets New appended instead.
+	Create
+	// Delete removes the file at Path.
+	Delete
+	// Rename moves the file at Path to NewPath.
+	Rename
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Edit:
+		return "edit"
+	case Create:
+		return "create"
+	case Delete:
+		return "delete-file"
+	case Rename:
+		return "rename"
+	}
+	return "unknown"
+}
+
+// BlockRule says how far an edit's Old lines reach: just the lines
+// written, or the whole block that the first of them opens.
+type BlockRule int
+
+const (
+	// NoBlock: Old is exactly the lines written.
+	NoBlock BlockRule = iota
+	// CBraces: Old is a header; the edit reaches the brace that closes
+	// the block the header opens.
+	CBraces
+	// PyIndent: Old is a header ending in a colon; the edit reaches the
+	// last line indented deeper than the header.
+	PyIndent
+)
+
+// Operation is the one edit type every format reader produces and the
+// engine consumes. Lines carry no line terminators: the engine writes
+// them with the target file's own line ending.
+type Operation struct {
+	Kind Kind
+	// Path is the file as the reply names it, cleaned of Markdown but
+	// not yet resolved against a base.
+	Path string
+	// NewPath is the target of a Rename.
+	NewPath string
+
+	// Scope lines are ordered hints that narrow where Old is looked
+	// for: each must stand, in order, somewhere above it.
+	Scope []string
+	// Before must stand right above Old, After right below it.
+	Before, After []string
+	// Old is replaced by New. An Edit with empty Old inserts New
+	// between Before and After.
+	Old, New []string
+	// LineHint is a 1-based line of the file near which Old is
+	// expected (0: none). When several places match, the nearest wins.
+	LineHint int
+	// Block extends Old to a whole code block.
+	Block BlockRule
+
+	// FirstMatch: when several places match, take the first one and
+	// warn instead of failing as ambiguous (the SEARCH/REPLACE promise).
+	FirstMatch bool
+	// Append: a Create whose file exists appends New to it.
+	Append bool
+	// Group numbers operations that are placed against the same
+	// content and applied together (the pieces of one elided block,
+	// the hunks of one diff); 0 means the operation stands alone.
+	Group int
+
+	// Line is the 1-based reply line the operation came from.
+	Line int
+	// Comment is a note the reply attached to the operation.
+	Comment string
+}
+
+// Shell is a fenced block of shell commands found in a reply. It is
+// reported, never run.
+type Shell struct {
+	Line int    // reply line of the opening fence
+	Lang string // the fence's info string (bash, sh, ...)
+	Text string
+}
+
+// Reply is what a reader found in one model reply.
+type Reply struct {
+	// Format is the name of the format the operations were read as.
+	Format string
+	// Description is the format's own description field, if it has
+	// one; otherwise it is derived from Prose (see Describe).
+	Description string
+	// Prose holds the reply's lines that are not part of an edit
+	// block, in order, for the description.
+	Prose []string
+	Ops   []Operation
+	Shell []Shell
+	// Warnings are things worth telling the user that did not stop
+	// the parse (for example a name taken from a prose line).
+	Warnings []Warning
+}
+
+// Warning is a note about a reply line.
+type Warning struct {
+	Line int
+	Msg  string
+}

@@ -1,0 +1,483 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Format names of the SEARCH/REPLACE family.
+const (
+	// FormatDiff: the file name stands on the line before the fence.
+	FormatDiff = "diff"
+	// FormatDiffFenced: the file name is the first line inside the fence.
+	FormatDiffFenced = "diff-fenced"
+)
+
+// ParseSearchReplace reads a reply in the SEARCH/REPLACE family ("diff":
+// file name on the line before the fence; "diff-fenced": name first
+// inside the fence). It returns what it parsed so far together with any
+// error (*ParseError naming the reply line).
+//
+// Each block becomes one operation: an empty (or white-space-only)
+// SEARCH part an Append Create of the REPLACE lines, any other an Edit
+// with FirstMatch set. A block whose SEARCH and REPLACE parts hold the
+// same number of "..." lines is split there into pieces, one Edit each,
+// sharing a Group and each required to match once. Shell blocks are
+// returned in Reply.Shell, never as operations; the reply's other lines
+// (name lines excepted) in Reply.Prose.
+//
+// A block with no divider or no end marker, or with no file name when
+// no earlier block named one, is a *ParseError naming the block's
+// SEARCH line. A reply without any block returns ErrNoEdits along with
+// its prose and shell blocks.
+func ParseSearchReplace(text string) (*Reply, error) {
+	sp, err := splitSearchReplace(text)
+	r := &Reply{
+		Format:   srFormat(sp.Blocks),
+		Prose:    sp.Prose,
+		Shell:    sp.Shell,
+		Warnings: sp.Warnings,
+	}
+	ops, warns := searchReplaceOps(sp.Blocks)
+	r.Ops = ops
+	if len(warns) > 0 {
+		r.Warnings = append(r.Warnings, warns...)
+		sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	}
+	if err != nil {
+		return r, err
+	}
+	if len(sp.Blocks) == 0 {
+		return r, ErrNoEdits
+	}
+	return r, nil
+}
+
+// srBlock is one SEARCH/REPLACE block as the reply wrote it.
+type srBlock struct {
+	Path            string // cleaned file name; the previous block's when this one names none
+	Search, Replace string // raw text, every line ended by "\n"
+	Line            int    // reply line of the SEARCH marker
+	NameLine        int    // reply line the name was read from; 0 when reused
+	NameInFence     bool   // the name stood inside a fence (diff-fenced)
+	End             int    // reply line of the end marker (or the divider standing in for it)
+}
+
+// srSplit is what splitSearchReplace found in a reply.
+type srSplit struct {
+	Blocks   []srBlock
+	Shell    []Shell
+	Prose    []string
+	Warnings []Warning
+	// Stop is, when reading failed, the reply line where it stopped:
+	// the SEARCH marker of a block without a name, the line where the
+	// next marker appeared, or the reply's last line.
+	Stop int
+}
+
+// lineKind says what a reply line was read as.
+type lineKind uint8
+
+const (
+	kProse  lineKind = iota // prose outside any fence
+	kFence                  // a line opening or closing a fence
+	kFenced                 // inside a fenced block that is not an edit
+	kBlock                  // part of a SEARCH/REPLACE block
+	kShell                  // part of a shell block, fences included
+	kName                   // a file name line
+	kMarker                 // a stray end marker
+)
+
+// srParser reads a reply line by line.
+type srParser struct {
+	lines   []string
+	kind    []lineKind
+	out     srSplit
+	prev    string // file of the previous block
+	open    fence  // the fence open at the current line, if inFence
+	inFence bool
+	unread  int // after an error: the first line (0-based) not read
+}
+
+// splitSearchReplace is the lower layer of ParseSearchReplace: it
+// finds the blocks, shell blocks and prose of a reply without turning
+// them into operations. It agrees with the reference parser (aider's
+// find_original_update_blocks) block for block, except that it never
+// takes prose for a file name, stops at a marker that cannot stand
+// where it does (a SEARCH marker inside a block, an end marker before
+// the divider) instead of reading on into the next block, and takes
+// four-backtick shell fences as shell blocks. The error is a
+// *ParseError; the split is returned, with what was read so far, in
+// every case.
+func splitSearchReplace(text string) (*srSplit, error) {
+	p := &srParser{lines: splitLines(text)}
+	p.kind = make([]lineKind, len(p.lines))
+	p.unread = len(p.lines)
+	err := p.run()
+	p.collectProse()
+	return &p.out, err
+}
+
+func (p *srParser) run() error {
+	for i := 0; i < len(p.lines); {
+		t := strings.TrimSpace(p.lines[i])
+		switch {
+		case isSearch(t):
+			next, err := p.block(i)
+			if err != nil {
+				return err
+			}
+			i = next
+			continue
+		case p.inFence:
+			if p.open.closes(t) {
+				p.inFence = false
+				p.kind[i] = kFence
+			} else {
+				p.kind[i] = kFenced
+			}
+		default:
+			if f, ok := openFence(t); ok {
+				if f.ticks > 0 && f.isShell() && !p.searchFollows(i) {
+					i = p.shell(i, f)
+					continue
+				}
+				p.open, p.inFence = f, true
+				p.kind[i] = kFence
+			}
+		}
+		if isEnd(t) {
+			p.kind[i] = kMarker
+			p.warn(i+1, "%q stands outside any block; ignored", t)
+		}
+		i++
+	}
+	return nil
+}
+
+// searchFollows reports whether one of the two lines after line i is a
+// SEARCH marker: a shell-tagged fence opening an edit block
+// (```` ```bash ```` then script.sh then the marker) is no shell block.
+func (p *srParser) searchFollows(i int) bool {
+	for j := i + 1; j <= i+2 && j < len(p.lines); j++ {
+		if isSearch(strings.TrimSpace(p.lines[j])) {
+			return true
+		}
+	}
+	return false
+}
+
+// shell reads the shell block whose fence f opens at line i, up to a
+// line starting with as many backticks as f (as the reference does, a
+// fence line with an info string ends it too), and returns the line
+// after it.
+func (p *srParser) shell(i int, f fence) int {
+	var b strings.Builder
+	j := i
+	p.kind[j] = kShell
+	for j++; j < len(p.lines); j++ {
+		p.kind[j] = kShell
+		if countPrefix(strings.TrimSpace(p.lines[j]), '`') >= f.ticks {
+			j++
+			break
+		}
+		b.WriteString(p.lines[j])
+		b.WriteByte('\n')
+	}
+	p.out.Shell = append(p.out.Shell, Shell{Line: i + 1, Lang: f.info, Text: b.String()})
+	return j
+}
+
+// block reads the block whose SEARCH marker is at line i and returns
+// the line after it.
+func (p *srParser) block(i int) (int, error) {
+	b := srBlock{Line: i + 1}
+	name, nameLine, inFence, rejected := p.findName(i)
+	switch {
+	case name != "":
+		b.Path, b.NameLine, b.NameInFence = name, nameLine, inFence
+		p.kind[nameLine-1] = kName
+	case p.prev == "":
+		msg := "missing file name: write the file's path alone on the line before the opening fence (diff) or first inside it (diff-fenced)"
+		if rejected > 0 {
+			msg += fmt.Sprintf("; line %d, %q, reads as prose, not as a file name", rejected, strings.TrimSpace(p.lines[rejected-1]))
+		}
+		return i, p.fail(i+1, i+1, msg)
+	default:
+		b.Path = p.prev
+		if rejected > 0 {
+			p.warn(rejected, "%q is not taken as a file name; the block at line %d edits %s like the block before it",
+				strings.TrimSpace(p.lines[rejected-1]), i+1, p.prev)
+		}
+	}
+	p.prev = b.Path
+	p.kind[i] = kBlock
+
+	var text strings.Builder
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		t := strings.TrimSpace(p.lines[j])
+		if isDivider(t) {
+			break
+		}
+		if isSearch(t) || isEnd(t) {
+			return j, p.fail(i+1, j+1, fmt.Sprintf("the block has no %q divider: %q comes first, at line %d", srDivider, t, j+1))
+		}
+		p.kind[j] = kBlock
+		text.WriteString(p.lines[j])
+		text.WriteByte('\n')
+	}
+	if j == len(p.lines) {
+		return j, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q divider: the reply ends first, at line %d", srDivider, len(p.lines)))
+	}
+	p.kind[j] = kBlock
+	b.Search = text.String()
+
+	text.Reset()
+	k := j + 1
+	for ; k < len(p.lines); k++ {
+		t := strings.TrimSpace(p.lines[k])
+		if isEnd(t) || isDivider(t) {
+			break
+		}
+		if isSearch(t) {
+			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1))
+		}
+		p.kind[k] = kBlock
+		text.WriteString(p.lines[k])
+		text.WriteByte('\n')
+	}
+	if k == len(p.lines) {
+		return k, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q end marker: the reply ends first, at line %d", srEnd, len(p.lines)))
+	}
+	p.kind[k] = kBlock
+	if isDivider(strings.TrimSpace(p.lines[k])) {
+		// The reference parser takes a second divider as the end of the
+		// block (models write one in place of the end marker); so do we.
+		p.warn(k+1, "the block at line %d ends with %q instead of %q", i+1, strings.TrimSpace(p.lines[k]), srEnd)
+	}
+	b.Replace = text.String()
+	b.End = k + 1
+	p.out.Blocks = append(p.out.Blocks, b)
+	return k + 1, nil
+}
+
+// findName looks for the file name of the block whose SEARCH marker is
+// at line i: on the line above it, or above the fence lines standing
+// right above it (up to three lines up, like the reference). A fence
+// line may carry the name as its info string (```` ```src/a.py ````).
+// Of several names, the first holding a dot wins. rejected is a
+// non-blank line that stood where the name belongs but reads as prose.
+// All lines are 1-based.
+func (p *srParser) findName(i int) (name string, line int, inFence bool, rejected int) {
+	type candidate struct {
+		name    string
+		line    int
+		inFence bool
+	}
+	var cands []candidate
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		t := strings.TrimSpace(p.lines[j])
+		if p.kind[j] != kBlock && isFenceLine(t) {
+			if f, ok := openFence(t); ok {
+				if n := fenceName(f); n != "" {
+					cands = append(cands, candidate{n, j + 1, false})
+				}
+			}
+			continue
+		}
+		if p.kind[j] == kProse || p.kind[j] == kFenced {
+			if n, ok := cleanFileName(t); ok {
+				cands = append(cands, candidate{n, j + 1, p.kind[j] == kFenced})
+			} else if t != "" {
+				rejected = j + 1
+			}
+		}
+		break
+	}
+	if len(cands) == 0 {
+		return "", 0, false, rejected
+	}
+	best := cands[0]
+	for _, c := range cands {
+		if strings.Contains(c.name, ".") {
+			best = c
+			break
+		}
+	}
+	return best.name, best.line, best.inFence, 0
+}
+
+// fail records where reading stopped and returns the *ParseError for
+// the block at line.
+func (p *srParser) fail(line, stop int, msg string) error {
+	p.out.Stop = stop
+	p.unread = line - 1
+	return &ParseError{Format: srFormat(p.out.Blocks), Line: line, Msg: msg}
+}
+
+func (p *srParser) warn(line int, format string, args ...any) {
+	p.out.Warnings = append(p.out.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// collectProse gathers the lines read as prose before any error, one
+// blank line standing for each run of them, none at the ends.
+func (p *srParser) collectProse() {
+	var prose []string
+	for i, k := range p.kind[:p.unread] {
+		if k != kProse {
+			continue
+		}
+		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
+			continue
+		}
+		prose = append(prose, p.lines[i])
+	}
+	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
+		prose = prose[:len(prose)-1]
+	}
+	p.out.Prose = prose
+}
+
+// srFormat names the format of blocks: diff-fenced when every name was
+// read inside a fence, diff otherwise.
+func srFormat(blocks []srBlock) string {
+	fenced := false
+	for _, b := range blocks {
+		if b.NameLine == 0 {
+			continue
+		}
+		if !b.NameInFence {
+			return FormatDiff
+		}
+		fenced = true
+	}
+	if fenced {
+		return FormatDiffFenced
+	}
+	return FormatDiff
+}
+
+// The divider and end marker as the prompt spells them, for messages.
+const (
+	srDivider = "======="
+	srEnd     = ">>>>>>> REPLACE"
+)
+
+// isSearch reports whether the trimmed line t is a SEARCH marker:
+// five to nine "<", " SEARCH", and an optional ">".
+func isSearch(t string) bool {
+	n := countPrefix(t, '<')
+	return n >= 5 && n <= 9 && (t[n:] == " SEARCH" || t[n:] == " SEARCH>")
+}
+
+// isDivider reports whether the trimmed line t is five to nine "=".
+func isDivider(t string) bool {
+	n := countPrefix(t, '=')
+	return n >= 5 && n <= 9 && n == len(t)
+}
+
+// isEnd reports whether the trimmed line t is an end marker: five to
+// nine ">" and " REPLACE".
+func isEnd(t string) bool {
+	n := countPrefix(t, '>')
+	return n >= 5 && n <= 9 && t[n:] == " REPLACE"
+}
+
+// isMarker reports whether the trimmed line t is any of the three.
+func isMarker(t string) bool { return isSearch(t) || isDivider(t) || isEnd(t) }
+
+// searchReplaceOps turns blocks into operations, in order.
+func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
+	var ops []Operation
+	var warns []Warning
+	group := 0
+	for _, b := range blocks {
+		old, new := textLines(b.Search), textLines(b.Replace)
+		if blank(old) {
+			ops = append(ops, Operation{Kind: Create, Append: true, Path: b.Path, New: new, Line: b.Line})
+			continue
+		}
+		oldDots, newDots := elisions(old), elisions(new)
+		if len(oldDots) == 0 || len(oldDots) != len(newDots) {
+			// "..." lines that do not pair up are ordinary lines: a file
+			// may hold them (Python's Ellipsis, a Markdown text).
+			if len(oldDots)+len(newDots) > 0 {
+				warns = append(warns, Warning{Line: b.Line, Msg: fmt.Sprintf(
+					"the block's SEARCH part holds %d %q lines and its REPLACE part %d; they are taken literally, not as elisions",
+					len(oldDots), "...", len(newDots))})
+			}
+			ops = append(ops, Operation{Kind: Edit, Path: b.Path, Old: old, New: new, FirstMatch: true, Line: b.Line})
+			continue
+		}
+		group++
+		n := len(ops)
+		oldPieces, newPieces := cut(old, oldDots), cut(new, newDots)
+		for k := range oldPieces {
+			line := b.Line
+			if k > 0 {
+				line = b.Line + 1 + oldDots[k-1] // the "..." line before the piece
+			}
+			o, nw := oldPieces[k], newPieces[k]
+			switch {
+			case blank(o) && blank(nw):
+				continue
+			case blank(o):
+				if k < len(oldPieces)-1 {
+					warns = append(warns, Warning{Line: line, Msg: fmt.Sprintf(
+						"piece %d of the elided block at line %d has no SEARCH lines; its REPLACE lines are appended to the end of %s",
+						k+1, b.Line, b.Path)})
+				}
+				ops = append(ops, Operation{Kind: Create, Append: true, Path: b.Path, New: nw, Group: group, Line: line})
+			default:
+				ops = append(ops, Operation{Kind: Edit, Path: b.Path, Old: o, New: nw, Group: group, Line: line})
+			}
+		}
+		if len(ops) == n {
+			warns = append(warns, Warning{Line: b.Line, Msg: "the block holds nothing but elisions; it changes nothing"})
+		}
+	}
+	return ops, warns
+}
+
+// textLines splits raw block text (each line ended by "\n", any "\r"
+// before it already dropped) into lines without terminators.
+func textLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// blank reports whether lines are none or white space only.
+func blank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// elisions returns the indexes of the lines holding only "...".
+func elisions(lines []string) []int {
+	var at []int
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "..." {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// cut splits lines at the indexes at, dropping those lines.
+func cut(lines []string, at []int) [][]string {
+	pieces := make([][]string, 0, len(at)+1)
+	start := 0
+	for _, i := range at {
+		pieces = append(pieces, lines[start:i:i])
+		start = i + 1
+	}
+	return append(pieces, lines[start:])
+}
