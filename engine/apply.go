@@ -1,0 +1,247 @@
+package engine
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// group resolves operations that belong together (or one alone).
+// Edits of one group are placed against the file as it stood before
+// the group and then applied together, so they must not overlap.
+func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, error) {
+	outs := make([]Outcome, len(ops))
+	var plans []*plan
+	var target *fileState
+	for i, op := range ops {
+		o := &outs[i]
+		o.N, o.Op = firstN+i, op
+		p, err := r.resolvePath(op.Path)
+		if err != nil {
+			if isIOError(err) {
+				return nil, err
+			}
+			r.failWith(o, err)
+			continue
+		}
+		o.Path = p
+		f, err := r.file(p)
+		if err != nil {
+			return nil, err
+		}
+		switch op.Kind {
+		case translate.Edit:
+			if target != nil && target != f {
+				// A group spans one file; a stray member stands alone.
+				r.applyPlans(target, plans)
+				plans, target = nil, nil
+			}
+			if pl := r.locateEdit(o, f); pl != nil {
+				plans = append(plans, pl)
+				target = f
+			}
+		case translate.Create:
+			r.create(o, f)
+		case translate.Delete:
+			r.deleteFile(o, f)
+		case translate.Rename:
+			if err := r.rename(o, f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if target != nil {
+		r.applyPlans(target, plans)
+	}
+	return outs, nil
+}
+
+// isIOError tells a failure to read the base from a refusal of the edit.
+func isIOError(err error) bool {
+	for _, k := range []error{ErrUnsafePath, ErrAmbiguous, ErrNoFile} {
+		if errors.Is(err, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// plan is one located edit: replace doc lines [start, end) with repl.
+type plan struct {
+	o          *Outcome
+	start, end int
+	repl       []string
+}
+
+// applyPlans checks a group's located edits for overlap and applies
+// the rest bottom-up, so that earlier line numbers stay valid.
+func (r *resolver) applyPlans(f *fileState, plans []*plan) {
+	sort.SliceStable(plans, func(i, j int) bool { return plans[i].start < plans[j].start })
+	bad := map[*plan]bool{}
+	for i := 1; i < len(plans); i++ {
+		a, b := plans[i-1], plans[i]
+		if b.start < a.end || (b.start == a.start && a.end > a.start) {
+			bad[a], bad[b] = true, true
+		}
+	}
+	for i := len(plans) - 1; i >= 0; i-- {
+		p := plans[i]
+		if bad[p] {
+			r.fail(p.o, ErrOverlap, "it overlaps lines %d-%d that another edit of the same block changes", p.start+1, p.end)
+			continue
+		}
+		f.d.splice(p.start, p.end, p.repl)
+	}
+	if len(plans) > len(bad) {
+		f.changed()
+	}
+}
+
+// editable refuses what the engine never edits.
+func (r *resolver) editable(o *Outcome, f *fileState) bool {
+	switch {
+	case !f.exists:
+		r.fail(o, ErrNoFile, "%s does not exist", f.path)
+	case !f.mode.Editable():
+		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
+	case isBinary(f.d.bytes()):
+		r.fail(o, ErrBinary, "%s is a binary file, which is never edited", f.path)
+	default:
+		return true
+	}
+	return false
+}
+
+func modeName(m Mode) string {
+	switch m {
+	case ModeSymlink:
+		return "symbolic link"
+	case ModeGitlink:
+		return "submodule"
+	}
+	return "special file"
+}
+
+// create makes a new file, or (Append) adds to an existing one.
+func (r *resolver) create(o *Outcome, f *fileState) {
+	if !f.exists {
+		d := &doc{eol: "\n", final: true}
+		for _, l := range o.Op.New {
+			d.lines = append(d.lines, l+"\n")
+		}
+		f.d, f.exists, f.mode = d, true, ModeRegular
+		f.changed()
+		o.Status, o.Start, o.End = Applied, 1, len(d.lines)
+		return
+	}
+	if !r.editable(o, f) {
+		return
+	}
+	n := len(f.d.lines)
+	if endsWith(f.d, o.Op.New) {
+		o.Status, o.Start, o.End = AlreadyApplied, n-len(o.Op.New)+1, n
+		return
+	}
+	if !o.Op.Append {
+		r.fail(o, ErrFileExists, "%s already exists with other content; edit it instead of creating it", f.path)
+		return
+	}
+	add := make([]string, len(o.Op.New))
+	for i, l := range o.Op.New {
+		add[i] = l + f.d.eol
+	}
+	if n > 0 && !f.d.final {
+		f.d.lines[n-1] += f.d.eol
+		f.d.final = true
+	} else if n == 0 {
+		f.d.final = true
+	}
+	f.d.splice(n, n, add)
+	f.changed()
+	o.Status, o.Start, o.End = Applied, n+1, n
+}
+
+// endsWith reports whether the file's last lines are lines (trailing
+// white space aside): a create or append that is already there.
+func endsWith(d *doc, lines []string) bool {
+	for len(lines) > 0 && isBlank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	n := len(d.lines)
+	for n > 0 && isBlank(d.content(n-1)) {
+		n--
+	}
+	if len(lines) == 0 || len(lines) > n {
+		return len(lines) == 0 && n == 0
+	}
+	for i, l := range lines {
+		if trimTrailing(d.content(n-len(lines)+i)) != trimTrailing(l) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *resolver) deleteFile(o *Outcome, f *fileState) {
+	if !f.exists {
+		// Deleting what is gone is the state the reply asks for.
+		o.Status = AlreadyApplied
+		return
+	}
+	if !f.mode.Editable() {
+		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
+		return
+	}
+	f.exists = false
+	o.Status = Applied
+}
+
+func (r *resolver) rename(o *Outcome, f *fileState) error {
+	to, err := r.resolveNew(o.Op.NewPath)
+	if err != nil {
+		if isIOError(err) {
+			return err
+		}
+		r.failWith(o, err)
+		return nil
+	}
+	g, err := r.file(to)
+	if err != nil {
+		return err
+	}
+	switch {
+	case to == f.path:
+		o.Status = AlreadyApplied
+	case !f.exists && g.exists:
+		o.Status = AlreadyApplied
+	case !f.exists:
+		r.fail(o, ErrNoFile, "%s does not exist", f.path)
+	case g.exists:
+		r.fail(o, ErrFileExists, "cannot rename %s: %s already exists", f.path, to)
+	case !f.mode.Editable():
+		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
+	default:
+		moved := *f
+		moved.path, moved.lang = to, languageOf(to)
+		moved.changed()
+		r.files[to] = &moved
+		*f = fileState{path: f.path, lang: f.lang}
+		o.Status = Applied
+	}
+	return nil
+}
+
+// resolveNew resolves a name that is meant to be created: suffix
+// matching does not apply to it.
+func (r *resolver) resolveNew(name string) (string, error) {
+	ps, err := r.pathSet()
+	if err != nil {
+		return "", err
+	}
+	p, err := safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
+	if err != nil {
+		return "", err
+	}
+	return p, ps.checkPlace(p)
+}

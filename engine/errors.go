@@ -1,0 +1,47 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Why an edit could not be resolved. An *EditError wraps one of these,
+// so callers test the kind with errors.Is.
+var (
+	ErrNotFound    = errors.New("engine: text not found")
+	ErrAmbiguous   = errors.New("engine: text found in several places")
+	ErrOverlap     = errors.New("engine: edits overlap")
+	ErrNoFile      = errors.New("engine: no such file")
+	ErrFileExists  = errors.New("engine: file already exists")
+	ErrBinary      = errors.New("engine: binary file")
+	ErrNotEditable = errors.New("engine: not a regular file")
+	ErrUnsafePath  = errors.New("engine: unsafe path")
+	ErrElided      = errors.New("engine: placeholder instead of code")
+	ErrNoAnchor    = errors.New("engine: nothing to anchor the edit to")
+)
+
+// Closest is the place in a file that best resembles text an edit
+// looked for and did not find.
+type Closest struct {
+	Start, End int     // 1-based, inclusive
+	Similarity float64 // 0..1
+	Text       string
+}
+
+// EditError is a failed edit: which one, where it came from, and why.
+type EditError struct {
+	N    int    // 1-based number of the edit in its reply
+	Path string // file the edit names (resolved when it could be)
+	Line int    // reply line of the edit
+	Err  error  // one of the Err* kinds
+	Msg  string // one sentence saying why, for a person or a model
+	// Places lists the 1-based lines where ambiguous text stands.
+	Places  []int
+	Closest *Closest
+}
+
+func (e *EditError) Error() string {
+	return fmt.Sprintf("edit %d (%s, reply line %d): %s", e.N, e.Path, e.Line, e.Msg)
+}
+
+func (e *EditError) Unwrap() error { return e.Err }

@@ -1,0 +1,71 @@
+package engine
+
+import "sort"
+
+// overlay is a base with file changes laid over it: what the next reply
+// of a run sees once the replies before it are recorded.
+type overlay struct {
+	base    Source
+	files   map[string]overlayFile
+	deleted map[string]bool
+}
+
+type overlayFile struct {
+	mode Mode
+	data []byte
+}
+
+func newOverlay(base Source) *overlay {
+	return &overlay{base: base, files: map[string]overlayFile{}, deleted: map[string]bool{}}
+}
+
+func (o *overlay) apply(changes []FileChange) {
+	for _, c := range changes {
+		if c.OldPath != "" {
+			delete(o.files, c.OldPath)
+			o.deleted[c.OldPath] = true
+		}
+		if c.NewPath != "" {
+			delete(o.deleted, c.NewPath)
+			o.files[c.NewPath] = overlayFile{c.NewMode, c.New}
+		}
+	}
+}
+
+func (o *overlay) Lookup(p string) (Entry, error) {
+	if f, ok := o.files[p]; ok {
+		return Entry{Mode: f.mode}, nil
+	}
+	if o.deleted[p] {
+		return Entry{}, ErrNotExist
+	}
+	return o.base.Lookup(p)
+}
+
+func (o *overlay) Read(p string) ([]byte, error) {
+	if f, ok := o.files[p]; ok {
+		return f.data, nil
+	}
+	if o.deleted[p] {
+		return nil, ErrNotExist
+	}
+	return o.base.Read(p)
+}
+
+func (o *overlay) Paths() ([]string, error) {
+	all, err := o.base.Paths()
+	if err != nil || (len(o.files) == 0 && len(o.deleted) == 0) {
+		return all, err
+	}
+	var out []string
+	for _, p := range all {
+		if _, ok := o.files[p]; !ok && !o.deleted[p] {
+			out = append(out, p)
+		}
+	}
+	for p := range o.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+)
+
+// ErrPatchMismatch is wrapped by the errors of VerifyPatch when the
+// patch parses but does not describe the changes.
+var ErrPatchMismatch = errors.New("engine: patch does not match the changes")
+
+// VerifyPatch checks that patch, as FormatPatch wrote it for changes,
+// says exactly what changes say. It parses patch with go-gitdiff,
+// which must find no text before the first file and one file section
+// per change that alters something (two for a change of file type),
+// in order. Each section must agree with its change on paths, modes
+// and the new/deleted/renamed flags; its blob ids must be prefixes of
+// the ids of the contents; every text fragment must be well formed;
+// and applying it to the old content must give the new content
+// exactly (a binary section's reverse data must give back the old).
+//
+// Its errors start with "engine: ": a parse error from go-gitdiff, an
+// error wrapping ErrPatchMismatch, or a malformed change (see
+// FormatPatch). Any of them for a patch from FormatPatch is a bug.
+func VerifyPatch(patch []byte, changes []FileChange) error {
+	for i, c := range changes {
+		if err := checkChange(c); err != nil {
+			return fmt.Errorf("engine: change %d (%q): %w", i+1, c.Path(), err)
+		}
+	}
+	files, preamble, err := gitdiff.Parse(bytes.NewReader(patch))
+	if err != nil {
+		return fmt.Errorf("engine: parse patch: %w", err)
+	}
+	if preamble != "" {
+		return fmt.Errorf("%w: text before the first file: %q", ErrPatchMismatch, firstLine(preamble))
+	}
+	want := patchFiles(changes)
+	if len(files) != len(want) {
+		return fmt.Errorf("%w: %d file sections, want %d", ErrPatchMismatch, len(files), len(want))
+	}
+	// gitdiff.Parse skips lines it does not understand between files, so
+	// count the file headers to catch a section it dropped.
+	if n := bytes.Count(patch, []byte("\ndiff --git ")) + b2i(bytes.HasPrefix(patch, []byte("diff --git "))); n != len(want) {
+		return fmt.Errorf("%w: %d file headers, want %d", ErrPatchMismatch, n, len(want))
+	}
+	for i, f := range files {
+		if err := verifyFile(f, want[i]); err != nil {
+			return fmt.Errorf("%w: file %d (%q): %w", ErrPatchMismatch, i+1, want[i].Path(), err)
+		}
+	}
+	return nil
+}
+
+// verifyFile compares one parsed section with the change it came from.
+func verifyFile(f *gitdiff.File, c FileChange) error {
+	switch {
+	case f.IsNew != c.IsCreate():
+		return fmt.Errorf("new file flag is %v", f.IsNew)
+	case f.IsDelete != c.IsDelete():
+		return fmt.Errorf("deleted file flag is %v", f.IsDelete)
+	case f.IsRename != c.IsRename():
+		return fmt.Errorf("rename flag is %v", f.IsRename)
+	case f.IsCopy:
+		return fmt.Errorf("patch copies the file")
+	case !c.IsCreate() && f.OldName != c.OldPath:
+		return fmt.Errorf("old path is %q", f.OldName)
+	case !c.IsDelete() && f.NewName != c.NewPath:
+		return fmt.Errorf("new path is %q", f.NewName)
+	}
+	if err := verifyModes(f, c); err != nil {
+		return err
+	}
+	if err := verifyIDs(f, c); err != nil {
+		return err
+	}
+	if f.IsBinary != (patchBinary(c.Old) || patchBinary(c.New)) && !bytes.Equal(c.Old, c.New) {
+		return fmt.Errorf("binary flag is %v", f.IsBinary)
+	}
+	for i, frag := range f.TextFragments {
+		if err := frag.Validate(); err != nil {
+			return fmt.Errorf("hunk %d: %w", i+1, err)
+		}
+	}
+	if err := applyFile(f, c.Old, c.New); err != nil {
+		return err
+	}
+	if f.ReverseBinaryFragment != nil {
+		rev := *f
+		rev.BinaryFragment, rev.ReverseBinaryFragment = f.ReverseBinaryFragment, nil
+		if err := applyFile(&rev, c.New, c.Old); err != nil {
+			return fmt.Errorf("reverse: %w", err)
+		}
+	}
+	return nil
+}
+
+// verifyModes checks the modes the section states. go-gitdiff records
+// the mode of an index line as OldMode only, and nothing when a pure
+// rename keeps its mode.
+func verifyModes(f *gitdiff.File, c FileChange) error {
+	oldMode, newMode := Mode(f.OldMode), Mode(f.NewMode)
+	switch {
+	case c.IsCreate():
+		if newMode != c.NewMode {
+			return fmt.Errorf("new file mode is %06o, want %06o", newMode, c.NewMode)
+		}
+	case c.IsDelete():
+		if oldMode != c.OldMode {
+			return fmt.Errorf("deleted file mode is %06o, want %06o", oldMode, c.OldMode)
+		}
+	case c.OldMode != c.NewMode:
+		if oldMode != c.OldMode || newMode != c.NewMode {
+			return fmt.Errorf("modes are %06o..%06o, want %06o..%06o", oldMode, newMode, c.OldMode, c.NewMode)
+		}
+	default:
+		if newMode != 0 || oldMode != 0 && oldMode != c.OldMode {
+			return fmt.Errorf("modes are %06o..%06o, want %06o unchanged", oldMode, newMode, c.OldMode)
+		}
+		if oldMode == 0 && !bytes.Equal(c.Old, c.New) {
+			return fmt.Errorf("index line lacks the mode")
+		}
+	}
+	return nil
+}
+
+// verifyIDs checks the blob ids of the index line, which must be there
+// exactly when git prints one: when the ids of the two sides differ.
+func verifyIDs(f *gitdiff.File, c FileChange) error {
+	oldID, newID := BlobID(c.Old), BlobID(c.New)
+	if c.IsCreate() {
+		oldID = nullID
+	}
+	if c.IsDelete() {
+		newID = nullID
+	}
+	if oldID == newID {
+		if f.OldOIDPrefix != "" || f.NewOIDPrefix != "" {
+			return fmt.Errorf("index line for unchanged content")
+		}
+		return nil
+	}
+	if f.OldOIDPrefix == "" || !strings.HasPrefix(oldID, f.OldOIDPrefix) {
+		return fmt.Errorf("old blob id %q, want a prefix of %s", f.OldOIDPrefix, oldID)
+	}
+	if f.NewOIDPrefix == "" || !strings.HasPrefix(newID, f.NewOIDPrefix) {
+		return fmt.Errorf("new blob id %q, want a prefix of %s", f.NewOIDPrefix, newID)
+	}
+	return nil
+}
+
+// applyFile applies f to old and requires the result to be want.
+func applyFile(f *gitdiff.File, old, want []byte) error {
+	zeroContextStarts(f)
+	var out bytes.Buffer
+	if err := gitdiff.Apply(&out, bytes.NewReader(old), f); err != nil {
+		return err
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		return fmt.Errorf("applying gives %d bytes that differ from the %d wanted", out.Len(), len(want))
+	}
+	return nil
+}
+
+// zeroContextStarts adapts hunks with an empty old range, which only
+// zero-context patches have (besides those of empty files): git puts
+// such a hunk after its start line, go-gitdiff before it.
+func zeroContextStarts(f *gitdiff.File) {
+	for i, frag := range f.TextFragments {
+		if frag.OldLines == 0 {
+			adj := *frag
+			adj.OldPosition++
+			f.TextFragments[i] = &adj
+		}
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// safePath checks a path as a reply wrote it and returns it in clean,
+// slash-separated form. exists says whether a clean path names a file
+// (used for the backslash rule). Errors wrap ErrUnsafePath.
+func safePath(name string, exists func(string) bool) (string, error) {
+	bad := func(why string) (string, error) {
+		return "", fmt.Errorf("%w: %q %s", ErrUnsafePath, name, why)
+	}
+	if name == "" {
+		return bad("is empty")
+	}
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f {
+			return bad("holds a control character")
+		}
+	}
+	if strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) ||
+		len(name) >= 2 && name[1] == ':' && isLetter(name[0]) {
+		return bad("is absolute; paths must be relative to the repository root")
+	}
+	if strings.HasSuffix(name, "/") {
+		return bad("names a directory")
+	}
+	p := name
+	if strings.Contains(p, `\`) {
+		alt := path.Clean(strings.ReplaceAll(p, `\`, "/"))
+		if !exists(alt) {
+			return bad(`uses "\" separators and names no existing file`)
+		}
+		p = alt
+	}
+	p = path.Clean(p)
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
+		return bad("leaves the repository")
+	}
+	for _, c := range strings.Split(p, "/") {
+		if strings.EqualFold(strings.TrimRight(c, ". "), ".git") {
+			return bad("is inside .git")
+		}
+	}
+	return p, nil
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// pathSet answers questions about the files of a base plus the changes
+// a reply has made so far.
+type pathSet struct {
+	base    []string        // sorted base paths
+	dirs    map[string]bool // every directory of a base path
+	present func(string) (Entry, bool)
+}
+
+func newPathSet(paths []string, present func(string) (Entry, bool)) *pathSet {
+	sorted := append([]string(nil), paths...)
+	sort.Strings(sorted)
+	ps := &pathSet{base: sorted, dirs: map[string]bool{}, present: present}
+	for _, p := range sorted {
+		for d := path.Dir(p); d != "." && !ps.dirs[d]; d = path.Dir(d) {
+			ps.dirs[d] = true
+		}
+	}
+	return ps
+}
+
+// resolve turns a cleaned name into a path of the base: the exact
+// path, else the one path ending in "/name", else the name itself
+// (which the caller may create).
+func (ps *pathSet) resolve(name string) (string, error) {
+	if _, ok := ps.present(name); ok {
+		return name, nil
+	}
+	var hits []string
+	for _, p := range ps.base {
+		if strings.HasSuffix(p, "/"+name) {
+			if _, ok := ps.present(p); ok {
+				hits = append(hits, p)
+			}
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return name, nil
+	case 1:
+		return hits[0], nil
+	}
+	return "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
+}
+
+// checkPlace refuses a path that stands under a file, symlink or
+// submodule, or that names a directory.
+func (ps *pathSet) checkPlace(p string) error {
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if e, ok := ps.present(d); ok {
+			what := "a file"
+			switch e.Mode {
+			case ModeSymlink:
+				what = "a symbolic link"
+			case ModeGitlink:
+				what = "a submodule"
+			}
+			return fmt.Errorf("%w: %q goes through %s (%s)", ErrUnsafePath, p, what, d)
+		}
+	}
+	if ps.dirs[p] {
+		return fmt.Errorf("%w: %q names a directory", ErrUnsafePath, p)
+	}
+	return nil
+}

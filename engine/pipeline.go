@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// Input is one model reply to process.
+type Input struct {
+	Source string // where it came from: a file name, or "-"
+	Text   string
+}
+
+// RunOptions steer Run.
+type RunOptions struct {
+	Format  string // "auto" or a format name
+	Fuzz    Fuzz
+	Partial bool   // record the edits that resolved even when others failed
+	Message string // commit message for every reply instead of its description
+	// Parent, when set, is the tree the first commit builds on, for the
+	// note that a touched path's base content differs from it (the
+	// index base, whose staged changes become part of the commit).
+	Parent Source
+	Patch  PatchOptions
+}
+
+// ReplyStatus is what became of one reply (SPEC section 8).
+type ReplyStatus string
+
+// The statuses of a reply. Unchanged is a reply whose edits are all
+// already applied: nothing is recorded, and that is a success.
+const (
+	Recorded  ReplyStatus = "recorded"
+	Partial   ReplyStatus = "partial"
+	Rejected  ReplyStatus = "failed"
+	Checked   ReplyStatus = "checked"
+	Unchanged ReplyStatus = "unchanged"
+)
+
+// ReplyResult is everything Run learnt about one reply.
+type ReplyResult struct {
+	Source   string
+	Format   string
+	Subject  string
+	Body     string
+	Message  string // the commit message (also when nothing is recorded)
+	Status   ReplyStatus
+	Err      error // why the reply could not be read (parse error, no edits)
+	Outcomes []Outcome
+	Changes  []FileChange
+	Patch    []byte // canonical diff of Changes, verified
+	Commit   string
+	Shell    []translate.Shell
+	Warnings []translate.Warning
+	Notes    []string
+}
+
+// Failed reports whether the reply counts as failed for the exit status.
+func (r *ReplyResult) Failed() bool {
+	if r.Err != nil {
+		return true
+	}
+	for _, o := range r.Outcomes {
+		if o.Status == Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// Run translates and resolves each reply in order against base, each
+// one seeing the changes of the replies before it that were kept, and
+// hands every reply's changes to rec (nil: nothing is recorded, as for
+// check and translate). A reply that cannot be read or whose edits fail
+// is reported in its ReplyResult; the error is for what stops the run:
+// an unreadable base, a recording failure, or a generated patch that
+// does not verify (a bug, never committed).
+func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyResult, error) {
+	cur := newOverlay(base)
+	var parent *overlay // nil: no notes about the base differing from the parent
+	if opts.Parent != nil {
+		parent = newOverlay(opts.Parent)
+	}
+	var out []*ReplyResult
+	for _, in := range inputs {
+		res, err := runOne(in, cur, parent, rec, opts)
+		if err != nil {
+			return out, err // the reply that stopped the run has no result to report
+		}
+		out = append(out, res)
+		if len(res.Changes) > 0 && res.Status != Rejected {
+			cur.apply(res.Changes)
+			if parent != nil {
+				parent.apply(res.Changes)
+			}
+		}
+	}
+	return out, nil
+}
+
+func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
+	res := &ReplyResult{Source: in.Source}
+	reply, err := translate.Parse(in.Text, opts.Format)
+	if reply != nil {
+		res.Format, res.Shell, res.Warnings = reply.Format, reply.Shell, reply.Warnings
+		res.Subject, res.Body = translate.Describe(reply)
+	}
+	if err != nil {
+		res.Err, res.Status = err, Rejected
+		return res, nil
+	}
+	result, err := Resolve(cur, reply.Ops, Options{Format: reply.Format, Fuzz: opts.Fuzz})
+	if err != nil {
+		return res, err
+	}
+	res.Outcomes = result.Outcomes
+	failed := result.Failed() > 0
+	if failed && !opts.Partial {
+		res.Status = Rejected
+		return res, nil
+	}
+	res.Changes = result.Changes
+	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops))
+	if len(res.Changes) == 0 {
+		res.Status = Unchanged
+		if failed {
+			res.Status = Rejected
+		}
+		return res, nil
+	}
+	if res.Patch, err = FormatPatch(res.Changes, opts.Patch); err != nil {
+		return res, fmt.Errorf("engine: writing the diff of %s: %w", in.Source, err)
+	}
+	if err := VerifyPatch(res.Patch, res.Changes); err != nil {
+		return res, fmt.Errorf("engine: the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
+	}
+	if parent != nil {
+		notes, err := stagedNotes(cur, parent, res.Changes)
+		if err != nil {
+			return res, err
+		}
+		res.Notes = append(res.Notes, notes...)
+	}
+	res.Status = Checked
+	if rec != nil {
+		if res.Commit, err = rec.Record(res.Changes, res.Message); err != nil {
+			return res, err
+		}
+		res.Status = Recorded
+	}
+	if failed {
+		res.Status = Partial
+	}
+	return res, nil
+}
+
+// stagedNotes names the touched paths whose base content differs from
+// the commit's parent: that difference becomes part of the commit.
+func stagedNotes(cur, parent Source, changes []FileChange) ([]string, error) {
+	var notes []string
+	for _, c := range changes {
+		if c.OldPath == "" {
+			continue
+		}
+		same, err := sameEntry(cur, parent, c.OldPath)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			notes = append(notes, fmt.Sprintf("%s has staged changes that are not in the parent commit; they are part of this commit", c.OldPath))
+		}
+	}
+	return notes, nil
+}
+
+func sameEntry(a, b Source, p string) (bool, error) {
+	ea, err := a.Lookup(p)
+	if err != nil {
+		return false, err
+	}
+	eb, err := b.Lookup(p)
+	if errors.Is(err, ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if ea.Mode != eb.Mode {
+		return false, nil
+	}
+	if ea.ID != "" && eb.ID != "" {
+		return ea.ID == eb.ID, nil
+	}
+	da, err := a.Read(p)
+	if err != nil {
+		return false, err
+	}
+	db, err := b.Read(p)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(da, db), nil
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"znkr.io/diff"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// replacement builds the lines that take the place of doc lines
+// [start, end). Lines the edit keeps (standing unchanged in both Old and
+// New) are the file's own bytes, even when they matched at a tolerant
+// rung; only lines the reply adds come from the reply, re-indented and
+// given the file's line ending.
+func replacement(d *doc, p place, op *translate.Operation, start, end int) ([]string, error) {
+	add := func(l string) string { return p.shift.apply(l) + d.eol }
+	if op.Block != translate.NoBlock || p.rung == RungLoose {
+		out := make([]string, len(op.New))
+		for i, l := range op.New {
+			out[i] = add(l)
+		}
+		return out, checkElision(op, op.Old, d, start, end)
+	}
+	nb := len(op.Before)
+	mapped := p.lines[nb : nb+len(op.Old)]
+	script := diff.Edits(trimAll(op.Old), trimAll(op.New))
+
+	var out []string
+	var deleted bool
+	var placeholder string
+	cursor := start
+	for _, e := range script {
+		switch e.Op {
+		case diff.Match:
+			f := mapped[e.PosX]
+			if f < 0 {
+				out = append(out, add(op.New[e.PosY]))
+				continue
+			}
+			out = append(out, d.lines[cursor:f]...) // blank lines a tolerant rung skipped
+			out = append(out, d.lines[f])
+			cursor = f + 1
+		case diff.Delete:
+			if f := mapped[e.PosX]; f >= 0 {
+				cursor = f + 1
+			}
+			if !isBlank(op.Old[e.PosX]) {
+				deleted = true
+			}
+		case diff.Insert:
+			l := op.New[e.PosY]
+			if placeholder == "" && isPlaceholder(l) {
+				placeholder = l
+			}
+			out = append(out, add(l))
+		}
+	}
+	if cursor < end {
+		out = append(out, d.lines[cursor:end]...)
+	}
+	if deleted && placeholder != "" {
+		return nil, elisionError(placeholder)
+	}
+	return out, nil
+}
+
+func trimAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = trimTrailing(l)
+	}
+	return out
+}
+
+// checkElision refuses a whole-block replacement whose new lines hold
+// a placeholder where the old ones held code.
+func checkElision(op *translate.Operation, old []string, d *doc, start, end int) error {
+	if end <= start {
+		return nil
+	}
+	for _, l := range op.New {
+		if isPlaceholder(l) && !contains(old, l) {
+			return elisionError(l)
+		}
+	}
+	return nil
+}
+
+func contains(lines []string, l string) bool {
+	t := strings.TrimSpace(l)
+	for _, x := range lines {
+		if strings.TrimSpace(x) == t {
+			return true
+		}
+	}
+	return false
+}
+
+func elisionError(l string) error {
+	return fmt.Errorf("the new lines hold the placeholder %q where the old lines held code; write the code out in full, or leave those lines out of the edit", strings.TrimSpace(l))
+}
+
+// A placeholder is a comment a model writes instead of code: "// ...
+// existing code ...", "# rest of the file unchanged", "/* ... */".
+var (
+	commentOpener = regexp.MustCompile(`^\s*(//+|#+|/\*+|<!--|--|;+|\*)\s*`)
+	placeholderRe = regexp.MustCompile(`(?i)^(\.\.\.|…)|(\.\.\.|…).*\b(code|unchanged|existing|rest|remain|same|omitted|implementation|here|as before|other)\b|\b(existing|remaining|rest of( the)?|previous|other) (code|methods|functions|lines|file|implementation|content|imports)\b|\b(unchanged|remains? the same|omitted for brevity)\b`)
+)
+
+func isPlaceholder(l string) bool {
+	m := commentOpener.FindStringIndex(l)
+	if m == nil {
+		return strings.TrimSpace(l) == "..." || strings.TrimSpace(l) == "…"
+	}
+	return placeholderRe.MatchString(strings.TrimSpace(l[m[1]:]))
+}

@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// Report is the machine-readable account of a run (SPEC section 8).
+// Fields that do not apply are null rather than missing, so that
+// consumers can rely on the shape.
+type Report struct {
+	Replies []ReplyReport `json:"replies"`
+	OK      bool          `json:"ok"`
+}
+
+// ReplyReport is one reply's part of a Report.
+type ReplyReport struct {
+	Source      string        `json:"source"`
+	Format      string        `json:"format"`
+	Description string        `json:"description"`
+	Status      string        `json:"status"`
+	Commit      *string       `json:"commit"`
+	Branch      *string       `json:"branch"`
+	Patch       *string       `json:"patch"`
+	Error       *string       `json:"error"`
+	Edits       []EditReport  `json:"edits"`
+	Files       []FileReport  `json:"files"`
+	Shell       []ShellReport `json:"shell"`
+	Notes       []string      `json:"notes"`
+	Warnings    []string      `json:"warnings"`
+}
+
+// EditReport is one edit's part of a ReplyReport. Lines are 1-based and
+// inclusive in the file as it stood when the edit applied; for an
+// insertion both are the line the new lines follow (0: the top).
+type EditReport struct {
+	N         int            `json:"n"`
+	Path      string         `json:"path"`
+	Op        string         `json:"op"`
+	Status    string         `json:"status"`
+	Rung      *string        `json:"rung"`
+	Lines     *[2]int        `json:"lines"`
+	Reason    *string        `json:"reason"`
+	Closest   *ClosestReport `json:"closest"`
+	ReplyLine int            `json:"reply_line"`
+	Places    []int          `json:"places,omitempty"`
+	Warnings  []string       `json:"warnings,omitempty"`
+}
+
+// ClosestReport is where a failed edit's text most nearly stands.
+type ClosestReport struct {
+	Lines      [2]int  `json:"lines"`
+	Similarity float64 `json:"similarity"`
+	Text       string  `json:"text"`
+}
+
+// FileReport is one changed file: status A, M, D or R, and the lines
+// the diff adds and removes.
+type FileReport struct {
+	Status  string `json:"status"`
+	Path    string `json:"path"`
+	OldPath string `json:"old_path,omitempty"`
+	Added   int    `json:"added"`
+	Deleted int    `json:"deleted"`
+}
+
+// ShellReport is a shell block the reply suggests; it is never run.
+type ShellReport struct {
+	Line int    `json:"line"`
+	Lang string `json:"lang"`
+	Text string `json:"text"`
+}
+
+// OpName is the report's name for what an operation does.
+func OpName(op translate.Operation) string {
+	switch op.Kind {
+	case translate.Edit:
+		switch {
+		case len(op.Old) == 0:
+			return "insert"
+		case len(op.New) == 0:
+			return "delete"
+		}
+		return "replace"
+	case translate.Create:
+		return "create"
+	}
+	return op.Kind.String()
+}
+
+// NewReplyReport describes one reply. branch and patch are where its
+// commit and patch file went ("" for none).
+func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
+	rr := ReplyReport{
+		Source: r.Source, Format: r.Format, Status: string(r.Status),
+		Description: r.Subject, Commit: opt(r.Commit), Branch: opt(branch), Patch: opt(patch),
+		Edits: []EditReport{}, Files: Stats(r.Changes, r.Patch), Shell: []ShellReport{},
+		Notes: append([]string{}, r.Notes...), Warnings: []string{},
+	}
+	if r.Err != nil {
+		rr.Error = opt(r.Err.Error())
+	}
+	for _, s := range r.Shell {
+		rr.Shell = append(rr.Shell, ShellReport{Line: s.Line, Lang: s.Lang, Text: s.Text})
+	}
+	for _, w := range r.Warnings {
+		rr.Warnings = append(rr.Warnings, fmt.Sprintf("reply line %d: %s", w.Line, w.Msg))
+	}
+	for _, o := range r.Outcomes {
+		e := EditReport{N: o.N, Path: o.Path, Op: OpName(o.Op), Status: string(o.Status), ReplyLine: o.Op.Line, Warnings: o.Warnings}
+		if e.Path == "" {
+			e.Path = o.Op.Path
+		}
+		if o.Rung != 0 {
+			e.Rung = opt(o.Rung.String())
+		}
+		if o.Start > 0 || o.End > 0 {
+			l := [2]int{o.Start, o.End}
+			if o.End < o.Start {
+				l = [2]int{o.Start - 1, o.Start - 1}
+			}
+			e.Lines = &l
+		}
+		if o.Err != nil {
+			e.Reason = opt(o.Err.Msg)
+			e.Places = o.Err.Places
+			if c := o.Err.Closest; c != nil {
+				e.Closest = &ClosestReport{Lines: [2]int{c.Start, c.End}, Similarity: c.Similarity, Text: c.Text}
+			}
+		}
+		rr.Edits = append(rr.Edits, e)
+	}
+	return rr
+}
+
+func opt(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Stats counts the lines each file's part of patch adds and removes.
+// patch holds one section per change, in the order of changes.
+func Stats(changes []FileChange, patch []byte) []FileReport {
+	out := []FileReport{}
+	sections := bytes.Split(patch, []byte("\ndiff --git "))
+	for i, c := range changes {
+		f := FileReport{Status: "M", Path: c.Path()}
+		switch {
+		case c.IsCreate():
+			f.Status = "A"
+		case c.IsDelete():
+			f.Status = "D"
+		case c.IsRename():
+			f.Status, f.OldPath = "R", c.OldPath
+		}
+		if i < len(sections) {
+			f.Added, f.Deleted = countLines(sections[i])
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// countLines counts + and - lines after a section's first hunk header.
+func countLines(section []byte) (add, del int) {
+	inHunks := false
+	for _, l := range bytes.Split(section, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(l, []byte("@@")):
+			inHunks = true
+		case !inHunks:
+		case bytes.HasPrefix(l, []byte("+")):
+			add++
+		case bytes.HasPrefix(l, []byte("-")):
+			del++
+		}
+	}
+	return add, del
+}

@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// Status is what became of one edit.
+type Status string
+
+// The statuses of an edit (SPEC section 8).
+const (
+	Applied        Status = "applied"
+	AlreadyApplied Status = "already-applied"
+	Failed         Status = "failed"
+	Skipped        Status = "skipped"
+)
+
+// Options steer resolution.
+type Options struct {
+	// Format is the reply's format; it sets the default top rung.
+	Format string
+	Fuzz   Fuzz
+}
+
+// Outcome is the result of one edit.
+type Outcome struct {
+	N      int // 1-based number in the reply
+	Op     translate.Operation
+	Path   string // resolved path ("" when it could not be resolved)
+	Status Status
+	Rung   Rung // rung that placed the edit (0 when none)
+	// Start and End are the 1-based lines of the file (as it stood
+	// when the edit applied) that the edit replaced, inclusive; for a
+	// pure insertion End < Start and Start-1 is the line it follows.
+	Start, End int
+	Err        *EditError
+	Warnings   []string
+}
+
+// Result is what resolving a reply's operations against a base gives.
+type Result struct {
+	Outcomes []Outcome
+	// Changes are the files the applied edits change, by path.
+	Changes []FileChange
+}
+
+// Failed reports how many edits failed.
+func (r *Result) Failed() int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Status == Failed {
+			n++
+		}
+	}
+	return n
+}
+
+// Resolve applies ops in order, each to the result of the ones before,
+// against src, and returns every edit's outcome and the resulting file
+// changes. A failed edit changes nothing and does not stop the others,
+// so that one run reports every problem. The error is for a base that
+// cannot be read, never for an edit.
+func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	r := newResolver(src, opts)
+	res := &Result{}
+	for i := 0; i < len(ops); {
+		j := i + 1
+		for ops[i].Group != 0 && j < len(ops) && ops[j].Group == ops[i].Group {
+			j++
+		}
+		outs, err := r.group(ops[i:j], i+1)
+		if err != nil {
+			return nil, err
+		}
+		res.Outcomes = append(res.Outcomes, outs...)
+		i = j
+	}
+	res.Changes = r.changes()
+	return res, nil
+}
+
+// fileState is one file as the reply has left it so far.
+type fileState struct {
+	path     string
+	origPath string // path in the base; "" for a file the reply creates
+	origMode Mode
+	orig     []byte
+	exists   bool
+	mode     Mode
+	d        *doc
+	m        *matcher
+	lang     string
+}
+
+func (f *fileState) matcher() *matcher {
+	if f.m == nil {
+		f.m = newMatcher(f.d, f.lang)
+	}
+	return f.m
+}
+
+// changed drops what was learnt about the old content.
+func (f *fileState) changed() { f.m = nil }
+
+type resolver struct {
+	src   Source
+	opts  Options
+	top   Rung
+	files map[string]*fileState
+	paths *pathSet
+}
+
+func newResolver(src Source, opts Options) *resolver {
+	return &resolver{src: src, opts: opts, top: TopRung(opts.Format, opts.Fuzz), files: map[string]*fileState{}}
+}
+
+// file returns the state of path, loading it from the base.
+func (r *resolver) file(p string) (*fileState, error) {
+	if f, ok := r.files[p]; ok {
+		return f, nil
+	}
+	f := &fileState{path: p, lang: languageOf(p)}
+	e, err := r.src.Lookup(p)
+	switch {
+	case errors.Is(err, ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		f.origPath, f.origMode, f.mode, f.exists = p, e.Mode, e.Mode, true
+		if e.Mode != ModeGitlink {
+			if f.orig, err = r.src.Read(p); err != nil {
+				return nil, err
+			}
+			f.d = newDoc(f.orig)
+		}
+	}
+	r.files[p] = f
+	return f, nil
+}
+
+// present answers for the reply's current state, not just the base.
+func (r *resolver) present(p string) (Entry, bool) {
+	if f, ok := r.files[p]; ok {
+		return Entry{Mode: f.mode}, f.exists
+	}
+	e, err := r.src.Lookup(p)
+	return e, err == nil
+}
+
+func (r *resolver) pathSet() (*pathSet, error) {
+	if r.paths == nil {
+		all, err := r.src.Paths()
+		if err != nil {
+			return nil, err
+		}
+		r.paths = newPathSet(all, r.present)
+	}
+	return r.paths, nil
+}
+
+// resolvePath turns the name an operation gives into a safe path of
+// the base (or a new one).
+func (r *resolver) resolvePath(name string) (string, error) {
+	ps, err := r.pathSet()
+	if err != nil {
+		return "", err
+	}
+	p, err := safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
+	if err != nil {
+		return "", err
+	}
+	if p, err = ps.resolve(p); err != nil {
+		return "", err
+	}
+	if err := ps.checkPlace(p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// changes lists what the reply did to each file, by path.
+func (r *resolver) changes() []FileChange {
+	var out []FileChange
+	for _, f := range r.files {
+		var c FileChange
+		switch {
+		case f.origPath != "" && !f.exists:
+			c = FileChange{OldPath: f.origPath, OldMode: f.origMode, Old: f.orig}
+		case f.origPath == "" && f.exists:
+			c = FileChange{NewPath: f.path, NewMode: f.mode, New: f.d.bytes()}
+		case f.origPath != "" && f.exists:
+			c = FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig}
+			if f.d != nil {
+				c.New = f.d.bytes()
+			}
+			if c.OldPath == c.NewPath && c.OldMode == c.NewMode && string(c.Old) == string(c.New) {
+				continue
+			}
+		default:
+			continue
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path() < out[j].Path() })
+	return out
+}
+
+func (r *resolver) fail(o *Outcome, kind error, format string, args ...any) {
+	o.Status = Failed
+	o.Err = &EditError{N: o.N, Path: o.Path, Line: o.Op.Line, Err: kind, Msg: fmt.Sprintf(format, args...)}
+	if o.Path == "" {
+		o.Err.Path = o.Op.Path
+	}
+}
+
+// failWith records err, keeping its kind when it is one of ours.
+func (r *resolver) failWith(o *Outcome, err error) {
+	kind := ErrNotFound
+	for _, k := range []error{ErrUnsafePath, ErrAmbiguous, ErrNoFile, ErrFileExists, ErrBinary, ErrNotEditable} {
+		if errors.Is(err, k) {
+			kind = k
+		}
+	}
+	r.fail(o, kind, "%s", trimPkg(err.Error()))
+}
+
+func trimPkg(s string) string {
+	for _, p := range []string{"engine: "} {
+		for len(s) > len(p) && s[:len(p)] == p {
+			s = s[len(p):]
+		}
+	}
+	return s
+}

@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// memSource is a Source held in memory, for tests.
+type memSource map[string]memFile
+
+type memFile struct {
+	mode Mode
+	data string
+}
+
+func (m memSource) Lookup(p string) (Entry, error) {
+	f, ok := m[p]
+	if !ok {
+		return Entry{}, ErrNotExist
+	}
+	return Entry{Mode: f.mode, ID: BlobID([]byte(f.data))}, nil
+}
+
+func (m memSource) Read(p string) ([]byte, error) {
+	f, ok := m[p]
+	if !ok {
+		return nil, ErrNotExist
+	}
+	return []byte(f.data), nil
+}
+
+func (m memSource) Paths() ([]string, error) {
+	var out []string
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func files(kv ...string) memSource {
+	m := memSource{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = memFile{ModeRegular, kv[i+1]}
+	}
+	return m
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func sr(path, old, new string) translate.Operation {
+	return translate.Operation{Kind: translate.Edit, Path: path, Old: lines(old), New: lines(new), FirstMatch: true, Line: 1}
+}
+
+func anchored(path, old, new string) translate.Operation {
+	return translate.Operation{Kind: translate.Edit, Path: path, Old: lines(old), New: lines(new), Line: 1}
+}
+
+func TestResolve(t *testing.T) {
+	py := "def f():\n    x = 1\n    return x\n\n\ndef g():\n    return 2\n"
+	tests := []struct {
+		name    string
+		src     memSource
+		ops     []translate.Operation
+		format  string
+		fuzz    Fuzz
+		want    map[string]string // path -> content after ("" key absent means unchanged)
+		gone    []string
+		status  []Status
+		rung    []Rung
+		errKind error
+		warn    bool
+	}{
+		{name: "exact", src: files("a.py", py), ops: []translate.Operation{sr("a.py", "    x = 1\n", "    x = 42\n")},
+			want: map[string]string{"a.py": strings.Replace(py, "x = 1", "x = 42", 1)}, status: []Status{Applied}, rung: []Rung{RungExact}},
+		{name: "trailing space in the file", src: files("a.py", "a = 1   \nb = 2\n"), ops: []translate.Operation{sr("a.py", "a = 1\nb = 2\n", "a = 1\nb = 3\n")},
+			want: map[string]string{"a.py": "a = 1   \nb = 3\n"}, status: []Status{Applied}, rung: []Rung{RungTrailing}},
+		{name: "indent off, new lines re-indented", src: files("a.py", py),
+			ops:    []translate.Operation{sr("a.py", "x = 1\nreturn x\n", "x = 1\nif x:\n    x += 1\nreturn x\n")},
+			want:   map[string]string{"a.py": "def f():\n    x = 1\n    if x:\n        x += 1\n    return x\n\n\ndef g():\n    return 2\n"},
+			status: []Status{Applied}, rung: []Rung{RungIndent}},
+		{name: "tabs in the file, spaces in the reply", src: files("m.go", "func f() {\n\tx := 1\n\treturn\n}\n"),
+			ops:    []translate.Operation{sr("m.go", "    x := 1\n", "    x := 1\n    if x > 0 {\n        x--\n    }\n")},
+			want:   map[string]string{"m.go": "func f() {\n\tx := 1\n\tif x > 0 {\n\t\tx--\n\t}\n\treturn\n}\n"},
+			status: []Status{Applied}, rung: []Rung{RungIndent}},
+		{name: "blank lines ignored", src: files("a.py", py), format: "chunk",
+			ops:  []translate.Operation{anchored("a.py", "return x\ndef g():\n", "return x\n\n\ndef h():\n")},
+			want: map[string]string{"a.py": strings.Replace(py, "def g", "def h", 1)}, status: []Status{Applied}, rung: []Rung{RungWhitespace}},
+		{name: "comments ignored", src: files("m.go", "package m\n\nvar x = 1 // the answer\n"), format: "chunk",
+			ops:  []translate.Operation{anchored("m.go", "var x = 1\n", "var x = 2\n")},
+			want: map[string]string{"m.go": "package m\n\nvar x = 2\n"}, status: []Status{Applied}, rung: []Rung{RungComments}},
+		{name: "typographic quotes folded", src: files("a.txt", "say \"hi\"\n"), format: "udiff",
+			ops:  []translate.Operation{anchored("a.txt", "say \u201chi\u201d\n", "say \"hello\"\n")},
+			want: map[string]string{"a.txt": "say \"hello\"\n"}, status: []Status{Applied}, rung: []Rung{RungTypography}},
+		{name: "diff format stops at the indent rung", src: files("a.py", py),
+			ops: []translate.Operation{sr("a.py", "x = 1\n\nreturn x\n", "x = 2\n")}, status: []Status{Failed}, errKind: ErrNotFound},
+		{name: "exact fuzz stops at rung 1", src: files("a.py", "a = 1   \n"), fuzz: FuzzExact,
+			ops: []translate.Operation{sr("a.py", "a = 1\n", "a = 2\n")}, status: []Status{Failed}, errKind: ErrNotFound},
+		{name: "loose finds a near match", src: files("a.py", py), fuzz: FuzzLoose,
+			ops:  []translate.Operation{sr("a.py", "def f():\n    x = 11\n    return x\n", "def f():\n    return 1\n")},
+			want: map[string]string{"a.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"}, status: []Status{Applied}, rung: []Rung{RungLoose}},
+		{name: "ambiguous without first-match", src: files("a.txt", "x\ny\nx\n"),
+			ops: []translate.Operation{anchored("a.txt", "x\n", "z\n")}, status: []Status{Failed}, errKind: ErrAmbiguous},
+		{name: "first match wins for search/replace", src: files("a.txt", "x\ny\nx\n"),
+			ops: []translate.Operation{sr("a.txt", "x\n", "z\n")}, want: map[string]string{"a.txt": "z\ny\nx\n"}, status: []Status{Applied}, warn: true},
+		{name: "line hint picks the nearest", src: files("a.txt", "x\ny\nx\n"),
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Old: []string{"x"}, New: []string{"z"}, LineHint: 3}},
+			want: map[string]string{"a.txt": "x\ny\nz\n"}, status: []Status{Applied}},
+		{name: "scope narrows", src: files("a.py", "def f():\n    pass\ndef g():\n    pass\n"),
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def g():"}, Old: []string{"    pass"}, New: []string{"    return 1"}}},
+			want: map[string]string{"a.py": "def f():\n    pass\ndef g():\n    return 1\n"}, status: []Status{Applied}},
+		{name: "before and after disambiguate", src: files("a.txt", "a\nx\nb\nc\nx\nd\n"),
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Before: []string{"c"}, Old: []string{"x"}, After: []string{"d"}, New: []string{"y"}}},
+			want: map[string]string{"a.txt": "a\nx\nb\nc\ny\nd\n"}, status: []Status{Applied}},
+		{name: "already applied", src: files("a.py", "x = 2\n"),
+			ops: []translate.Operation{sr("a.py", "x = 1\n", "x = 2\n")}, status: []Status{AlreadyApplied}},
+		{name: "CRLF file stays CRLF", src: files("a.txt", "one\r\ntwo\r\nthree\r\n"),
+			ops:  []translate.Operation{sr("a.txt", "two\n", "2\nand a half\n")},
+			want: map[string]string{"a.txt": "one\r\n2\r\nand a half\r\nthree\r\n"}, status: []Status{Applied}},
+		{name: "no final newline kept", src: files("a.txt", "one\ntwo"),
+			ops:  []translate.Operation{sr("a.txt", "two\n", "deux\n")},
+			want: map[string]string{"a.txt": "one\ndeux"}, status: []Status{Applied}},
+		{name: "no final newline kept when appending below", src: files("a.txt", "one\ntwo"),
+			ops:  []translate.Operation{sr("a.txt", "two\n", "two\nthree\n")},
+			want: map[string]string{"a.txt": "one\ntwo\nthree"}, status: []Status{Applied}},
+		{name: "unchanged lines keep the file's bytes", src: files("a.py", "if x:  \n    y()\n"),
+			ops:  []translate.Operation{sr("a.py", "if x:\n    y()\n", "if x:\n    z()\n")},
+			want: map[string]string{"a.py": "if x:  \n    z()\n"}, status: []Status{Applied}, rung: []Rung{RungTrailing}},
+		{name: "create", src: files(), ops: []translate.Operation{{Kind: translate.Create, Path: "new/a.txt", New: []string{"hi"}, Append: true}},
+			want: map[string]string{"new/a.txt": "hi\n"}, status: []Status{Applied}},
+		{name: "append to an existing file", src: files("a.txt", "one"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", New: []string{"two"}, Append: true}},
+			want: map[string]string{"a.txt": "one\ntwo\n"}, status: []Status{Applied}},
+		{name: "create already applied", src: files("a.txt", "hi\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", New: []string{"hi"}, Append: true}},
+			status: []Status{AlreadyApplied}},
+		{name: "create over different content", src: files("a.txt", "other\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", New: []string{"hi"}}},
+			status: []Status{Failed}, errKind: ErrFileExists},
+		{name: "sequential edits see earlier ones", src: files("a.txt", "a\n"),
+			ops:  []translate.Operation{sr("a.txt", "a\n", "a\nb\n"), sr("a.txt", "b\n", "c\n")},
+			want: map[string]string{"a.txt": "a\nc\n"}, status: []Status{Applied, Applied}},
+		{name: "grouped edits that overlap fail", src: files("a.txt", "a\nb\nc\n"),
+			ops: []translate.Operation{
+				{Kind: translate.Edit, Path: "a.txt", Old: []string{"a", "b"}, New: []string{"x"}, Group: 1},
+				{Kind: translate.Edit, Path: "a.txt", Old: []string{"b", "c"}, New: []string{"y"}, Group: 1}},
+			status: []Status{Failed, Failed}, errKind: ErrOverlap},
+		{name: "grouped edits apply against the same content", src: files("a.txt", "a\nb\nc\n"),
+			ops: []translate.Operation{
+				{Kind: translate.Edit, Path: "a.txt", Old: []string{"a"}, New: []string{"A", "A2"}, Group: 1},
+				{Kind: translate.Edit, Path: "a.txt", Old: []string{"c"}, New: []string{"C"}, Group: 1}},
+			want: map[string]string{"a.txt": "A\nA2\nb\nC\n"}, status: []Status{Applied, Applied}},
+		{name: "placeholder instead of code", src: files("a.py", py),
+			ops:    []translate.Operation{sr("a.py", "def f():\n    x = 1\n    return x\n", "def f():\n    # ... existing code ...\n    return 0\n")},
+			status: []Status{Failed}, errKind: ErrElided},
+		{name: "binary refused", src: files("b.bin", "a\x00b\n"), ops: []translate.Operation{sr("b.bin", "a\n", "b\n")},
+			status: []Status{Failed}, errKind: ErrBinary},
+		{name: "escape refused", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("a/../../x", "x\n", "y\n")},
+			status: []Status{Failed}, errKind: ErrUnsafePath},
+		{name: ".git refused", src: files("a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: ".GIT/config", New: []string{"x"}}},
+			status: []Status{Failed}, errKind: ErrUnsafePath},
+		{name: "absolute refused", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("/etc/passwd", "x\n", "y\n")},
+			status: []Status{Failed}, errKind: ErrUnsafePath},
+		{name: "unique suffix resolves", src: files("src/pkg/a.py", "x\n", "b.py", "y\n"),
+			ops:  []translate.Operation{sr("pkg/a.py", "x\n", "z\n")},
+			want: map[string]string{"src/pkg/a.py": "z\n"}, status: []Status{Applied}},
+		{name: "missing file", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("b.txt", "x\n", "y\n")},
+			status: []Status{Failed}, errKind: ErrNoFile},
+		{name: "symlink never edited", src: memSource{"l": {ModeSymlink, "target"}}, ops: []translate.Operation{sr("l", "target\n", "x\n")},
+			status: []Status{Failed}, errKind: ErrNotEditable},
+		{name: "through a symlink refused", src: memSource{"d": {ModeSymlink, "elsewhere"}}, ops: []translate.Operation{{Kind: translate.Create, Path: "d/x", New: []string{"x"}}},
+			status: []Status{Failed}, errKind: ErrUnsafePath},
+		{name: "a directory is not a file", src: files("d/a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "d", New: []string{"x"}}},
+			status: []Status{Failed}, errKind: ErrUnsafePath},
+		{name: "delete and rename", src: files("a.txt", "a\n", "b.txt", "b\n"),
+			ops:  []translate.Operation{{Kind: translate.Delete, Path: "a.txt"}, {Kind: translate.Rename, Path: "b.txt", NewPath: "c/b.txt"}},
+			want: map[string]string{"c/b.txt": "b\n"}, gone: []string{"a.txt", "b.txt"}, status: []Status{Applied, Applied}},
+		{name: "edit after rename", src: files("a.txt", "a\n"),
+			ops:  []translate.Operation{{Kind: translate.Rename, Path: "a.txt", NewPath: "b.txt"}, sr("b.txt", "a\n", "b\n")},
+			want: map[string]string{"b.txt": "b\n"}, gone: []string{"a.txt"}, status: []Status{Applied, Applied}},
+		{name: "block rule reaches the closing brace", src: files("m.go", "func f() {\n\tif x {\n\t\ty()\n\t}\n}\n\nfunc g() {}\n"),
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "m.go", Old: []string{"func f() {"}, New: []string{"func f() {}"}, Block: translate.CBraces}},
+			want: map[string]string{"m.go": "func f() {}\n\nfunc g() {}\n"}, status: []Status{Applied}},
+		{name: "python block rule", src: files("a.py", py),
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Old: []string{"def f():"}, New: []string{"def f():", "    return 0"}, Block: translate.PyIndent}},
+			want: map[string]string{"a.py": "def f():\n    return 0\n\n\ndef g():\n    return 2\n"}, status: []Status{Applied}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			format := tt.format
+			if format == "" {
+				format = "diff"
+			}
+			res, err := Resolve(tt.src, tt.ops, Options{Format: format, Fuzz: tt.fuzz})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, o := range res.Outcomes {
+				if i < len(tt.status) && o.Status != tt.status[i] {
+					t.Errorf("edit %d: status %s, want %s (%v)", i+1, o.Status, tt.status[i], o.Err)
+				}
+				if i < len(tt.rung) && o.Rung != tt.rung[i] {
+					t.Errorf("edit %d: rung %s, want %s", i+1, o.Rung, tt.rung[i])
+				}
+				if tt.errKind != nil && o.Status == Failed && !errors.Is(o.Err, tt.errKind) {
+					t.Errorf("edit %d: error %v, want kind %v", i+1, o.Err, tt.errKind)
+				}
+				if tt.warn != (len(o.Warnings) > 0) {
+					t.Errorf("edit %d: warnings %q", i+1, o.Warnings)
+				}
+			}
+			got := map[string]string{}
+			for _, c := range res.Changes {
+				if c.NewPath != "" {
+					got[c.NewPath] = string(c.New)
+				}
+			}
+			for p, want := range tt.want {
+				if got[p] != want {
+					t.Errorf("%s:\n got %q\nwant %q", p, got[p], want)
+				}
+			}
+			for _, p := range tt.gone {
+				found := false
+				for _, c := range res.Changes {
+					if c.OldPath == p && c.NewPath != p {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s should be gone", p)
+				}
+			}
+			if len(tt.want) == 0 && len(tt.gone) == 0 && len(res.Changes) != 0 {
+				t.Errorf("unexpected changes %+v", res.Changes)
+			}
+		})
+	}
+}
+
+func TestClosestOnFailure(t *testing.T) {
+	src := files("a.py", "def f():\n    x = 1\n    return x\n\n\ndef g():\n    return 2\n")
+	res, err := Resolve(src, []translate.Operation{sr("a.py", "def f():\n    x = 11\n    return x\n", "pass\n")}, Options{Format: "diff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Outcomes[0]
+	if o.Status != Failed || o.Err.Closest == nil {
+		t.Fatalf("want a failure with a closest place, got %+v", o)
+	}
+	c := o.Err.Closest
+	if c.Start != 1 || c.End != 3 || c.Similarity < 0.9 || !strings.Contains(c.Text, "x = 1") {
+		t.Errorf("closest = %+v", c)
+	}
+}
+
+func TestInsertionWrittenAsReplacementIsIdempotent(t *testing.T) {
+	op := sr("a.py", "import os\n", "import os\nimport sys\n")
+	for _, tt := range []struct {
+		src    string
+		status Status
+	}{
+		{"import os\n\nx = 1\n", Applied},
+		{"import os\nimport sys\n\nx = 1\n", AlreadyApplied},
+		// Elsewhere in the file the result does not count.
+		{"import os\n\nimport os\nimport sys\n", Applied},
+	} {
+		res, err := Resolve(files("a.py", tt.src), []translate.Operation{op}, Options{Format: "diff"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Outcomes[0].Status; got != tt.status {
+			t.Errorf("%q: status %s, want %s", tt.src, got, tt.status)
+		}
+	}
+}

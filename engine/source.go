@@ -1,0 +1,46 @@
+package engine
+
+import "errors"
+
+// Mode is a git tree entry mode.
+type Mode uint32
+
+// The modes a tree entry can have.
+const (
+	ModeRegular Mode = 0o100644
+	ModeExec    Mode = 0o100755
+	ModeSymlink Mode = 0o120000
+	ModeGitlink Mode = 0o160000
+)
+
+// Editable reports whether files of mode m may be edited.
+func (m Mode) Editable() bool { return m == ModeRegular || m == ModeExec }
+
+// ErrNotExist is returned by a Source for a path it does not hold.
+var ErrNotExist = errors.New("engine: no such file in the base")
+
+// Entry is what a base knows of one path.
+type Entry struct {
+	Mode Mode
+	// ID is the hex blob id of the content when the base knows it
+	// without hashing (index and tree entries); empty otherwise.
+	ID string
+}
+
+// Source is where file contents come from: the index, a revision's
+// tree or the working tree. Paths are slash-separated and relative to
+// the repository root.
+type Source interface {
+	// Lookup returns the entry at path, or ErrNotExist.
+	Lookup(path string) (Entry, error)
+	// Read returns the content of the file at path, or ErrNotExist.
+	Read(path string) ([]byte, error)
+	// Paths returns every file path of the base (any order).
+	Paths() ([]string, error)
+}
+
+// Recorder is where resolved replies go: each Record call makes one
+// commit holding changes on top of the previous one, and returns its id.
+type Recorder interface {
+	Record(changes []FileChange, message string) (commit string, err error)
+}
