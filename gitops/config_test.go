@@ -1,0 +1,99 @@
+package gitops
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestParseConfigParameters(t *testing.T) {
+	tests := []struct {
+		in   string
+		want [][2]string
+	}{
+		{"'user.name'='A B'", [][2]string{{"user.name", "A B"}}},
+		{"'user.name'='A' 'core.bare'", [][2]string{{"user.name", "A"}, {"core.bare", "true"}}},
+		{"'user.name=Old Style' 'x.y=1'", [][2]string{{"user.name", "Old Style"}, {"x.y", "1"}}},
+		{`'user.name'='it'\''s'`, [][2]string{{"user.name", "it's"}}},
+		{`'a.b'='x'\!'y'`, [][2]string{{"a.b", "x!y"}}},
+		{"'a.b'=", [][2]string{{"a.b", "true"}}},
+		{"", nil},
+	}
+	for _, tc := range tests {
+		got, err := parseConfigParameters(tc.in)
+		if err != nil || len(got) != len(tc.want) {
+			t.Errorf("parseConfigParameters(%q) = %q, %v, want %q", tc.in, got, err, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("parseConfigParameters(%q)[%d] = %q, want %q", tc.in, i, got[i], tc.want[i])
+			}
+		}
+	}
+	for _, bad := range []string{"user.name=x", "'unterminated", "'a'='b"} {
+		if got, err := parseConfigParameters(bad); err == nil {
+			t.Errorf("parseConfigParameters(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestCanonKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"user.name":                 "user.name",
+		"User.Name":                 "user.name",
+		"includeIf.gitdir:~/X.path": "includeif.gitdir:~/X.path",
+		"core":                      "core",
+	} {
+		if got := canonKey(in); got != want {
+			t.Errorf("canonKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseBool(t *testing.T) {
+	for in, want := range map[string]bool{"true": true, "Yes": true, "on": true, "1": true, "42": true,
+		"false": false, "no": false, "off": false, "0": false, "": false, "maybe": false} {
+		if got := parseBool(in); got != want {
+			t.Errorf("parseBool(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestConfigFileSyntax(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config")
+	content := "# comment\n[core]\n\tbare = false ; trailing\n\tFileMode\n[remote \"Origin\"]\n\turl = \"a b\\tc\"\n[user]\n\tname = First\n[user]\n\tname = Second\n"
+	if err := writeFile(path, content); err != nil {
+		t.Fatal(err)
+	}
+	c, err := readConfigFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		"core.bare": "false", "core.filemode": "true", "remote.Origin.url": "a b\tc", "user.name": "Second",
+	} {
+		if got, ok := c.get(key); !ok || got != want {
+			t.Errorf("%s = %q, %v, want %q", key, got, ok, want)
+		}
+	}
+	if err := writeFile(path, "[broken\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readConfigFile(path, nil); err == nil {
+		t.Error("a malformed config file gave no error")
+	}
+	if _, err := readConfigFile(filepath.Join(t.TempDir(), "missing"), nil); err != nil {
+		t.Errorf("a missing config file: %v", err)
+	}
+}
+
+func TestConfigIncludeLoopStops(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config")
+	if err := writeFile(path, "[include]\n\tpath = config\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readConfigFile(path, &includeCtx{}); err == nil {
+		t.Error("a self-including config gave no error")
+	}
+}

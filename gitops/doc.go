@@ -1,0 +1,20 @@
+// Package gitops is where git llm-apply meets the repository: it finds
+// the repository (linked worktrees included), reads the bases that
+// edits are resolved against (the index, a revision's tree, the working
+// tree) as engine.Source values, and records resolved replies as
+// commits on a branch without touching the user's HEAD, index or
+// working tree.
+//
+// Recording follows git's own rules. A BranchWriter writes blobs, the
+// trees along the touched paths (bottom-up, each once, none left
+// unreferenced) and a commit per Record call; Finish then moves
+// refs/heads/<branch> with git's lock-file protocol, compares and swaps
+// against the value the caller read at the start, and appends a reflog
+// entry. Author and committer come from the GIT_AUTHOR_* and
+// GIT_COMMITTER_* environment variables and git configuration, as git
+// takes them, so fixed dates give reproducible commit ids.
+//
+// gitops is the only package of the module that imports go-git. The
+// index is read behind one small function (readIndex) so that its
+// decoder can be replaced.
+package gitops

@@ -1,0 +1,213 @@
+package gitops
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// CurrentBranch returns the short name of the branch HEAD points at,
+// also when that branch has no commit yet, and false when HEAD is
+// detached (or unreadable).
+func (r *Repo) CurrentBranch() (string, bool) {
+	target, ok := symbolicTarget(filepath.Join(r.gitDir, "HEAD"))
+	if !ok {
+		return "", false
+	}
+	name, ok := strings.CutPrefix(target, "refs/heads/")
+	return name, ok && name != ""
+}
+
+// BranchTip returns the commit refs/heads/<name> holds, from its loose
+// file in the common dir or else from packed-refs; exists is false when
+// the branch does not exist. A symbolic or malformed ref is an error.
+func (r *Repo) BranchTip(name string) (commit string, exists bool, err error) {
+	return r.readRef("refs/heads/" + name)
+}
+
+// readRef reads a ref of the common dir: the loose file, else its line
+// in packed-refs.
+func (r *Repo) readRef(ref string) (string, bool, error) {
+	data, err := os.ReadFile(filepath.Join(r.commonDir, filepath.FromSlash(ref)))
+	switch {
+	case err == nil:
+		v := strings.TrimRight(string(data), "\r\n")
+		if strings.HasPrefix(v, "ref:") {
+			return "", false, fmt.Errorf("gitops: %s is a symbolic ref (%s)", ref, v)
+		}
+		if !isFullHex(v) {
+			return "", false, fmt.Errorf("gitops: %s is malformed", ref)
+		}
+		return v, true, nil
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
+		return r.packedRef(ref)
+	default:
+		return "", false, fmt.Errorf("gitops: reading %s: %w", ref, err)
+	}
+}
+
+// packedRef looks ref up in <commondir>/packed-refs.
+func (r *Repo) packedRef(ref string) (string, bool, error) {
+	var found string
+	err := r.eachPackedRef(func(name, id string) bool {
+		if name == ref {
+			found = id
+			return false
+		}
+		return true
+	})
+	return found, found != "", err
+}
+
+// eachPackedRef calls fn for each "<id> <name>" line of packed-refs
+// until fn returns false. A missing file holds no refs.
+func (r *Repo) eachPackedRef(fn func(name, id string) bool) error {
+	f, err := os.Open(filepath.Join(r.commonDir, "packed-refs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("gitops: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		id, name, ok := strings.Cut(line, " ")
+		if !ok || !isFullHex(id) {
+			return fmt.Errorf("gitops: unexpected line in packed-refs: %q", line)
+		}
+		if !fn(name, id) {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("gitops: reading packed-refs: %w", err)
+	}
+	return nil
+}
+
+// symbolicTarget returns the ref a "ref: <target>" file names.
+func symbolicTarget(path string) (string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	v, ok := strings.CutPrefix(strings.TrimRight(string(data), "\r\n"), "ref:")
+	return strings.TrimSpace(v), ok
+}
+
+// ValidBranchName reports whether name may name a branch, by the rules
+// of `git check-ref-format --branch`: refs/heads/<name> must be a valid
+// ref name (no "..", "@{", control characters, space, ~ ^ : ? * [ \,
+// no component starting with "." or ending with ".lock", no empty
+// component, no trailing "." or "/"), name must not start with "-" and
+// must not be "HEAD". It returns an error wrapping ErrBadBranchName.
+func ValidBranchName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w: %q %s", ErrBadBranchName, name, why)
+	}
+	switch {
+	case name == "":
+		return bad("is empty")
+	case name == "HEAD":
+		return bad("is reserved")
+	case name == "@":
+		return bad("is reserved")
+	case strings.HasPrefix(name, "-"):
+		return bad("starts with '-'")
+	case strings.HasSuffix(name, "."):
+		return bad("ends with '.'")
+	case strings.Contains(name, ".."):
+		return bad("contains '..'")
+	case strings.Contains(name, "@{"):
+		return bad("contains '@{'")
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c < 0x20 || c == 0x7f || strings.IndexByte(" ~^:?*[\\", c) >= 0 {
+			return bad(fmt.Sprintf("contains %q", c))
+		}
+	}
+	for _, comp := range strings.Split(name, "/") {
+		switch {
+		case comp == "":
+			return bad("has an empty path component")
+		case strings.HasPrefix(comp, "."):
+			return bad("has a component starting with '.'")
+		case strings.HasSuffix(comp, ".lock"):
+			return bad("has a component ending with '.lock'")
+		}
+	}
+	return nil
+}
+
+// CheckedOutAt returns the top of the worktree where refs/heads/<branch>
+// is checked out (HEAD points at it, or a rebase or bisect in that
+// worktree is working on it): the main worktree or any linked one
+// listed under <commondir>/worktrees. A bare repository's HEAD does
+// not count.
+func (r *Repo) CheckedOutAt(branch string) (string, bool) {
+	ref := "refs/heads/" + branch
+	if r.mainRoot != "" && usesRef(r.commonDir, ref) {
+		return r.mainRoot, true
+	}
+	ents, err := os.ReadDir(filepath.Join(r.commonDir, "worktrees"))
+	if err != nil {
+		return "", false
+	}
+	for _, e := range ents {
+		wtGitDir := filepath.Join(r.commonDir, "worktrees", e.Name())
+		if !e.IsDir() || !usesRef(wtGitDir, ref) {
+			continue
+		}
+		path := wtGitDir
+		if data, err := os.ReadFile(filepath.Join(wtGitDir, "gitdir")); err == nil {
+			path = filepath.Dir(strings.TrimRight(string(data), "\r\n"))
+		}
+		return path, true
+	}
+	return "", false
+}
+
+// usesRef reports whether the worktree with this git dir has ref
+// checked out, or is rebasing or bisecting it.
+func usesRef(gitDir, ref string) bool {
+	if t, ok := symbolicTarget(filepath.Join(gitDir, "HEAD")); ok && t == ref {
+		return true
+	}
+	for _, f := range []string{"rebase-merge/head-name", "rebase-apply/head-name"} {
+		if data, err := os.ReadFile(filepath.Join(gitDir, f)); err == nil && strings.TrimSpace(string(data)) == ref {
+			return true
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(gitDir, "BISECT_START")); err == nil {
+		if "refs/heads/"+strings.TrimSpace(string(data)) == ref {
+			return true
+		}
+	}
+	return false
+}
+
+// isFullHex reports whether s is a 40-digit lower-case hex object id.
+func isFullHex(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

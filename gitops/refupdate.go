@@ -1,0 +1,185 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// zeroID is the old value a reflog records for a branch that did not
+// exist.
+const zeroID = "0000000000000000000000000000000000000000"
+
+// Finish moves refs/heads/<Branch> to the last recorded commit, if any
+// was recorded (else it does nothing), with git's lock-file protocol:
+// it creates <commondir>/refs/heads/<Branch>.lock exclusively
+// (ErrRefLocked, naming the lock file, when it exists), re-reads the
+// branch (loose, else packed-refs) and compares it with opts.Expect
+// (ErrRefMoved when it moved; the lock is removed and nothing changes),
+// writes the new id to the lock file, syncs it, appends the reflog
+// entry (logs/refs/heads/<Branch>, as core.logAllRefUpdates allows) and
+// renames the lock over the ref. After a successful Finish, further
+// Record and Finish calls continue from the new tip.
+func (w *BranchWriter) Finish() error {
+	if len(w.commits) == 0 {
+		return nil
+	}
+	newID := w.commits[len(w.commits)-1]
+	if newID == w.opts.Expect {
+		return nil
+	}
+	msg := w.opts.ReflogMsg
+	if msg == "" {
+		msg = "llm-apply: " + w.subject
+	}
+	who := w.committer
+	if !w.fixedDate {
+		who.When = time.Now()
+	}
+	if err := w.r.updateBranch(w.opts, newID, who, msg, w.logRefs); err != nil {
+		return err
+	}
+	w.opts.Expect = newID
+	return nil
+}
+
+// updateBranch compares refs/heads/<opts.Branch> with opts.Expect and
+// sets it to newID under its lock.
+func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg string, logRefs bool) (err error) {
+	ref := "refs/heads/" + opts.Branch
+	refPath := filepath.Join(r.commonDir, filepath.FromSlash(ref))
+	lock := refPath + ".lock"
+	if err := r.checkRefConflict(ref); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(refPath), 0o777); err != nil {
+		return fmt.Errorf("gitops: cannot create %s: %w", ref, err)
+	}
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%w: unable to create %s: file exists; another git process seems to be running in this repository (if not, remove the file)", ErrRefLocked, lock)
+	}
+	if err != nil {
+		return fmt.Errorf("gitops: locking %s: %w", ref, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			f.Close()
+			os.Remove(lock)
+		}
+	}()
+
+	cur, exists, err := r.readRef(ref)
+	if err != nil {
+		return err
+	}
+	if err := checkExpected(opts, cur, exists); err != nil {
+		return err
+	}
+	if path, ok := r.CheckedOutAt(opts.Branch); ok {
+		return fmt.Errorf("%w: %s is checked out in the worktree at %s", ErrBranchCheckedOut, opts.Branch, path)
+	}
+	if err := r.repo.Storer.HasEncodedObject(plumbing.NewHash(newID)); err != nil {
+		return fmt.Errorf("gitops: commit %s is not in the object store: %w", newID, err)
+	}
+	if _, err := f.WriteString(newID + "\n"); err != nil {
+		return fmt.Errorf("gitops: writing %s: %w", lock, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("gitops: writing %s: %w", lock, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("gitops: writing %s: %w", lock, err)
+	}
+	old := zeroID
+	if exists {
+		old = cur
+	}
+	if err := r.appendReflog(ref, old, newID, who, msg, logRefs); err != nil {
+		return err
+	}
+	if err := os.Rename(lock, refPath); err != nil {
+		return fmt.Errorf("gitops: updating %s: %w", ref, err)
+	}
+	committed = true
+	return nil
+}
+
+// checkRefConflict fails when ref cannot exist next to the other refs:
+// a ref named by one of its leading components ("refs/heads/a" for
+// "refs/heads/a/b") or refs below it, loose or packed.
+func (r *Repo) checkRefConflict(ref string) error {
+	parts := strings.Split(ref, "/")
+	ancestors := map[string]bool{}
+	for i := 3; i < len(parts); i++ {
+		a := strings.Join(parts[:i], "/")
+		ancestors[a] = true
+		if fi, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(a))); err == nil && !fi.IsDir() {
+			return fmt.Errorf("gitops: cannot create %s: %s exists", ref, a)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(ref))); err == nil && fi.IsDir() {
+		if ents, _ := os.ReadDir(filepath.Join(r.commonDir, filepath.FromSlash(ref))); len(ents) > 0 {
+			return fmt.Errorf("gitops: cannot create %s: refs exist below it", ref)
+		}
+	}
+	var conflict string
+	err := r.eachPackedRef(func(name, _ string) bool {
+		if ancestors[name] || strings.HasPrefix(name, ref+"/") {
+			conflict = name
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if conflict != "" {
+		return fmt.Errorf("gitops: cannot create %s: %s exists", ref, conflict)
+	}
+	return nil
+}
+
+// appendReflog appends "<old> <new> <name> <<email>> <unix> <zone>\t<msg>"
+// to logs/<ref> in the common dir, creating it when logRefs allows (an
+// existing log is always appended to).
+func (r *Repo) appendReflog(ref, old, newID string, who Ident, msg string, logRefs bool) error {
+	path := filepath.Join(r.commonDir, "logs", filepath.FromSlash(ref))
+	if _, err := os.Stat(path); err != nil && !logRefs {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return fmt.Errorf("gitops: creating the reflog of %s: %w", ref, err)
+	}
+	line := fmt.Sprintf("%s %s %s <%s> %d %s", old, newID, who.Name, who.Email, who.When.Unix(), who.When.Format("-0700"))
+	if m := reflogMessage(msg); m != "" {
+		line += "\t" + m
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	if err != nil {
+		return fmt.Errorf("gitops: opening the reflog of %s: %w", ref, err)
+	}
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		f.Close()
+		return fmt.Errorf("gitops: writing the reflog of %s: %w", ref, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("gitops: writing the reflog of %s: %w", ref, err)
+	}
+	return nil
+}
+
+// reflogMessage folds runs of white space (newlines included) into one
+// space and trims them at both ends, as git's copy_reflog_msg.
+func reflogMessage(msg string) string {
+	return strings.Join(strings.FieldsFunc(msg, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r'
+	}), " ")
+}

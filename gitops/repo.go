@@ -1,0 +1,219 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+)
+
+// Errors callers can match with errors.Is. Returned errors wrap them
+// with details (the revision, the branch, the path of a lock file).
+var (
+	// ErrNoRepository: no git repository at or above the directory.
+	ErrNoRepository = errors.New("gitops: not a git repository")
+	// ErrUnknownRevision: a revision names no commit.
+	ErrUnknownRevision = errors.New("gitops: unknown revision")
+	// ErrRefMoved: the branch no longer holds the value it was expected
+	// to hold (another writer moved it); nothing was updated.
+	ErrRefMoved = errors.New("gitops: branch moved")
+	// ErrRefLocked: the ref's lock file exists (another git process is
+	// updating it, or one crashed and left it behind).
+	ErrRefLocked = errors.New("gitops: ref is locked")
+	// ErrUnbornHead: HEAD names a branch that has no commit yet.
+	ErrUnbornHead = errors.New("gitops: HEAD has no commit yet")
+	// ErrBadBranchName: not a valid branch name (git check-ref-format
+	// --branch).
+	ErrBadBranchName = errors.New("gitops: invalid branch name")
+	// ErrBranchCheckedOut: the branch is checked out in a worktree, so
+	// moving it would change that worktree's HEAD under the user.
+	ErrBranchCheckedOut = errors.New("gitops: branch is checked out")
+)
+
+// Repo is an opened repository. Its methods only read, except those of
+// the BranchWriter it makes, which add objects and move one branch.
+type Repo struct {
+	root      string // top of the working tree, "" when bare
+	gitDir    string // this worktree's git dir
+	commonDir string // objects, refs, config
+	mainRoot  string // the main worktree's top, "" when bare
+	repo      *git.Repository
+
+	// env looks up environment variables (os.LookupEnv; tests replace
+	// it).
+	env func(string) (string, bool)
+}
+
+// Open finds the repository holding dir, from dir or any directory
+// above it, the way git does: a ".git" directory or ".git" file
+// ("gitdir: ..." of a linked worktree or submodule), else dir itself
+// being a git dir (bare repository). GIT_CEILING_DIRECTORIES stops the
+// search. It returns ErrNoRepository when there is none.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("gitops: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	} else {
+		return nil, fmt.Errorf("gitops: %w", err)
+	}
+	root, gitDir, err := discover(abs, ceilings(os.Getenv("GIT_CEILING_DIRECTORIES")))
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{root: root, gitDir: gitDir, commonDir: commonDirOf(gitDir), env: os.LookupEnv}
+	cfg, err := readConfigFile(filepath.Join(r.commonDir, "config"), nil)
+	if err != nil {
+		return nil, err
+	}
+	if v, _ := cfg.get("extensions.refstorage"); v != "" && v != "files" {
+		return nil, fmt.Errorf("gitops: %s uses the %s ref storage, which is not supported", r.commonDir, v)
+	}
+	if v, _ := cfg.get("extensions.objectformat"); v != "" && v != "sha1" {
+		return nil, fmt.Errorf("gitops: %s uses %s object ids, which are not supported", r.commonDir, v)
+	}
+	r.mainRoot = r.findMainRoot(cfg)
+
+	opts := &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true}
+	at := root
+	if root == "" {
+		// go-git searches upwards for ".git" only; a bare git dir is
+		// opened as it is.
+		at, opts.DetectDotGit = gitDir, false
+	}
+	r.repo, err = git.PlainOpenWithOptions(at, opts)
+	if err != nil {
+		return nil, fmt.Errorf("gitops: opening %s: %w", at, err)
+	}
+	return r, nil
+}
+
+// Root returns the top of the working tree, or "" for a bare
+// repository.
+func (r *Repo) Root() string { return r.root }
+
+// GitDir returns this worktree's git directory (".git", or
+// ".git/worktrees/<name>" for a linked worktree).
+func (r *Repo) GitDir() string { return r.gitDir }
+
+// CommonDir returns the git directory shared by all worktrees: objects,
+// refs, packed-refs, config and logs live there.
+func (r *Repo) CommonDir() string { return r.commonDir }
+
+// discover walks up from dir (absolute) looking for a repository.
+func discover(dir string, stop map[string]bool) (root, gitDir string, err error) {
+	for d := dir; ; {
+		dotGit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotGit); err == nil {
+			switch {
+			case fi.IsDir() && isGitDir(dotGit):
+				return d, dotGit, nil
+			case fi.Mode().IsRegular():
+				gd, err := readGitFile(dotGit)
+				if err != nil {
+					return "", "", err
+				}
+				if !isGitDir(gd) {
+					return "", "", fmt.Errorf("%w: %s points to %s, which is not a git directory", ErrNoRepository, dotGit, gd)
+				}
+				return d, gd, nil
+			}
+		}
+		if isGitDir(d) {
+			return "", d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d || stop[parent] {
+			return "", "", fmt.Errorf("%w (or any of the parent directories): %s", ErrNoRepository, dir)
+		}
+		d = parent
+	}
+}
+
+// ceilings parses GIT_CEILING_DIRECTORIES: directories the search does
+// not enter.
+func ceilings(v string) map[string]bool {
+	m := map[string]bool{}
+	for _, p := range filepath.SplitList(v) {
+		if p == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		m[filepath.Clean(p)] = true
+	}
+	return m
+}
+
+// isGitDir reports whether d looks like a git directory: a HEAD file,
+// and objects and refs in its common dir.
+func isGitDir(d string) bool {
+	if fi, err := os.Stat(filepath.Join(d, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	common := commonDirOf(d)
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// readGitFile reads a ".git" file ("gitdir: <path>"); a relative path
+// is relative to the file's directory.
+func readGitFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("gitops: %w", err)
+	}
+	line := strings.TrimRight(string(data), "\r\n")
+	gd, ok := strings.CutPrefix(line, "gitdir: ")
+	if !ok || gd == "" {
+		return "", fmt.Errorf("%w: invalid gitfile format: %s", ErrNoRepository, path)
+	}
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(path), gd)
+	}
+	return filepath.Clean(gd), nil
+}
+
+// commonDirOf returns the common dir of gitDir: the content of its
+// "commondir" file (relative to gitDir), else gitDir itself.
+func commonDirOf(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	cd := strings.TrimRight(string(data), "\r\n")
+	if cd == "" {
+		return gitDir
+	}
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitDir, cd)
+	}
+	return filepath.Clean(cd)
+}
+
+// findMainRoot returns the main worktree's top: this root when r is
+// the main worktree, else the parent of a common dir named ".git"
+// (unless core.bare says otherwise); "" for a bare repository. cfg is
+// the common dir's config file.
+func (r *Repo) findMainRoot(cfg *gitConfig) string {
+	if r.gitDir == r.commonDir {
+		return r.root
+	}
+	if filepath.Base(r.commonDir) != ".git" {
+		return ""
+	}
+	if v, ok := cfg.get("core.bare"); ok && parseBool(v) {
+		return ""
+	}
+	return filepath.Dir(r.commonDir)
+}

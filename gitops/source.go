@@ -1,0 +1,236 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+)
+
+// RevisionSource returns the files of the tree of the commit rev names
+// (see ResolveCommit for the syntax and errors) as a base, and that
+// commit's id.
+func (r *Repo) RevisionSource(rev string) (engine.Source, string, error) {
+	id, err := r.ResolveCommit(rev)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := r.repo.CommitObject(plumbing.NewHash(id))
+	if err != nil {
+		return nil, "", fmt.Errorf("gitops: reading commit %s: %w", id, err)
+	}
+	return &treeSource{r: r, root: c.TreeHash, trees: map[plumbing.Hash][]treeEntry{}}, id, nil
+}
+
+// treeSource reads a tree; the trees it walks are kept.
+type treeSource struct {
+	r     *Repo
+	root  plumbing.Hash
+	trees map[plumbing.Hash][]treeEntry
+}
+
+func (s *treeSource) tree(id plumbing.Hash) ([]treeEntry, error) {
+	if t, ok := s.trees[id]; ok {
+		return t, nil
+	}
+	t, err := s.r.readTree(id)
+	if err != nil {
+		return nil, err
+	}
+	s.trees[id] = t
+	return t, nil
+}
+
+// entry finds the entry at path; nil when there is none.
+func (s *treeSource) entry(path string) (*treeEntry, error) {
+	id := s.root
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		entries, err := s.tree(id)
+		if err != nil {
+			return nil, err
+		}
+		var found *treeEntry
+		for j := range entries {
+			if entries[j].name == name {
+				found = &entries[j]
+				break
+			}
+		}
+		if found == nil || (i < len(parts)-1 && !found.isDir()) {
+			return nil, nil
+		}
+		if i == len(parts)-1 {
+			return found, nil
+		}
+		id = found.id
+	}
+	return nil, nil
+}
+
+func (s *treeSource) Lookup(path string) (engine.Entry, error) {
+	if err := checkPath(path); err != nil {
+		return engine.Entry{}, err
+	}
+	e, err := s.entry(path)
+	if err != nil {
+		return engine.Entry{}, err
+	}
+	if e == nil || e.isDir() {
+		return engine.Entry{}, engine.ErrNotExist
+	}
+	return engine.Entry{Mode: e.engineMode(), ID: e.id.String()}, nil
+}
+
+func (s *treeSource) Read(path string) ([]byte, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	return s.r.readBlob(path, e)
+}
+
+func (s *treeSource) Paths() ([]string, error) {
+	var out []string
+	var walk func(id plumbing.Hash, prefix string) error
+	walk = func(id plumbing.Hash, prefix string) error {
+		entries, err := s.tree(id)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.isDir() {
+				if err := walk(e.id, prefix+e.name+"/"); err != nil {
+					return err
+				}
+				continue
+			}
+			out = append(out, prefix+e.name)
+		}
+		return nil
+	}
+	return out, walk(s.root, "")
+}
+
+// WorktreeSource returns the files on disk as a base. Lookup uses lstat
+// and never follows a symbolic link: a link is ModeSymlink (Read gives
+// its target, as git stores it), a file with an exec bit is ModeExec
+// (unless core.fileMode is false: then the index's mode), a directory
+// the index records as a submodule is ModeGitlink; other directories,
+// missing paths and paths through a symbolic link are ErrNotExist.
+// Entry.ID is empty. Paths lists the index's paths that exist on disk.
+// A bare repository has no working tree: an error.
+func (r *Repo) WorktreeSource() (engine.Source, error) {
+	if r.root == "" {
+		return nil, fmt.Errorf("gitops: %s is a bare repository: no working tree", r.gitDir)
+	}
+	idx, err := r.loadIndex()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return nil, err
+	}
+	fileMode := true
+	if v, ok := cfg.get("core.filemode"); ok {
+		fileMode = parseBool(v)
+	}
+	return &worktreeSource{root: r.root, idx: idx, fileMode: fileMode}, nil
+}
+
+type worktreeSource struct {
+	root     string
+	idx      *index
+	fileMode bool
+}
+
+// lstat stats path without following links, also in its parents.
+func (s *worktreeSource) lstat(path string) (fs.FileInfo, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	parts := strings.Split(path, "/")
+	dir := s.root
+	for _, p := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, p)
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() {
+			return nil, engine.ErrNotExist
+		}
+	}
+	fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(path)))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, engine.ErrNotExist
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitops: %w", err)
+	}
+	return fi, nil
+}
+
+func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
+	fi, err := s.lstat(path)
+	if err != nil {
+		return engine.Entry{}, err
+	}
+	ie, inIndex := s.idx.entries[path]
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return engine.Entry{Mode: engine.ModeSymlink}, nil
+	case fi.Mode().IsRegular():
+		if !s.fileMode {
+			if inIndex && ie.mode == engine.ModeExec {
+				return engine.Entry{Mode: engine.ModeExec}, nil
+			}
+			return engine.Entry{Mode: engine.ModeRegular}, nil
+		}
+		if fi.Mode()&0o111 != 0 {
+			return engine.Entry{Mode: engine.ModeExec}, nil
+		}
+		return engine.Entry{Mode: engine.ModeRegular}, nil
+	case fi.IsDir() && inIndex && ie.mode == engine.ModeGitlink:
+		return engine.Entry{Mode: engine.ModeGitlink}, nil
+	}
+	return engine.Entry{}, engine.ErrNotExist
+}
+
+func (s *worktreeSource) Read(path string) ([]byte, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	full := filepath.Join(s.root, filepath.FromSlash(path))
+	switch e.Mode {
+	case engine.ModeGitlink:
+		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
+	case engine.ModeSymlink:
+		target, err := os.Readlink(full)
+		if err != nil {
+			return nil, fmt.Errorf("gitops: %w", err)
+		}
+		return []byte(target), nil
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("gitops: %w", err)
+	}
+	return data, nil
+}
+
+func (s *worktreeSource) Paths() ([]string, error) {
+	var out []string
+	for _, p := range s.idx.paths {
+		if _, err := s.Lookup(p); err == nil || !errors.Is(err, engine.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
