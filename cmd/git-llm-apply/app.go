@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// streams are the command's standard input and outputs, passed in so
+// that tests can run commands in-process.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// run executes one command line and returns the exit status.
+func run(args []string, in io.Reader, out, errw io.Writer) int {
+	s := streams{in, out, errw}
+	err := newApp(s).Run(context.Background(), args)
+	if err != nil && !errors.Is(err, errEditsFailed) {
+		fmt.Fprintf(errw, "git llm-apply: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+// commonOptions are the flags apply, translate and check share.
+type commonOptions struct {
+	Dir     string
+	Format  string
+	Base    string
+	BaseSet bool
+	Fuzz    engine.Fuzz
+	JSON    bool
+	Quiet   bool
+	Verbose bool
+	Replies []string
+}
+
+func commonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "auto", Usage: "reply `FORMAT`: auto, or one of " + joinNames()},
+		&cli.StringFlag{Name: "base", Value: "index", Usage: "resolve edits against `SRC`: index, worktree, or a revision"},
+		&cli.StringFlag{Name: "fuzz", Value: "format", Usage: "matching tolerance `LEVEL`: exact, format (each format's own), or loose"},
+		&cli.BoolFlag{Name: "json", Usage: "print a machine-readable report on stdout"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say how each edit was matched"},
+	}
+}
+
+func joinNames() string {
+	s := ""
+	for i, n := range translate.FormatNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// readCommon fills the shared options from a parsed command.
+func readCommon(cmd *cli.Command) (commonOptions, error) {
+	o := commonOptions{
+		Dir:     cmd.Root().String("C"),
+		Format:  cmd.String("format"),
+		Base:    cmd.String("base"),
+		BaseSet: cmd.IsSet("base"),
+		JSON:    cmd.Bool("json"),
+		Quiet:   cmd.Bool("quiet"),
+		Verbose: cmd.Bool("verbose"),
+		Replies: cmd.Args().Slice(),
+	}
+	var err error
+	if o.Fuzz, err = engine.ParseFuzz(cmd.String("fuzz")); err != nil {
+		return o, usageError("%v", trimPkgPrefix(err))
+	}
+	if o.Format != "auto" {
+		found := false
+		for _, n := range translate.FormatNames() {
+			found = found || n == o.Format
+		}
+		if !found {
+			return o, usageError("unknown format %q (want auto, %s)", o.Format, joinNames())
+		}
+	}
+	return o, nil
+}
+
+func newApp(s streams) *cli.Command {
+	return &cli.Command{
+		Name:      "git llm-apply",
+		Usage:     "apply a language model's edits to a git repository, as commits",
+		UsageText: "git llm-apply [-C DIR] <command> [options] [REPLY ...]",
+		Description: `Each REPLY is a file holding one model reply, "-" for standard input, or a
+directory (its files in name order); with none, standard input is read.
+Edits are resolved against the index by default and recorded as one commit
+per reply on a branch. Your working tree, index and HEAD are never changed.
+
+Exit status: 0 every edit resolved (or was already applied), 1 an edit
+failed, 2 bad usage or no edit found, 3 the branch moved under us.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
+		},
+		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s)},
+		Reader:         s.in,
+		Writer:         s.out,
+		ErrWriter:      s.err,
+		HideVersion:    true,
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
+			return usageError("%v", err)
+		},
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
+			}
+			return usageError("a command is needed: apply, translate or check (see git llm-apply --help)")
+		},
+	}
+}
+
+// usageOnError makes a subcommand's flag errors exit with status 2.
+func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
+	return usageError("%v", err)
+}
+
+func trimPkgPrefix(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"engine: ", "gitops: ", "translate: "} {
+		if len(msg) > len(p) && msg[:len(p)] == p {
+			return msg[len(p):]
+		}
+	}
+	return msg
+}

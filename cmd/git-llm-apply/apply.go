@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+type applyOptions struct {
+	commonOptions
+	Branch  string
+	Onto    string
+	OntoSet bool
+	Message string
+	Partial bool
+}
+
+func applyCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:      "apply",
+		Usage:     "record each reply as one commit on a branch",
+		ArgsUsage: "[REPLY ...]",
+		Description: `Resolves every edit of each reply and records the reply as one commit,
+with the reply's description as its message, on a new branch (llm/<slug>
+by default) started at --onto, or appended to an existing branch given
+with -b, whose tip the replies are then resolved against. A reply with a
+failed edit records nothing unless --partial. Your working tree, index
+and HEAD are not changed; look at the result with git log -p BRANCH.`,
+		Flags: append(commonFlags(),
+			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record on `NAME` (appending when it exists)"},
+			&cli.StringFlag{Name: "onto", Value: "HEAD", Usage: "start a new branch at `REV`"},
+			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "use `MSG` as the commit message of every reply"},
+			&cli.BoolFlag{Name: "partial", Usage: "record the edits that resolved even when others failed"},
+		),
+		OnUsageError: usageOnError,
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			c, err := readCommon(cmd)
+			if err != nil {
+				return err
+			}
+			o := applyOptions{commonOptions: c, Branch: cmd.String("branch"), Onto: cmd.String("onto"),
+				OntoSet: cmd.IsSet("onto"), Message: cmd.String("message"), Partial: cmd.Bool("partial")}
+			return runApply(o, s)
+		},
+	}
+}
+
+// target is where apply records: the branch, what its commits build
+// on, and what the edits are resolved against.
+type target struct {
+	branch  string
+	exists  bool
+	parent  string        // commit the first new commit builds on ("" on an unborn HEAD)
+	src     engine.Source // what edits resolve against
+	tree    engine.Source // the parent's files, for the staged-content note (nil: none)
+	reflog  string
+	ontoRev string
+}
+
+func runApply(o applyOptions, s streams) error {
+	repo, err := openRepo(o.Dir)
+	if err != nil {
+		return err
+	}
+	inputs, err := readReplies(o.Replies, s.in)
+	if err != nil {
+		return err
+	}
+	t, err := chooseTarget(repo, o, inputs)
+	if err != nil {
+		return err
+	}
+	expect := ""
+	if t.exists {
+		expect = t.parent
+	}
+	w, err := repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect, ReflogMsg: t.reflog})
+	if err != nil {
+		if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
+			return &exitError{exitUsage, err}
+		}
+		return err
+	}
+	results, err := engine.Run(inputs, t.src, w, engine.RunOptions{
+		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree,
+	})
+	if err == nil && len(w.Commits()) > 0 {
+		err = w.Finish()
+	}
+	if err != nil {
+		for _, r := range results {
+			if r.Commit != "" {
+				r.Commit, r.Status = "", engine.Rejected
+			}
+		}
+		if errors.Is(err, gitops.ErrRefMoved) || errors.Is(err, gitops.ErrRefLocked) {
+			err = &exitError{exitMoved, fmt.Errorf("%w; nothing was recorded, run the command again", err)}
+		}
+		report(s, o.commonOptions, results, t.branch, nil)
+		return err
+	}
+	report(s, o.commonOptions, results, t.branch, nil)
+	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
+		base := t.ontoRev
+		if t.exists {
+			base = t.parent[:12]
+		}
+		fmt.Fprintf(s.err, "Review with: git log -p %s..%s\n", base, t.branch)
+		fmt.Fprintf(s.err, "Switch with: git switch %s\n", t.branch)
+	}
+	return statusOf(results)
+}
+
+// chooseTarget decides the branch and base: an existing -b branch is
+// resolved against its tip; a new branch starts at --onto (HEAD) and
+// resolves against --base (the index).
+func chooseTarget(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (*target, error) {
+	if o.Branch != "" {
+		if err := gitops.ValidBranchName(o.Branch); err != nil {
+			return nil, &exitError{exitUsage, err}
+		}
+		tip, exists, err := repo.BranchTip(o.Branch)
+		if err != nil {
+			return nil, err
+		}
+		if exists {
+			if o.BaseSet || o.OntoSet {
+				return nil, usageError("branch %s exists: replies are resolved against its tip, so --base and --onto do not apply", o.Branch)
+			}
+			src, _, err := repo.RevisionSource(tip)
+			if err != nil {
+				return nil, err
+			}
+			return &target{branch: o.Branch, exists: true, parent: tip, src: src, reflog: "llm-apply: append"}, nil
+		}
+	}
+	onto := o.Onto
+	if !o.OntoSet && o.Base != "index" && o.Base != "worktree" {
+		onto = o.Base // a revision base is also where the branch starts
+	}
+	t := &target{branch: o.Branch, ontoRev: onto, reflog: "llm-apply: created from " + onto}
+	parent, err := repo.ResolveCommit(onto)
+	switch {
+	case errors.Is(err, gitops.ErrUnbornHead) && !o.OntoSet:
+		// No commit yet: the first commit is a root commit.
+	case err != nil:
+		return nil, &exitError{exitUsage, err}
+	default:
+		t.parent = parent
+	}
+	if t.src, _, err = openBase(repo, o.Base); err != nil {
+		return nil, err
+	}
+	if t.parent != "" && (o.Base == "index" || o.Base == "worktree") {
+		if t.tree, _, err = repo.RevisionSource(t.parent); err != nil {
+			return nil, err
+		}
+	}
+	if t.branch == "" {
+		if t.branch, err = defaultBranch(repo, o, inputs); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// defaultBranch is llm/<slug of the first description>, made unique.
+func defaultBranch(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (string, error) {
+	subject := o.Message
+	if subject == "" && len(inputs) > 0 {
+		if r, _ := translate.Parse(inputs[0].Text, o.Format); r != nil {
+			subject, _ = translate.Describe(r)
+		}
+	}
+	base := "llm/" + engine.Slug(subject)
+	name := base
+	for n := 2; ; n++ {
+		_, exists, err := repo.BranchTip(name)
+		if err != nil {
+			return "", err
+		}
+		if !exists {
+			return name, nil
+		}
+		name = fmt.Sprintf("%s-%d", base, n)
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"errors"
+	"os"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops"
+)
+
+// openRepo opens the repository around -C DIR (or the current directory).
+func openRepo(dir string) (*gitops.Repo, error) {
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	repo, err := gitops.Open(dir)
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	return repo, nil
+}
+
+// openBase returns the source --base names: the index, the working
+// tree, or a revision (and that revision's commit id).
+func openBase(repo *gitops.Repo, base string) (engine.Source, string, error) {
+	var src engine.Source
+	var err error
+	commit := ""
+	switch base {
+	case "index":
+		src, err = repo.IndexSource()
+	case "worktree":
+		if repo.Root() == "" {
+			return nil, "", usageError("--base worktree needs a working tree; this repository is bare")
+		}
+		src, err = repo.WorktreeSource()
+	default:
+		src, commit, err = repo.RevisionSource(base)
+	}
+	if err != nil {
+		if errors.Is(err, gitops.ErrUnknownRevision) || errors.Is(err, gitops.ErrUnbornHead) {
+			return nil, "", &exitError{exitUsage, err}
+		}
+		return nil, "", err
+	}
+	return src, commit, nil
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// binary is the git-llm-apply built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "git-llm-apply-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	binary = filepath.Join(dir, "git-llm-apply")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building git-llm-apply:", err)
+		os.Exit(2)
+	}
+	home := filepath.Join(dir, "home")
+	os.MkdirAll(home, 0o755)
+	for k, v := range map[string]string{
+		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "Ada Author", "GIT_AUTHOR_EMAIL": "ada@example.com", "GIT_AUTHOR_DATE": "@1700000000 +0100",
+		"GIT_COMMITTER_NAME": "Cy Committer", "GIT_COMMITTER_EMAIL": "cy@example.com", "GIT_COMMITTER_DATE": "@1700000100 +0100",
+	} {
+		os.Setenv(k, v)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// repo is a scratch repository made with the git CLI.
+type repo struct {
+	t   *testing.T
+	dir string
+}
+
+// newRepo commits files (path -> content; a path ending in "*" is
+// made executable) as the first commit of a new repository.
+func newRepo(t *testing.T, files map[string]string) *repo {
+	t.Helper()
+	r := &repo{t: t, dir: t.TempDir()}
+	r.git("init", "-q", "-b", "main")
+	for p, content := range files {
+		r.write(p, content)
+	}
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "initial")
+	return r
+}
+
+func (r *repo) write(p, content string) {
+	r.t.Helper()
+	mode := os.FileMode(0o644)
+	if strings.HasSuffix(p, "*") {
+		p, mode = strings.TrimSuffix(p, "*"), 0o755
+	}
+	full := filepath.Join(r.dir, p)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), mode); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *repo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+// reply writes a reply file outside the repository and returns its path.
+func (r *repo) reply(name, text string) string {
+	r.t.Helper()
+	p := filepath.Join(r.t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs the built binary in the repository.
+func (r *repo) run(args ...string) result {
+	return r.runIn(r.dir, "", args...)
+}
+
+func (r *repo) runIn(dir, stdin string, args ...string) result {
+	r.t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// checkout is what the user's checkout looks like: it must never change.
+type checkout struct {
+	head, index, status string
+	files               map[string]string
+}
+
+func (r *repo) snapshot() checkout {
+	r.t.Helper()
+	c := checkout{
+		head:   r.git("rev-parse", "HEAD"),
+		index:  r.git("ls-files", "-s", "--debug"),
+		status: r.git("status", "--porcelain", "--untracked-files=all"),
+		files:  map[string]string{},
+	}
+	filepath.Walk(r.dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() && fi.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !fi.IsDir() {
+			data, _ := os.ReadFile(p)
+			c.files[p] = fmt.Sprintf("%v %q", fi.Mode(), data)
+		}
+		return nil
+	})
+	return c
+}
+
+func (r *repo) assertUntouched(before checkout) {
+	r.t.Helper()
+	after := r.snapshot()
+	if before.head != after.head || before.index != after.index || before.status != after.status {
+		r.t.Errorf("the checkout changed:\nHEAD %s -> %s\nindex %s -> %s\nstatus %q -> %q",
+			before.head, after.head, before.index, after.index, before.status, after.status)
+	}
+	if fmt.Sprint(before.files) != fmt.Sprint(after.files) {
+		r.t.Errorf("working tree files changed")
+	}
+}
+
+// tree lists "mode path" of every file of rev.
+func (r *repo) tree(rev string) []string {
+	r.t.Helper()
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(r.git("ls-tree", "-r", rev)), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 4 {
+			out = append(out, f[0]+" "+f[3])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r *repo) show(rev, path string) string {
+	r.t.Helper()
+	return r.git("show", rev+":"+path)
+}
+
+func (r *repo) fsck() {
+	r.t.Helper()
+	r.git("fsck", "--strict", "--no-dangling")
+}
+
+func (r *repo) branches() string {
+	return strings.TrimSpace(r.git("branch", "--format=%(refname:short)"))
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// statusOf is the exit status a run's replies earn: 2 when a reply
+// held no edit, else 1 when an edit failed.
+func statusOf(results []*engine.ReplyResult) error {
+	var err error
+	for _, r := range results {
+		if errors.Is(r.Err, translate.ErrNoEdits) {
+			return &exitError{exitUsage, errors.New("no edit found")}
+		}
+		if r.Failed() {
+			err = errEditsFailed
+		}
+	}
+	return err
+}
+
+// jsonReply adds translate's diff text to a reply's report.
+type jsonReply struct {
+	engine.ReplyReport
+	Diff *string `json:"diff,omitempty"`
+}
+
+// report prints the run's account: JSON on stdout with --json, and the
+// human form on stderr (errors even with -q).
+func report(s streams, o commonOptions, results []*engine.ReplyResult, branch string, diffs map[int]string) {
+	if o.JSON {
+		out := struct {
+			Replies []jsonReply `json:"replies"`
+			OK      bool        `json:"ok"`
+		}{Replies: []jsonReply{}, OK: statusOf(results) == nil}
+		for i, r := range results {
+			b := ""
+			if r.Commit != "" {
+				b = branch
+			}
+			jr := jsonReply{ReplyReport: engine.NewReplyReport(r, b, "")}
+			if d, ok := diffs[i]; ok {
+				jr.Diff = &d
+			}
+			out.Replies = append(out.Replies, jr)
+		}
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+	}
+	for _, r := range results {
+		printReply(s.err, o, r, branch)
+	}
+}
+
+func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch string) {
+	if r.Err != nil {
+		fmt.Fprintf(w, "%s: error: %s\n", r.Source, trimPkgPrefix(r.Err))
+		return
+	}
+	failed := 0
+	for _, e := range r.Outcomes {
+		if e.Status == engine.Failed {
+			failed++
+		}
+	}
+	if !o.Quiet || failed > 0 {
+		fmt.Fprintf(w, "%s (%s): %s\n", r.Source, r.Format, headline(r, branch, failed))
+	}
+	if !o.Quiet {
+		for _, f := range engine.Stats(r.Changes, r.Patch) {
+			switch f.Status {
+			case "R":
+				fmt.Fprintf(w, "  R %s -> %s (+%d -%d)\n", f.OldPath, f.Path, f.Added, f.Deleted)
+			case "M":
+				fmt.Fprintf(w, "  M %s (+%d -%d)\n", f.Path, f.Added, f.Deleted)
+			default:
+				fmt.Fprintf(w, "  %s %s\n", f.Status, f.Path)
+			}
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+		for _, x := range r.Warnings {
+			fmt.Fprintf(w, "  warning: reply line %d: %s\n", x.Line, x.Msg)
+		}
+		for _, sh := range r.Shell {
+			fmt.Fprintf(w, "  shell block at reply line %d (suggested, not run):\n%s", sh.Line, indent(sh.Text, "    $ "))
+		}
+	}
+	for _, e := range r.Outcomes {
+		if !o.Quiet {
+			for _, x := range e.Warnings {
+				fmt.Fprintf(w, "  warning: edit %d (%s): %s\n", e.N, e.Path, x)
+			}
+		}
+		if o.Verbose && e.Status != engine.Failed {
+			fmt.Fprintf(w, "  edit %d: %s %s%s: %s%s\n", e.N, engine.OpName(e.Op), e.Path, lineRange(e), e.Status, rungNote(e))
+		}
+		if e.Status == engine.Failed {
+			printFailure(w, r, e)
+		}
+	}
+}
+
+func headline(r *engine.ReplyResult, branch string, failed int) string {
+	subject := r.Subject
+	if subject == "" {
+		subject = "(no description)"
+	}
+	short := r.Commit
+	if len(short) > 7 {
+		short = short[:7]
+	}
+	switch r.Status {
+	case engine.Recorded:
+		return fmt.Sprintf("%s [%s on %s]", subject, short, branch)
+	case engine.Partial:
+		return fmt.Sprintf("%s [%s on %s; %d of %d edits failed and were left out]", subject, short, branch, failed, len(r.Outcomes))
+	case engine.Unchanged:
+		return fmt.Sprintf("%s [nothing to record: every edit is already applied]", subject)
+	case engine.Checked:
+		if failed > 0 {
+			return fmt.Sprintf("%s [%d of %d edits failed]", subject, failed, len(r.Outcomes))
+		}
+		return fmt.Sprintf("%s [ok, %d edits]", subject, len(r.Outcomes))
+	}
+	return fmt.Sprintf("%s [%d of %d edits failed; nothing recorded]", subject, failed, len(r.Outcomes))
+}
+
+func lineRange(e engine.Outcome) string {
+	switch {
+	case e.Start == 0 && e.End == 0:
+		return ""
+	case e.End < e.Start:
+		return fmt.Sprintf(" after line %d", e.Start-1)
+	case e.End == e.Start:
+		return fmt.Sprintf(" line %d", e.Start)
+	}
+	return fmt.Sprintf(" lines %d-%d", e.Start, e.End)
+}
+
+func rungNote(e engine.Outcome) string {
+	if e.Rung == 0 {
+		return ""
+	}
+	return " (" + e.Rung.String() + ")"
+}
+
+// printFailure writes a failed edit so that it can be pasted back to
+// the model as it is: what, where, why, the closest lines, what to do.
+func printFailure(w io.Writer, r *engine.ReplyResult, e engine.Outcome) {
+	path := e.Path
+	if path == "" {
+		path = e.Op.Path
+	}
+	fmt.Fprintf(w, "error: edit %d (%s %s, reply line %d) failed: %s.\n", e.N, engine.OpName(e.Op), path, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
+	if c := e.Err.Closest; c != nil {
+		fmt.Fprintf(w, "  The closest lines are %d-%d of %s (similarity %.2f):\n%s", c.Start, c.End, path, c.Similarity, indent(c.Text+"\n", "    | "))
+	}
+	if hint := advice(r, e); hint != "" {
+		fmt.Fprintf(w, "  %s\n", hint)
+	}
+}
+
+// advice is the one thing to do about a failed edit.
+func advice(r *engine.ReplyResult, e engine.Outcome) string {
+	search := "the lines to replace"
+	if strings.HasPrefix(r.Format, "diff") {
+		search = "the SEARCH section"
+	}
+	switch {
+	case errors.Is(e.Err, engine.ErrNotFound) && e.Err.Closest != nil:
+		return fmt.Sprintf("Send this edit again with %s copied exactly from those lines.", search)
+	case errors.Is(e.Err, engine.ErrNotFound):
+		return fmt.Sprintf("Read the file again and copy %s exactly as it stands.", search)
+	case errors.Is(e.Err, engine.ErrAmbiguous):
+		return fmt.Sprintf("Add lines to %s so that it matches one place only.", search)
+	case errors.Is(e.Err, engine.ErrNoFile):
+		return "Check the file name; to create a file, leave the SEARCH section empty."
+	case errors.Is(e.Err, engine.ErrOverlap):
+		return "Merge the overlapping edits into one."
+	}
+	return ""
+}
+
+func indent(text, prefix string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		b.WriteString(prefix + l)
+		if !strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
