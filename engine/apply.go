@@ -91,10 +91,7 @@ func (r *resolver) applyPlans(f *fileState, plans []*plan) {
 			r.fail(p.o, ErrOverlap, "it overlaps lines %d-%d that another edit of the same block changes", p.start+1, p.end)
 			continue
 		}
-		f.d.splice(p.start, p.end, p.repl)
-	}
-	if len(plans) > len(bad) {
-		f.changed()
+		f.splice(p.start, p.end, p.repl)
 	}
 }
 
@@ -105,7 +102,7 @@ func (r *resolver) editable(o *Outcome, f *fileState) bool {
 		r.fail(o, ErrNoFile, "%s does not exist", f.path)
 	case !f.mode.Editable():
 		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
-	case isBinary(f.d.bytes()):
+	case f.binary:
 		r.fail(o, ErrBinary, "%s is a binary file, which is never edited", f.path)
 	default:
 		return true
@@ -126,19 +123,19 @@ func modeName(m Mode) string {
 // create makes a new file, or (Append) adds to an existing one.
 func (r *resolver) create(o *Outcome, f *fileState) {
 	if !f.exists {
-		d := &doc{eol: "\n", final: true}
-		for _, l := range o.Op.New {
-			d.lines = append(d.lines, l+"\n")
+		lines := make([]string, len(o.Op.New))
+		for i, l := range o.Op.New {
+			lines[i] = l + "\n"
 		}
-		f.d, f.exists, f.mode = d, true, ModeRegular
-		f.changed()
-		o.Status, o.Start, o.End = Applied, 1, len(d.lines)
+		f.setDoc(newDocLines(lines, "\n", true))
+		f.exists, f.mode, f.binary = true, ModeRegular, false
+		o.Status, o.Start, o.End = Applied, 1, len(lines)
 		return
 	}
 	if !r.editable(o, f) {
 		return
 	}
-	n := len(f.d.lines)
+	n := f.d.len()
 	if endsWith(f.d, o.Op.New) {
 		o.Status, o.Start, o.End = AlreadyApplied, n-len(o.Op.New)+1, n
 		return
@@ -152,13 +149,10 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		add[i] = l + f.d.eol
 	}
 	if n > 0 && !f.d.final {
-		f.d.lines[n-1] += f.d.eol
-		f.d.final = true
-	} else if n == 0 {
-		f.d.final = true
+		f.splice(n-1, n, []string{f.d.line(n-1) + f.d.eol})
 	}
-	f.d.splice(n, n, add)
-	f.changed()
+	f.d.final = true
+	f.splice(n, n, add)
 	o.Status, o.Start, o.End = Applied, n+1, n
 }
 
@@ -168,7 +162,7 @@ func endsWith(d *doc, lines []string) bool {
 	for len(lines) > 0 && isBlank(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]
 	}
-	n := len(d.lines)
+	n := d.len()
 	for n > 0 && isBlank(d.content(n-1)) {
 		n--
 	}
@@ -223,8 +217,7 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
 	default:
 		moved := *f
-		moved.path, moved.lang = to, languageOf(to)
-		moved.changed()
+		moved.path, moved.lang, moved.m = to, languageOf(to), nil
 		r.files[to] = &moved
 		*f = fileState{path: f.path, lang: f.lang}
 		o.Status = Applied

@@ -27,7 +27,7 @@ func braceEnd(d *doc, start, end int, lang string) int {
 		lang = "c"
 	}
 	depth, opened := 0, false
-	for i := start; i < len(d.lines); i++ {
+	for i := start; i < d.len(); i++ {
 		code := stripComment(d.content(i), lang)
 		for j := 0; j < len(code); j++ {
 			switch c := code[j]; c {
@@ -57,7 +57,7 @@ func braceEnd(d *doc, start, end int, lang string) int {
 func indentEnd(d *doc, start, end int) int {
 	hdr := columns(leading(d.content(start)), 8)
 	last := end
-	for i := end; i < len(d.lines); i++ {
+	for i := end; i < d.len(); i++ {
 		c := d.content(i)
 		if isBlank(c) {
 			continue

@@ -19,7 +19,7 @@ type window struct {
 // the best few by character similarity, best first.
 func (m *matcher) candidates(pattern []string, keep int) []window {
 	n := len(pattern)
-	lines := len(m.d.lines)
+	lines := m.d.len()
 	if n == 0 || lines == 0 {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (m *matcher) closest(pattern []string) *Closest {
 	if len(c) == 0 || c[0].sim == 0 {
 		return nil
 	}
-	n := min(len(pattern), len(m.d.lines))
+	n := min(len(pattern), m.d.len())
 	w := c[0]
 	return &Closest{
 		Start:      w.start + 1,
@@ -134,7 +134,7 @@ const (
 )
 
 func (m *matcher) loose(pattern []string) *place {
-	if len(pattern) > len(m.d.lines) {
+	if len(pattern) > m.d.len() {
 		return nil
 	}
 	c := m.candidates(pattern, 16)

@@ -142,12 +142,13 @@ func (m *matcher) belowScope(places []place, scope []string) []place {
 	for _, s := range scope {
 		want := strings.TrimSpace(s)
 		found := false
-		for i := at; i < len(m.d.lines); i++ {
-			if strings.TrimSpace(m.d.content(i)) == want {
+		m.d.each(at, func(i int, l string) bool {
+			if strings.TrimSpace(trimEOL(l)) == want {
 				at, found = i+1, true
-				break
+				return false
 			}
-		}
+			return true
+		})
 		if !found {
 			return nil
 		}

@@ -1,31 +1,63 @@
 package engine
 
+import "sort"
+
 // view is a file's lines as one rung compares them, indexed by key so
 // that finding a pattern costs the occurrences of its rarest line, not
-// a scan of the file per edit.
+// a scan of the file. It is built once per file and follows the file's
+// edits: positions from the build are mapped through the edit log, and
+// lines added since are indexed as they arrive.
 type view struct {
-	keys []string         // comparison key of each line the rung looks at
-	orig []int            // doc line of each key (blank lines dropped on rungs that skip them)
-	at   map[string][]int // key -> positions in keys
+	key   normalizer
+	skip  bool             // blank lines (by key) are not indexed
+	at    map[string][]int // key -> lines when the view was built
+	built int              // length of the doc's edit log then
+	added map[string][]addedLine
 }
 
+// addedLine is line off of the lines that log entry entry added.
+type addedLine struct{ entry, off int }
+
 func buildView(d *doc, r Rung, lang string) *view {
-	key := keyFunc(r, lang)
-	v := &view{
-		keys: make([]string, 0, len(d.lines)),
-		orig: make([]int, 0, len(d.lines)),
-		at:   make(map[string][]int, len(d.lines)),
-	}
-	for i := range d.lines {
-		k := key(d.content(i))
-		if r.skipsBlank() && k == "" {
-			continue
+	v := &view{key: keyFunc(r, lang), skip: r.skipsBlank(), at: make(map[string][]int, d.len()),
+		built: len(d.log), added: map[string][]addedLine{}}
+	d.each(0, func(i int, l string) bool {
+		if k := v.key(trimEOL(l)); !v.skip || k != "" {
+			v.at[k] = append(v.at[k], i)
 		}
-		v.at[k] = append(v.at[k], len(v.keys))
-		v.keys = append(v.keys, k)
-		v.orig = append(v.orig, i)
-	}
+		return true
+	})
 	return v
+}
+
+// note indexes the lines that log entry entry added.
+func (v *view) note(entry int, lines []string) {
+	for j, l := range lines {
+		if k := v.key(trimEOL(l)); !v.skip || k != "" {
+			v.added[k] = append(v.added[k], addedLine{entry, j})
+		}
+	}
+}
+
+func (v *view) count(k string) int { return len(v.at[k]) + len(v.added[k]) }
+
+// where returns the lines of d whose key is k now, in file order.
+func (v *view) where(d *doc, k string) []int {
+	var out []int
+	for _, p := range v.at[k] {
+		if c, ok := d.forward(p, v.built); ok {
+			out = append(out, c)
+		}
+	}
+	for _, a := range v.added[k] {
+		if c, ok := d.forward(d.log[a.entry].at+a.off, a.entry+1); ok {
+			out = append(out, c)
+		}
+	}
+	if len(v.added[k]) > 0 {
+		sort.Ints(out)
+	}
+	return out
 }
 
 // place is where a pattern stands in a file.
@@ -56,8 +88,8 @@ func (p place) end() int {
 	return -1
 }
 
-// matcher finds patterns in one version of a file, building each
-// rung's view once.
+// matcher finds patterns in a file as the reply edits it, building
+// each rung's view once.
 type matcher struct {
 	d     *doc
 	lang  string
@@ -77,16 +109,24 @@ func (m *matcher) view(r Rung) *view {
 	return v
 }
 
+// splice edits the file and keeps the views up to date.
+func (m *matcher) splice(from, to int, repl []string) {
+	m.d.splice(from, to, repl)
+	for _, v := range m.views {
+		v.note(len(m.d.log)-1, repl)
+	}
+}
+
 // find returns every place where pattern stands at rung r, in file
 // order. A pattern the rung cannot anchor (only blank lines on a rung
 // that skips them) has no place.
 func (m *matcher) find(pattern []string, r Rung) []place {
-	key := keyFunc(r, m.lang)
+	v := m.view(r)
 	var kept []int // pattern lines the rung compares
 	var keys []string
 	for i, l := range pattern {
-		k := key(l)
-		if r.skipsBlank() && k == "" {
+		k := v.key(l)
+		if v.skip && k == "" {
 			continue
 		}
 		kept = append(kept, i)
@@ -95,10 +135,9 @@ func (m *matcher) find(pattern []string, r Rung) []place {
 	if len(kept) == 0 {
 		return nil
 	}
-	v := m.view(r)
 	pivot, fewest := -1, 0
 	for i, k := range keys {
-		n := len(v.at[k])
+		n := v.count(k)
 		if n == 0 {
 			return nil
 		}
@@ -107,19 +146,9 @@ func (m *matcher) find(pattern []string, r Rung) []place {
 		}
 	}
 	var out []place
-	for _, pos := range v.at[keys[pivot]] {
-		s := pos - pivot
-		if s < 0 || s+len(keys) > len(v.keys) || !equalAt(v.keys[s:s+len(keys)], keys) {
-			continue
-		}
+	for _, c := range v.where(m.d, keys[pivot]) {
 		p := place{rung: r, lines: make([]int, len(pattern))}
-		for i := range p.lines {
-			p.lines[i] = -1
-		}
-		for i, pi := range kept {
-			p.lines[pi] = v.orig[s+i]
-		}
-		if !r.skipsBlank() && !contiguous(p.lines) {
+		if !m.verify(v, keys, kept, pivot, c, p.lines) {
 			continue
 		}
 		if r >= RungIndent {
@@ -134,20 +163,59 @@ func (m *matcher) find(pattern []string, r Rung) []place {
 	return out
 }
 
-func equalAt(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
+// verify checks that the pattern's kept lines stand around line c,
+// whose key is the pivot's, and records the line of each pattern line
+// in lines (-1 for a skipped blank one). Rungs that skip blank lines
+// step over the file's blank lines too.
+func (m *matcher) verify(v *view, keys []string, kept []int, pivot, c int, lines []int) bool {
+	for i := range lines {
+		lines[i] = -1
 	}
-	return true
-}
-
-func contiguous(lines []int) bool {
-	for i := 1; i < len(lines); i++ {
-		if lines[i] != lines[i-1]+1 {
+	n := m.d.len()
+	keyAt := func(i int) string { return v.key(m.d.content(i)) }
+	if !v.skip {
+		s := c - pivot
+		if s < 0 || s+len(keys) > n {
 			return false
 		}
+		for i, k := range keys {
+			if keyAt(s+i) != k {
+				return false
+			}
+			lines[kept[i]] = s + i
+		}
+		return true
+	}
+	lines[kept[pivot]] = c
+	pos := c
+	for j := pivot - 1; j >= 0; j-- {
+		if pos--; pos < 0 {
+			return false
+		}
+		for keyAt(pos) == "" {
+			if pos--; pos < 0 {
+				return false
+			}
+		}
+		if keyAt(pos) != keys[j] {
+			return false
+		}
+		lines[kept[j]] = pos
+	}
+	pos = c
+	for j := pivot + 1; j < len(keys); j++ {
+		if pos++; pos >= n {
+			return false
+		}
+		for keyAt(pos) == "" {
+			if pos++; pos >= n {
+				return false
+			}
+		}
+		if keyAt(pos) != keys[j] {
+			return false
+		}
+		lines[kept[j]] = pos
 	}
 	return true
 }

@@ -40,8 +40,8 @@ func replacement(d *doc, p place, op *translate.Operation, start, end int) ([]st
 				out = append(out, add(op.New[e.PosY]))
 				continue
 			}
-			out = append(out, d.lines[cursor:f]...) // blank lines a tolerant rung skipped
-			out = append(out, d.lines[f])
+			out = append(out, d.slice(cursor, f)...) // blank lines a tolerant rung skipped
+			out = append(out, d.line(f))
 			cursor = f + 1
 		case diff.Delete:
 			if f := mapped[e.PosX]; f >= 0 {
@@ -59,7 +59,7 @@ func replacement(d *doc, p place, op *translate.Operation, start, end int) ([]st
 		}
 	}
 	if cursor < end {
-		out = append(out, d.lines[cursor:end]...)
+		out = append(out, d.slice(cursor, end)...)
 	}
 	if deleted && placeholder != "" {
 		return nil, elisionError(placeholder)

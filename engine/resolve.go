@@ -94,6 +94,7 @@ type fileState struct {
 	d        *doc
 	m        *matcher
 	lang     string
+	binary   bool
 }
 
 func (f *fileState) matcher() *matcher {
@@ -103,8 +104,11 @@ func (f *fileState) matcher() *matcher {
 	return f.m
 }
 
-// changed drops what was learnt about the old content.
-func (f *fileState) changed() { f.m = nil }
+// setDoc gives the file new content, dropping what was learnt of the old.
+func (f *fileState) setDoc(d *doc) { f.d, f.m = d, nil }
+
+// splice edits the file through its matcher, whose indexes follow.
+func (f *fileState) splice(from, to int, repl []string) { f.matcher().splice(from, to, repl) }
 
 type resolver struct {
 	src   Source
@@ -135,7 +139,8 @@ func (r *resolver) file(p string) (*fileState, error) {
 			if f.orig, err = r.src.Read(p); err != nil {
 				return nil, err
 			}
-			f.d = newDoc(f.orig)
+			f.setDoc(newDoc(f.orig))
+			f.binary = isBinary(f.orig)
 		}
 	}
 	r.files[p] = f
@@ -194,8 +199,9 @@ func (r *resolver) changes() []FileChange {
 			c = FileChange{NewPath: f.path, NewMode: f.mode, New: f.d.bytes()}
 		case f.origPath != "" && f.exists:
 			c = FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig}
-			if f.d != nil {
-				c.New = f.d.bytes()
+			c.New = f.orig
+			if f.d != nil && len(f.d.log) > 0 {
+				c.New = f.d.bytes() // only edited files are written back
 			}
 			if c.OldPath == c.NewPath && c.OldMode == c.NewMode && string(c.Old) == string(c.New) {
 				continue

@@ -280,3 +280,11 @@ func TestInsertionWrittenAsReplacementIsIdempotent(t *testing.T) {
 		}
 	}
 }
+
+func TestDocRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "a", "a\n", "a\r\n", "\n\r", "a\rb\r", "x\r\ny\nz", "\r\n\r\n", "\n\n"} {
+		if got := string(newDoc([]byte(s)).bytes()); got != s {
+			t.Errorf("%q round-trips to %q", s, got)
+		}
+	}
+}

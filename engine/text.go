@@ -2,78 +2,194 @@ package engine
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 )
 
 // doc is a text file as the engine edits it: its lines with their own
 // terminators, so that every line an edit does not touch is written
-// back byte for byte.
+// back byte for byte. The lines are kept as a list of pieces (runs of
+// lines) so that an edit costs the size of the edit and the number of
+// edits so far, not the length of the file; each edit is logged so that
+// indexes built earlier can follow it (see view).
 type doc struct {
-	lines []string // each with its terminator ("\n", "\r\n", or "" for a last line without one)
-	eol   string   // the file's line ending for lines the reply adds
-	final bool     // the file ends with a line terminator (or is empty)
+	pieces [][]string // runs of lines, each with its terminator ("\n", "\r\n", or "" for a last line without one)
+	starts []int      // starts[i]: first line of pieces[i]; the last entry is the line count
+	eol    string     // the file's line ending for lines the reply adds
+	final  bool       // the file ends with a line terminator (or is empty)
+	log    []spliceRec
+	unit   string // indentation unit, computed once
 }
 
+// spliceRec is one edit of a doc: lines [at, at+removed) became added
+// lines.
+type spliceRec struct{ at, removed, added int }
+
 func newDoc(data []byte) *doc {
-	d := &doc{final: true}
+	final := true
 	s := string(data)
+	var lines []string
 	crlf, lf := 0, 0
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
-			d.lines = append(d.lines, s)
-			d.final = false
+			lines = append(lines, s)
+			final = false
 			break
 		}
-		line := s[:i+1]
 		if i > 0 && s[i-1] == '\r' {
 			crlf++
 		} else {
 			lf++
 		}
-		d.lines = append(d.lines, line)
+		lines = append(lines, s[:i+1])
 		s = s[i+1:]
 	}
-	d.eol = "\n"
+	eol := "\n"
 	if crlf > lf {
-		d.eol = "\r\n"
+		eol = "\r\n"
 	}
+	return newDocLines(lines, eol, final)
+}
+
+func newDocLines(lines []string, eol string, final bool) *doc {
+	d := &doc{eol: eol, final: final}
+	if len(lines) > 0 {
+		d.pieces = [][]string{lines}
+	}
+	d.reindex()
 	return d
+}
+
+func (d *doc) reindex() {
+	d.starts = d.starts[:0]
+	n := 0
+	for _, p := range d.pieces {
+		d.starts = append(d.starts, n)
+		n += len(p)
+	}
+	d.starts = append(d.starts, n)
+}
+
+// len is the number of lines.
+func (d *doc) len() int { return d.starts[len(d.starts)-1] }
+
+// line returns line i with its terminator.
+func (d *doc) line(i int) string {
+	p := sort.Search(len(d.pieces), func(k int) bool { return d.starts[k+1] > i })
+	return d.pieces[p][i-d.starts[p]]
 }
 
 // content returns line i without its terminator (a CR before the LF
 // counts as part of the terminator: CRLF and LF are the same).
-func (d *doc) content(i int) string { return trimEOL(d.lines[i]) }
+func (d *doc) content(i int) string { return trimEOL(d.line(i)) }
 
+// trimEOL drops a line's terminator: "\n" or "\r\n". A "\r" that no
+// "\n" follows is part of the line.
 func trimEOL(s string) string {
-	s = strings.TrimSuffix(s, "\n")
-	return strings.TrimSuffix(s, "\r")
+	if strings.HasSuffix(s, "\n") {
+		s = s[:len(s)-1]
+		return strings.TrimSuffix(s, "\r")
+	}
+	return s
+}
+
+// each calls fn for every line from line from on, in order, until fn
+// returns false.
+func (d *doc) each(from int, fn func(i int, line string) bool) {
+	for k, p := range d.pieces {
+		if d.starts[k+1] <= from {
+			continue
+		}
+		for j := max(0, from-d.starts[k]); j < len(p); j++ {
+			if !fn(d.starts[k]+j, p[j]) {
+				return
+			}
+		}
+	}
+}
+
+// slice returns a copy of lines [from, to).
+func (d *doc) slice(from, to int) []string {
+	out := make([]string, 0, max(0, to-from))
+	if to > from {
+		d.each(from, func(i int, l string) bool {
+			if i >= to {
+				return false
+			}
+			out = append(out, l)
+			return true
+		})
+	}
+	return out
 }
 
 // bytes joins the lines, giving every line but the last a terminator
 // and the last one the file's original final-newline state.
 func (d *doc) bytes() []byte {
 	var b bytes.Buffer
-	for i, l := range d.lines {
-		last := i == len(d.lines)-1
+	n := d.len()
+	d.each(0, func(i int, l string) bool {
 		body := trimEOL(l)
 		term := l[len(body):]
 		switch {
-		case last && !d.final:
+		case i == n-1 && !d.final:
 			term = ""
 		case term == "":
 			term = d.eol
 		}
 		b.WriteString(body)
 		b.WriteString(term)
-	}
+		return true
+	})
 	return b.Bytes()
 }
 
 // splice replaces lines [from, to) with repl.
 func (d *doc) splice(from, to int, repl []string) {
-	tail := append([]string(nil), d.lines[to:]...)
-	d.lines = append(append(d.lines[:from], repl...), tail...)
+	d.log = append(d.log, spliceRec{from, to - from, len(repl)})
+	var out [][]string
+	for k, p := range d.pieces {
+		s, e := d.starts[k], d.starts[k+1]
+		if e <= from || s >= to {
+			if s >= to && len(repl) > 0 {
+				out = append(out, repl)
+				repl = nil
+			}
+			out = append(out, p)
+			continue
+		}
+		if s < from {
+			out = append(out, p[:from-s])
+		}
+		if len(repl) > 0 {
+			out = append(out, repl)
+			repl = nil
+		}
+		if e > to {
+			out = append(out, p[to-s:])
+		}
+	}
+	if len(repl) > 0 {
+		out = append(out, repl)
+	}
+	d.pieces = out
+	d.reindex()
+}
+
+// forward maps line pos of the doc as it stood after log entry from-1
+// to the line it is now; false when an edit since removed it.
+func (d *doc) forward(pos, from int) (int, bool) {
+	for _, r := range d.log[from:] {
+		switch {
+		case pos < r.at:
+		case pos < r.at+r.removed:
+			return 0, false
+		default:
+			pos += r.added - r.removed
+		}
+	}
+	return pos, true
 }
 
 // isBinary reports whether data looks binary the way git decides it: a
@@ -89,13 +205,20 @@ func isBinary(data []byte) bool {
 // tab-indented lines dominate, else the most common step between the
 // indents of consecutive lines, else four spaces.
 func (d *doc) indentUnit() string {
+	if d.unit == "" {
+		d.unit = d.guessUnit()
+	}
+	return d.unit
+}
+
+func (d *doc) guessUnit() string {
 	tabs, spaces := 0, 0
 	steps := map[int]int{}
 	prev := 0
-	for i := range d.lines {
-		c := d.content(i)
+	d.each(0, func(_ int, l string) bool {
+		c := trimEOL(l)
 		if strings.TrimSpace(c) == "" {
-			continue
+			return true
 		}
 		ws := c[:len(c)-len(strings.TrimLeft(c, " \t"))]
 		switch {
@@ -109,7 +232,8 @@ func (d *doc) indentUnit() string {
 			steps[n-prev]++
 		}
 		prev = n
-	}
+		return true
+	})
 	if tabs > spaces {
 		return "\t"
 	}

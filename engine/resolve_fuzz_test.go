@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"strings"
+	"time"
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// FuzzResolve feeds random files and SEARCH/REPLACE edits to the
+// resolver at every fuzz level: it must never panic, every outcome must
+// be consistent, and whatever it changes must give a diff that
+// verifies.
+func FuzzResolve(f *testing.F) {
+	f.Add("def f():\n    x = 1\n    return x\n", "x = 1\n", "x = 2\ny = 3\n", uint8(0))
+	f.Add("a\r\nb\r\nc", "b\n", "B\n", uint8(1))
+	f.Add("\tif x {\n\t\ty()\n\t}\n", "    y()\n", "    z()\n", uint8(2))
+	f.Add("x\n\n\ny\n", "x\ny\n", "x\n# ... existing code ...\n", uint8(0))
+	f.Add("a \u201cb\u201d\n", "a \"b\"\n", "", uint8(0))
+	f.Fuzz(func(t *testing.T, file, search, replace string, level uint8) {
+		src := files("f.py", file)
+		ops := []translate.Operation{
+			{Kind: translate.Edit, Path: "f.py", Old: lines(search), New: lines(replace), FirstMatch: level%2 == 0},
+			{Kind: translate.Edit, Path: "f.py", Old: lines(replace), New: lines(search), Group: int(level % 3)},
+		}
+		fuzz := []Fuzz{FuzzFormat, FuzzExact, FuzzLoose}[int(level)%3]
+		start := time.Now()
+		res, err := Resolve(src, ops, Options{Format: "udiff", Fuzz: fuzz})
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("resolving took %v", d)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range res.Outcomes {
+			if (o.Status == Failed) != (o.Err != nil) {
+				t.Fatalf("outcome %+v", o)
+			}
+		}
+		applied := false
+		for _, o := range res.Outcomes {
+			applied = applied || o.Status == Applied
+		}
+		if !applied && len(res.Changes) > 0 {
+			t.Fatalf("no edit applied, yet %q became %q", file, res.Changes[0].New)
+		}
+		if len(res.Changes) == 0 {
+			return
+		}
+		patch, err := FormatPatch(res.Changes, PatchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyPatch(patch, res.Changes); err != nil {
+			t.Fatalf("%v\n%s", err, patch)
+		}
+		if !strings.HasSuffix(file, "\n") && file != "" && strings.HasSuffix(string(res.Changes[0].New), "\n") &&
+			res.Outcomes[0].End < strings.Count(file, "\n")+1 && res.Outcomes[1].Status != Applied {
+			t.Fatalf("final newline added to %q: %q", file, res.Changes[0].New)
+		}
+	})
+}
