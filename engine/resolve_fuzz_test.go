@@ -2,8 +2,8 @@ package engine
 
 import (
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
