@@ -17,7 +17,7 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 	for i, op := range ops {
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
-		p, err := r.resolvePath(op.Path)
+		p, err := r.resolvePath(op.Path, true)
 		if err != nil {
 			if isIOError(err) {
 				return nil, err
@@ -192,7 +192,7 @@ func (r *resolver) deleteFile(o *Outcome, f *fileState) {
 }
 
 func (r *resolver) rename(o *Outcome, f *fileState) error {
-	to, err := r.resolveNew(o.Op.NewPath)
+	to, err := r.resolvePath(o.Op.NewPath, false)
 	if err != nil {
 		if isIOError(err) {
 			return err
@@ -223,18 +223,4 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		o.Status = Applied
 	}
 	return nil
-}
-
-// resolveNew resolves a name that is meant to be created: suffix
-// matching does not apply to it.
-func (r *resolver) resolveNew(name string) (string, error) {
-	ps, err := r.pathSet()
-	if err != nil {
-		return "", err
-	}
-	p, err := safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
-	if err != nil {
-		return "", err
-	}
-	return p, ps.checkPlace(p)
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"compress/zlib"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,10 +39,6 @@ func (o PatchOptions) withDefaults() (PatchOptions, error) {
 
 // modeTypeMask selects the object type bits of a mode (S_IFMT).
 const modeTypeMask = 0o170000
-
-// binaryCheckBytes is how far git looks for a NUL byte to call a blob
-// binary (FIRST_FEW_BYTES in xdiff-interface.c).
-const binaryCheckBytes = 8000
 
 // nullID is the all-zero id git prints for the missing side of a
 // creation or deletion.
@@ -150,7 +145,7 @@ func formatFile(w *bytes.Buffer, c FileChange, opts PatchOptions) {
 		}
 	}
 
-	binary := patchBinary(c.Old) || patchBinary(c.New)
+	binary := isBinary(c.Old) || isBinary(c.New)
 	same := bytes.Equal(c.Old, c.New)
 	// git compares blob ids here, and a missing side has the null id,
 	// so creating or deleting an empty file still shows the index line.
@@ -258,169 +253,4 @@ func appendRange(b []byte, start, count int) []byte {
 		b = strconv.AppendInt(b, int64(count), 10)
 	}
 	return b
-}
-
-// patchBinary reports whether git would call data binary: a NUL byte in
-// its first binaryCheckBytes bytes (buffer_is_binary).
-func patchBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), binaryCheckBytes)], 0) >= 0
-}
-
-// emptyDeflated is zlib's stream for no data. Go's writer ends with an
-// extra empty stored block; using zlib's bytes keeps the common
-// "literal 0" of a binary deletion identical to git's.
-var emptyDeflated = []byte{0x78, 0x01, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01}
-
-// writeLiteral writes one "literal" binary hunk holding data: its size,
-// then the zlib stream in base85 lines of up to 52 bytes, then a blank
-// line (emit_binary_diff_body). The deflated bytes differ from git's,
-// which uses C zlib, but both inflate to the same data.
-func writeLiteral(w *bytes.Buffer, data []byte) {
-	fmt.Fprintf(w, "literal %d\n", len(data))
-	z := emptyDeflated
-	if len(data) > 0 {
-		var zb bytes.Buffer
-		zw, _ := zlib.NewWriterLevel(&zb, zlib.BestSpeed) // git's core.loosecompression default
-		zw.Write(data)
-		zw.Close()
-		z = zb.Bytes()
-	}
-	var line [1 + 65]byte
-	for len(z) > 0 {
-		n := min(len(z), 52)
-		if n <= 26 {
-			line[0] = byte('A' + n - 1)
-		} else {
-			line[0] = byte('a' + n - 27)
-		}
-		m := encode85(line[1:], z[:n])
-		w.Write(line[:1+m])
-		w.WriteByte('\n')
-		z = z[n:]
-	}
-	w.WriteByte('\n')
-}
-
-// base85Alphabet is git's (base85.c), not Ascii85.
-const base85Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
-
-// encode85 writes src to dst as git's encode_85 does, five characters
-// per four bytes with the last group zero-padded, and returns the
-// number of characters written.
-func encode85(dst, src []byte) int {
-	n := 0
-	for len(src) > 0 {
-		var acc uint32
-		for i := 0; i < 4; i++ {
-			acc <<= 8
-			if i < len(src) {
-				acc |= uint32(src[i])
-			}
-		}
-		for i := 4; i >= 0; i-- {
-			dst[n+i] = base85Alphabet[acc%85]
-			acc /= 85
-		}
-		n += 5
-		src = src[min(4, len(src)):]
-	}
-	return n
-}
-
-// quotePath quotes name as git's quote_c_style does with
-// core.quotePath=true: in double quotes, with C escapes, when it holds
-// a control character, '"', '\\', DEL or any byte >= 0x80. Spaces do
-// not cause quoting.
-func quotePath(name string) string {
-	if !needsQuote(name) {
-		return name
-	}
-	return `"` + escapePath(name) + `"`
-}
-
-// quotePrefixed is git's quote_two: prefix and name quoted as one
-// string, so the prefix ends up inside the quotes.
-func quotePrefixed(prefix, name string) string {
-	if !needsQuote(name) {
-		return prefix + name
-	}
-	return `"` + prefix + escapePath(name) + `"`
-}
-
-func needsQuote(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
-			return true
-		}
-	}
-	return false
-}
-
-// cEscapes are the letter escapes of quote.c's cq_lookup.
-var cEscapes = [256]byte{'\a': 'a', '\b': 'b', '\t': 't', '\n': 'n', '\v': 'v', '\f': 'f', '\r': 'r', '"': '"', '\\': '\\'}
-
-func escapePath(s string) string {
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case cEscapes[c] != 0:
-			b = append(b, '\\', cEscapes[c])
-		case c < 0x20 || c >= 0x7f:
-			b = append(b, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
-		default:
-			b = append(b, c)
-		}
-	}
-	return string(b)
-}
-
-// similarity is the "similarity index" git prints for a rename from old
-// to new: 100 for equal contents, else estimate_similarity of
-// diffcore-rename.c, the share of the larger size made of chunks that
-// both sides hold.
-func similarity(old, new []byte) int {
-	if bytes.Equal(old, new) {
-		return 100
-	}
-	const maxScore = 60000 // MAX_SCORE in diffcore.h
-	maxSize := uint64(max(len(old), len(new)))
-	if maxSize == 0 {
-		return 0
-	}
-	src, dst := spanCounts(old), spanCounts(new)
-	var copied uint64
-	for h, n := range src {
-		copied += uint64(min(n, dst[h]))
-	}
-	score := copied * maxScore / maxSize
-	return int(score * 100 / maxScore)
-}
-
-// spanCounts is hash_chars of diffcore-delta.c: data cut after each
-// '\n' or every 64 bytes, each piece hashed, and the bytes counted per
-// hash. A text file's CR before LF is skipped, and a last piece
-// without '\n' is never counted, as in git.
-func spanCounts(data []byte) map[uint32]uint64 {
-	const hashBase = 107927
-	text := !patchBinary(data)
-	counts := make(map[uint32]uint64)
-	var acc1, acc2 uint32
-	n := uint64(0)
-	for i, c := range data {
-		if text && c == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-			continue
-		}
-		old1 := acc1
-		acc1 = acc1<<7 ^ acc2>>25
-		acc2 = acc2<<7 ^ old1>>25
-		acc1 += uint32(c)
-		n++
-		if n < 64 && c != '\n' {
-			continue
-		}
-		counts[(acc1+acc2*9)%hashBase] += n
-		n, acc1, acc2 = 0, 0, 0
-	}
-	return counts
 }

@@ -78,7 +78,7 @@ func verifyFile(f *gitdiff.File, c FileChange) error {
 	if err := verifyIDs(f, c); err != nil {
 		return err
 	}
-	if f.IsBinary != (patchBinary(c.Old) || patchBinary(c.New)) && !bytes.Equal(c.Old, c.New) {
+	if f.IsBinary != (isBinary(c.Old) || isBinary(c.New)) && !bytes.Equal(c.Old, c.New) {
 		return fmt.Errorf("binary flag is %v", f.IsBinary)
 	}
 	for i, frag := range f.TextFragments {

@@ -168,8 +168,10 @@ func (r *resolver) pathSet() (*pathSet, error) {
 }
 
 // resolvePath turns the name an operation gives into a safe path of
-// the base (or a new one).
-func (r *resolver) resolvePath(name string) (string, error) {
+// the base (or a new one). With bySuffix, a name that is no path of the
+// base stands for the one path that ends with it; a rename target does
+// not get that treatment.
+func (r *resolver) resolvePath(name string, bySuffix bool) (string, error) {
 	ps, err := r.pathSet()
 	if err != nil {
 		return "", err
@@ -178,8 +180,10 @@ func (r *resolver) resolvePath(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if p, err = ps.resolve(p); err != nil {
-		return "", err
+	if bySuffix {
+		if p, err = ps.resolve(p); err != nil {
+			return "", err
+		}
 	}
 	if err := ps.checkPlace(p); err != nil {
 		return "", err

@@ -193,7 +193,7 @@ func (d *doc) forward(pos, from int) (int, bool) {
 }
 
 // isBinary reports whether data looks binary the way git decides it: a
-// NUL byte in the first 8000 bytes.
+// NUL byte in the first 8000 bytes (FIRST_FEW_BYTES, buffer_is_binary).
 func isBinary(data []byte) bool {
 	if len(data) > 8000 {
 		data = data[:8000]

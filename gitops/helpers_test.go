@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -266,4 +267,25 @@ func writeFile(path, content string) error {
 		return err
 	}
 	return os.WriteFile(path, []byte(content), 0o644)
+}
+
+// checkPaths requires src.Paths() to be what git ls-files lists, less
+// the path left out.
+func checkPaths(t *testing.T, tr *testRepo, src engine.Source, leftOut string) {
+	t.Helper()
+	paths, err := src.Paths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, p := range strings.Split(tr.git("ls-files"), "\n") {
+		if p != leftOut {
+			want = append(want, p)
+		}
+	}
+	slices.Sort(paths)
+	slices.Sort(want)
+	if !slices.Equal(paths, want) {
+		t.Errorf("Paths() = %v, want %v", paths, want)
+	}
 }

@@ -3,7 +3,6 @@ package gitops
 import (
 	"errors"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -77,21 +76,7 @@ func TestIndexSource(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, want a bad path error", p, err)
 		}
 	}
-	paths, err := src.Paths()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for _, p := range strings.Split(tr.git("ls-files"), "\n") {
-		if p != "ita.txt" {
-			want = append(want, p)
-		}
-	}
-	slices.Sort(paths)
-	slices.Sort(want)
-	if !slices.Equal(paths, want) {
-		t.Errorf("Paths() = %v, want %v", paths, want)
-	}
+	checkPaths(t, tr, src, "ita.txt")
 }
 
 func TestIndexSourceUnmerged(t *testing.T) {
