@@ -46,6 +46,7 @@ func Describe(r *Reply) (subject, body string) {
 		first = tail
 	}
 	subject, tail := firstSentence(first)
+	subject = strings.TrimSpace(strings.TrimRight(subject, ":"))
 	var b []string
 	if tail != "" {
 		b = append(b, tail)

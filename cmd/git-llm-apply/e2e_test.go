@@ -385,3 +385,38 @@ func TestGitSubcommand(t *testing.T) {
 		t.Errorf("git llm-apply: %v\n%s", err, out)
 	}
 }
+
+func TestRunsInsideALinkedWorktree(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n"})
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.git("worktree", "add", "-q", "-b", "side", wt)
+	res := r.runIn(filepath.Join(wt), "", "apply", "-b", "from-wt", r.reply("r.md", block("a.txt", "a\n", "b\n")))
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	// The branch lives in the shared refs and starts at the worktree's HEAD.
+	if r.git("rev-parse", "from-wt^") != r.git("rev-parse", "side") {
+		t.Errorf("parent is not the linked worktree's HEAD")
+	}
+	if s := r.show("from-wt", "a.txt"); s != "b\n" {
+		t.Errorf("a.txt = %q", s)
+	}
+	r.fsck()
+}
+
+func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "old\n"})
+	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.write("a.txt", "new\n")
+	r.git("commit", "-qam", "second")
+	res := r.run("apply", "--base", first, "-b", "from-first", r.reply("r.md", block("a.txt", "old\n", "older\n")))
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if p := strings.TrimSpace(r.git("rev-parse", "from-first^")); p != first {
+		t.Errorf("parent %s, want %s", p, first)
+	}
+	if s := r.show("from-first", "a.txt"); s != "older\n" {
+		t.Errorf("a.txt = %q", s)
+	}
+}
