@@ -8,6 +8,7 @@ require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/go-cmp v0.7.0
 	github.com/urfave/cli/v3 v3.14.0
+	go.yaml.in/yaml/v4 v4.0.0
 	golang.org/x/tools v0.52.0
 	znkr.io/diff v1.0.1
 )

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"sort"
+	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
@@ -14,9 +15,23 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 	outs := make([]Outcome, len(ops))
 	var plans []*plan
 	var target *fileState
+	cursor := -1 // where the previous member of an ordered group ended
 	for i, op := range ops {
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
+		if op.Kind == translate.Invalid {
+			o.Path = op.Path
+			r.fail(o, ErrUnreadable, "%s", op.Comment)
+			continue
+		}
+		if op.Kind == translate.Delete && op.Recursive {
+			if done, err := r.deleteDir(o); err != nil || done {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
 		p, err := r.resolvePath(op.Path, true)
 		if err != nil {
 			if isIOError(err) {
@@ -37,9 +52,10 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 				r.applyPlans(target, plans)
 				plans, target = nil, nil
 			}
-			if pl := r.locateEdit(o, f); pl != nil {
+			if pl := r.locateEdit(o, f, cursor); pl != nil {
 				plans = append(plans, pl)
 				target = f
+				cursor = pl.end
 			}
 		case translate.Create:
 			r.create(o, f)
@@ -120,11 +136,15 @@ func modeName(m Mode) string {
 	return "special file"
 }
 
-// create makes a new file, or (Append) adds to an existing one.
+// create makes a new file. On an existing file, Append adds to it,
+// Overwrite replaces it, and otherwise only identical content (already
+// applied) is accepted.
 func (r *resolver) create(o *Outcome, f *fileState) {
+	op := &o.Op
 	if !f.exists {
-		lines := make([]string, len(o.Op.New))
-		for i, l := range o.Op.New {
+		expandUnits(op, "    ")
+		lines := make([]string, len(op.New))
+		for i, l := range op.New {
 			lines[i] = l + "\n"
 		}
 		f.setDoc(newDocLines(lines, "\n", true))
@@ -135,17 +155,33 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 	if !r.editable(o, f) {
 		return
 	}
+	expandUnits(op, f.d.indentUnit())
 	n := f.d.len()
-	if endsWith(f.d, o.Op.New) {
-		o.Status, o.Start, o.End = AlreadyApplied, n-len(o.Op.New)+1, n
-		return
-	}
-	if !o.Op.Append {
+	switch {
+	case op.Append && endsWith(f.d, op.New), !op.Append && sameLines(f.d, op.New):
+		o.Status, o.Start, o.End = AlreadyApplied, max(1, n-len(op.New)+1), n
+	case op.Append:
+		r.appendLines(f, op.New)
+		o.Status, o.Start, o.End = Applied, n+1, n
+	case op.Overwrite:
+		lines := make([]string, len(op.New))
+		for i, l := range op.New {
+			lines[i] = l + f.d.eol
+		}
+		f.d.final = true
+		f.splice(0, n, lines)
+		o.Status, o.Start, o.End = Applied, 1, n
+	default:
 		r.fail(o, ErrFileExists, "%s already exists with other content; edit it instead of creating it", f.path)
-		return
 	}
-	add := make([]string, len(o.Op.New))
-	for i, l := range o.Op.New {
+}
+
+// appendLines adds lines at the end of a file, giving its last line
+// the terminator it lacked.
+func (r *resolver) appendLines(f *fileState, lines []string) {
+	n := f.d.len()
+	add := make([]string, len(lines))
+	for i, l := range lines {
 		add[i] = l + f.d.eol
 	}
 	if n > 0 && !f.d.final {
@@ -153,7 +189,40 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 	}
 	f.d.final = true
 	f.splice(n, n, add)
-	o.Status, o.Start, o.End = Applied, n+1, n
+}
+
+// sameLines reports whether the file holds exactly lines (trailing
+// white space and trailing blank lines aside).
+func sameLines(d *doc, lines []string) bool {
+	n := d.len()
+	for n > 0 && isBlank(d.content(n-1)) {
+		n--
+	}
+	for len(lines) > 0 && isBlank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	if n != len(lines) {
+		return false
+	}
+	for i, l := range lines {
+		if trimTrailing(d.content(i)) != trimTrailing(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// startsWith reports whether the file's first lines are lines.
+func startsWith(d *doc, lines []string) bool {
+	if len(lines) == 0 || len(lines) > d.len() {
+		return len(lines) == 0
+	}
+	for i, l := range lines {
+		if trimTrailing(d.content(i)) != trimTrailing(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // endsWith reports whether the file's last lines are lines (trailing
@@ -175,6 +244,43 @@ func endsWith(d *doc, lines []string) bool {
 		}
 	}
 	return true
+}
+
+// deleteDir deletes every file under the directory a Recursive delete
+// names; done is false when the name is not an existing directory.
+func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
+	ps, err := r.pathSet()
+	if err != nil {
+		return false, err
+	}
+	dir, err := safePath(o.Op.Path, func(q string) bool { _, ok := r.present(q); return ok })
+	if err != nil || !ps.dirs[dir] {
+		return false, nil
+	}
+	o.Path, o.Status = dir, AlreadyApplied
+	var doomed []*fileState
+	for _, p := range ps.base {
+		if !strings.HasPrefix(p, dir+"/") {
+			continue
+		}
+		f, err := r.file(p)
+		if err != nil {
+			return true, err
+		}
+		if !f.exists {
+			continue
+		}
+		if f.mode == ModeGitlink {
+			r.fail(o, ErrNotEditable, "%s holds the submodule %s, which is never edited", dir, p)
+			return true, nil
+		}
+		doomed = append(doomed, f)
+	}
+	for _, f := range doomed {
+		f.exists = false
+		o.Status = Applied
+	}
+	return true, nil
 }
 
 func (r *resolver) deleteFile(o *Outcome, f *fileState) {

@@ -55,6 +55,27 @@ func languageOf(p string) string {
 	return ""
 }
 
+// languageAliases maps the language names replies use (chunk's
+// "language: c++") to the extensions the comment table is keyed by.
+var languageAliases = map[string]string{
+	"c++": "cpp", "cplusplus": "cpp", "python": "py", "python3": "py", "golang": "go",
+	"javascript": "js", "typescript": "ts", "rust": "rs", "ruby": "rb", "shell": "sh",
+	"csharp": "cs", "c#": "cs", "kotlin": "kt", "perl": "pl",
+}
+
+// languageNamed returns the comment language a reply names ("" when
+// unknown or unnamed).
+func languageNamed(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if a, ok := languageAliases[n]; ok {
+		return a
+	}
+	if _, ok := languages[n]; ok {
+		return n
+	}
+	return ""
+}
+
 // stripComment removes the comment parts of one line, leaving string
 // literals alone ("http://x" is not a comment). A line that is a block
 // comment's continuation (" * text") counts as all comment in languages

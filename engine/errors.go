@@ -18,6 +18,7 @@ var (
 	ErrUnsafePath  = errors.New("engine: unsafe path")
 	ErrElided      = errors.New("engine: placeholder instead of code")
 	ErrNoAnchor    = errors.New("engine: nothing to anchor the edit to")
+	ErrUnreadable  = errors.New("engine: block could not be read")
 )
 
 // Closest is the place in a file that best resembles text an edit

@@ -8,61 +8,153 @@ import (
 )
 
 // locateEdit finds where an anchored edit applies and plans its
-// replacement; nil when the edit failed or is already applied.
-func (r *resolver) locateEdit(o *Outcome, f *fileState) *plan {
+// replacement; nil when the edit failed or is already applied. cursor
+// is where the previous member of an ordered group ended (-1: none).
+func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 	if !r.editable(o, f) {
 		return nil
 	}
 	op := &o.Op
+	expandUnits(op, f.d.indentUnit())
+	r.useLanguage(f, op.Language)
+	top := r.topFor(op)
 	pattern := concat(op.Before, op.Old, op.After)
 	if len(pattern) == 0 {
-		r.fail(o, ErrNoAnchor, "the edit names no lines to find in %s", f.path)
-		return nil
+		return r.planEdge(o, f)
 	}
 	m := f.matcher()
 	result := concat(op.Before, op.New, op.After)
-	if p, ok := r.climb(o, m, pattern); ok {
+	if p, ok := r.climb(o, m, pattern, top, cursor); ok {
 		if p == nil {
 			return nil // ambiguous: already reported
 		}
 		// An edit whose new lines keep the old ones (an insertion
 		// written as a replacement) still finds them once applied: it
 		// is done when its result already stands around them.
-		if q := m.around(result, *p, r.top); q != nil {
+		if q := m.around(result, *p, top); q != nil {
 			o.Status, o.Rung, o.Start, o.End = AlreadyApplied, q.rung, q.first()+1, q.end()
 			return nil
 		}
 		return r.plan(o, f, *p)
 	}
 	if len(result) > 0 {
-		if p, ok := r.climb(&Outcome{N: o.N, Op: *op}, m, result); ok && p != nil {
+		if p, ok := r.climb(&Outcome{N: o.N, Op: *op}, m, result, top, -1); ok && p != nil {
 			o.Status, o.Rung = AlreadyApplied, p.rung
 			o.Start, o.End = p.first()+1, p.end()
 			return nil
 		}
 	}
-	if r.top >= RungLoose {
+	if top >= RungLoose {
 		if p := m.loose(pattern); p != nil {
 			return r.plan(o, f, *p)
 		}
 	}
-	r.fail(o, ErrNotFound, "the lines to replace were not found in %s", f.path)
+	r.fail(o, ErrNotFound, "%s", r.whyNotFound(m, op, f.path, top))
 	o.Err.Closest = m.closest(pattern)
-	if op.FirstMatch || len(op.Before)+len(op.After) == 0 {
-		o.Err.Msg = fmt.Sprintf("the SEARCH text does not match any lines of %s", f.path)
-	}
 	return nil
 }
 
-// climb tries the rungs up to the top one (similarity aside) and
-// returns the chosen place at the first rung that finds one. ok is
-// false when no rung found the pattern; a nil place with ok true means
-// the pattern was ambiguous (the failure is recorded on o).
-func (r *resolver) climb(o *Outcome, m *matcher, pattern []string) (*place, bool) {
-	top := r.top
-	if top > RungTypography {
-		top = RungTypography
+// whyNotFound says which part of an edit's lines is missing, in the
+// words of the edit-v2 seed's error table when the edit has anchors.
+func (r *resolver) whyNotFound(m *matcher, op *translate.Operation, path string, top Rung) string {
+	found := func(lines []string) bool {
+		_, ok := r.climb(&Outcome{Op: *op}, m, lines, top, -1)
+		return ok
 	}
+	switch {
+	case op.FirstMatch:
+		return fmt.Sprintf("the SEARCH text does not match any lines of %s", path)
+	case len(op.Before)+len(op.After) == 0 && op.Format != "edit-v2":
+		return fmt.Sprintf("the lines to find do not match any lines of %s", path)
+	case len(op.Before) > 0 && !found(op.Before):
+		return fmt.Sprintf("Leading anchor not found: the lines above the edit do not stand in %s", path)
+	case len(op.Before) > 0 && len(op.Old) > 0 && !found(concat(op.Before, op.Old)):
+		return fmt.Sprintf("Old lines don't match content after anchor in %s", path)
+	case len(op.After) > 0 && len(op.Before)+len(op.Old) > 0:
+		return fmt.Sprintf("Trailing anchor not found after old lines in %s", path)
+	}
+	return fmt.Sprintf("Content sequence not found in %s", path)
+}
+
+// topFor is the highest rung an operation may climb to: its own
+// format's, unless --fuzz says otherwise.
+func (r *resolver) topFor(op *translate.Operation) Rung {
+	if op.Format != "" {
+		return TopRung(op.Format, r.opts.Fuzz)
+	}
+	return r.top
+}
+
+// expandUnits turns the IndentUnit marks at the start of an
+// operation's lines into the file's indentation unit.
+func expandUnits(op *translate.Operation, unit string) {
+	for _, lines := range []*[]string{&op.Scope, &op.Before, &op.Old, &op.After, &op.New} {
+		var out []string // a copy: the reply's operations stay as read
+		for i, l := range *lines {
+			if !strings.HasPrefix(l, translate.IndentUnit) {
+				continue
+			}
+			if out == nil {
+				out = append([]string(nil), *lines...)
+			}
+			n := 0
+			for strings.HasPrefix(l, translate.IndentUnit) {
+				l, n = l[len(translate.IndentUnit):], n+1
+			}
+			out[i] = strings.Repeat(unit, n) + l
+		}
+		if out != nil {
+			*lines = out
+		}
+	}
+}
+
+// useLanguage makes the comments rung use the comment syntax an
+// operation names instead of the one the file's extension implies.
+func (r *resolver) useLanguage(f *fileState, language string) {
+	lang := languageNamed(language)
+	if lang == "" || lang == f.lang {
+		return
+	}
+	f.lang, f.m = lang, nil
+}
+
+// planEdge plans an edit with nothing to find: New at the top or the
+// end of the file.
+func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
+	op := &o.Op
+	n := f.d.len()
+	switch op.Where {
+	case translate.AtStart:
+		if startsWith(f.d, op.New) {
+			o.Status, o.Start, o.End = AlreadyApplied, 1, len(op.New)
+			return nil
+		}
+		repl := make([]string, len(op.New))
+		for i, l := range op.New {
+			repl[i] = l + f.d.eol
+		}
+		o.Status, o.Start, o.End = Applied, 1, 0
+		return &plan{o: o, start: 0, end: 0, repl: repl}
+	case translate.AtEnd:
+		if endsWith(f.d, op.New) {
+			o.Status, o.Start, o.End = AlreadyApplied, n-len(op.New)+1, n
+			return nil
+		}
+		r.appendLines(f, op.New)
+		o.Status, o.Start, o.End = Applied, n+1, n
+		return nil
+	}
+	r.fail(o, ErrNoAnchor, "the edit names no lines to find in %s", f.path)
+	return nil
+}
+
+// climb tries the rungs up to top (similarity aside) and returns the
+// chosen place at the first rung that finds one. ok is false when no
+// rung found the pattern; a nil place with ok true means the pattern
+// was ambiguous (the failure is recorded on o).
+func (r *resolver) climb(o *Outcome, m *matcher, pattern []string, top Rung, cursor int) (*place, bool) {
+	top = min(top, RungTypography)
 	for rung := RungExact; rung <= top; rung++ {
 		if rung == RungComments && m.lang == "" {
 			continue // no comment syntax: the rung adds nothing
@@ -71,8 +163,7 @@ func (r *resolver) climb(o *Outcome, m *matcher, pattern []string) (*place, bool
 		if len(places) == 0 {
 			continue
 		}
-		p := r.choose(o, m, places)
-		return p, true
+		return r.choose(o, m, places, cursor), true
 	}
 	return nil, false
 }
@@ -100,14 +191,29 @@ func (m *matcher) around(result []string, p place, top Rung) *place {
 	return nil
 }
 
-// choose picks one of several places: those below the scope lines,
-// then the one nearest the line hint; the SEARCH/REPLACE family takes
-// the first. Anything else is ambiguous.
-func (r *resolver) choose(o *Outcome, m *matcher, places []place) *place {
+// choose picks one of several places: those below the scope lines;
+// for an ordered group, those after the previous member (cursor); then
+// the one nearest the line hint; the SEARCH/REPLACE family takes the
+// first. Anything else is ambiguous.
+func (r *resolver) choose(o *Outcome, m *matcher, places []place, cursor int) *place {
 	op := &o.Op
 	if len(places) > 1 && len(op.Scope) > 0 {
 		if in := m.belowScope(places, op.Scope); len(in) > 0 {
 			places = in
+		}
+	}
+	if len(places) > 1 && op.Ordered && cursor >= 0 {
+		var after []place
+		for _, p := range places {
+			if p.first() >= cursor {
+				after = append(after, p)
+			}
+		}
+		if len(after) > 0 {
+			places = after
+			if op.LineHint == 0 {
+				return &places[0] // the next one in order
+			}
 		}
 	}
 	if len(places) > 1 && op.LineHint > 0 {
@@ -130,7 +236,7 @@ func (r *resolver) choose(o *Outcome, m *matcher, places []place) *place {
 		o.Warnings = append(o.Warnings, fmt.Sprintf("the SEARCH text matches %d places (lines %s); the first was used", len(places), intList(lines)))
 		return &places[0]
 	}
-	r.fail(o, ErrAmbiguous, "the lines to replace stand in %d places in %s (lines %s); add lines above or below to tell them apart", len(places), o.Path, intList(lines))
+	r.fail(o, ErrAmbiguous, "Edit location is ambiguous (multiple matches): the lines stand in %d places in %s (lines %s); add lines above or below to tell them apart", len(places), o.Path, intList(lines))
 	o.Err.Places = lines
 	return nil
 }
@@ -189,16 +295,63 @@ func concat(parts ...[]string) []string {
 func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 	op := &o.Op
 	start, end := region(p, len(op.Before), len(op.Old), len(op.After))
+	tail := ""
 	if op.Block != translate.NoBlock && len(op.Old) > 0 {
-		end = blockEnd(f.d, start, end, op.Block, f.lang)
+		var ok bool
+		if end, tail, ok = blockEnd(f.d, start, end, op.Block, f.lang); !ok {
+			r.fail(o, ErrNotFound, "the block that starts at line %d of %s has no end: its braces do not balance", start+1, f.path)
+			return nil
+		}
 	}
-	repl, err := replacement(f.d, p, op, start, end)
+	// Lines the reply adds under IndentAnchor take their indentation
+	// from the line the operation names (the first matched line unless
+	// it says otherwise).
+	base := start
+	if i := op.IndentFrom; i >= 0 && i < len(p.lines) && p.lines[i] >= 0 {
+		base = p.lines[i]
+	} else if len(op.Old) == 0 && len(op.Before) > 0 && start > 0 {
+		base = start - 1
+	}
+	repl, err := replacement(f.d, p, op, start, end, base)
 	if err != nil {
 		r.fail(o, ErrElided, "%s", err)
 		return nil
 	}
+	if tail != "" {
+		// What follows the block's closing brace on its line stays.
+		if n := len(repl); n > 0 {
+			repl[n-1] = trimEOL(repl[n-1]) + tail + f.d.eol
+		} else {
+			repl = []string{leading(f.d.content(start)) + strings.TrimLeft(tail, " \t") + f.d.eol}
+		}
+	}
+	if op.TrimBlank && len(repl) == 0 {
+		start, end = dropStrayBlank(f.d, start, end)
+	}
 	o.Status, o.Rung, o.Start, o.End = Applied, p.rung, start+1, end
 	return &plan{o: o, start: start, end: end, repl: repl}
+}
+
+// dropStrayBlank widens a deletion over the blank lines it would leave
+// behind: those after it when blank lines (or the top of the file)
+// stand before it, those before it when it reaches the end.
+func dropStrayBlank(d *doc, start, end int) (int, int) {
+	if end <= start {
+		return start, end
+	}
+	n := d.len()
+	blankBefore := start == 0 || isBlank(d.content(start-1))
+	switch {
+	case blankBefore && end < n && isBlank(d.content(end)):
+		for end < n && isBlank(d.content(end)) {
+			end++
+		}
+	case end == n:
+		for start > 0 && isBlank(d.content(start-1)) {
+			start--
+		}
+	}
+	return start, end
 }
 
 // region is the doc line range [start, end) that a place's Old lines

@@ -15,8 +15,23 @@ import (
 // New) are the file's own bytes, even when they matched at a tolerant
 // rung; only lines the reply adds come from the reply, re-indented and
 // given the file's line ending.
-func replacement(d *doc, p place, op *translate.Operation, start, end int) ([]string, error) {
+func replacement(d *doc, p place, op *translate.Operation, start, end, base int) ([]string, error) {
 	add := func(l string) string { return p.shift.apply(l) + d.eol }
+	switch op.Indent {
+	case translate.IndentAsIs:
+		add = func(l string) string { return l + d.eol }
+	case translate.IndentAnchor:
+		ind := ""
+		if base < d.len() {
+			ind = leading(d.content(base))
+		}
+		add = func(l string) string {
+			if isBlank(l) {
+				return l + d.eol
+			}
+			return ind + l + d.eol
+		}
+	}
 	if op.Block != translate.NoBlock || p.rung == RungLoose {
 		out := make([]string, len(op.New))
 		for i, l := range op.New {

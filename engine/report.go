@@ -45,6 +45,7 @@ type EditReport struct {
 	Reason    *string        `json:"reason"`
 	Closest   *ClosestReport `json:"closest"`
 	ReplyLine int            `json:"reply_line"`
+	Comment   *string        `json:"comment,omitempty"`
 	Places    []int          `json:"places,omitempty"`
 	Warnings  []string       `json:"warnings,omitempty"`
 }
@@ -115,6 +116,9 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 		}
 		if o.Rung != 0 {
 			e.Rung = opt(o.Rung.String())
+		}
+		if o.Op.Kind != translate.Invalid {
+			e.Comment = opt(o.Op.Comment)
 		}
 		if o.Start > 0 || o.End > 0 {
 			l := [2]int{o.Start, o.End}

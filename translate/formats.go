@@ -1,26 +1,60 @@
 package translate
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
 // Format describes one supported format.
 type Format struct {
 	Name string
-	// Recognised says how auto-detection knows the format.
-	Recognised string
-	read       func(string) (*Reply, error)
+	// Markers says how auto-detection recognises the format.
+	Markers string
+	// Seed names the specification the format follows.
+	Seed   string
+	detect func(string) int // offset of the first marker, -1 when none
+	read   func(string) (*Reply, error)
 }
 
-// Formats lists the formats the readers understand, in the order
-// auto-detection tries them.
+// Formats lists the formats the readers understand.
 func Formats() []Format {
 	return []Format{
-		{Name: "diff", Recognised: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks, file name on the line before the fence", read: ParseSearchReplace},
-		{Name: "diff-fenced", Recognised: "the same blocks, file name on the first line inside the fence", read: ParseSearchReplace},
+		{Name: "diff", Markers: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, file name on the line before the fence",
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: at(searchMarkerRe), read: ParseSearchReplace},
+		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: at(searchMarkerRe), read: ParseSearchReplace},
+		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
+			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: at(regexp.MustCompile(`(?mi)^\s*<<<FIUP>>>\s*$`)), read: ParseFIUP},
+		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
+			Seed: "seeds/001_5c8135cd321d9b7d.txt (CHUNK)", detect: chunkAt, read: ParseChunk},
+		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
+			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: at(regexp.MustCompile(`(?m)^\s*<<<<<<< EDIT\s*$`)), read: ParseEditV2},
+		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE",
+			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: at(regexp.MustCompile(`<FILE_CHANGES>`)), read: ParseUdiffx},
 	}
+}
+
+var searchMarkerRe = regexp.MustCompile(`(?m)^\s*<{5,9} SEARCH>?\s*$`)
+
+// at detects a format by a regular expression.
+func at(re *regexp.Regexp) func(string) int {
+	return func(text string) int {
+		if loc := re.FindStringIndex(text); loc != nil {
+			return loc[0]
+		}
+		return -1
+	}
+}
+
+// chunkAt detects a CHUNK document the way its reader finds one.
+func chunkAt(text string) int {
+	if !detectChunk(text) {
+		return -1
+	}
+	return max(0, strings.Index(text, "operations:"))
 }
 
 // FormatNames lists the names --format accepts besides "auto".
@@ -32,50 +66,127 @@ func FormatNames() []string {
 	return names
 }
 
-var detectSearchRe = regexp.MustCompile(`(?m)^\s*<{5,9} SEARCH>?\s*$`)
-
-// Detect names the format of a reply by its markers; "" when no
-// format's markers are present.
-func Detect(text string) string {
-	if detectSearchRe.MatchString(text) {
-		return "diff"
+func lookup(name string) *Format {
+	for _, f := range Formats() {
+		if f.Name == name {
+			return &f
+		}
 	}
-	return ""
+	return nil
 }
 
-// Parse reads a reply in the named format ("auto" or "" detects it).
-// It returns ErrNoEdits (wrapped, with the reason) when the reply holds
-// no edit, and the reader's *ParseError for a malformed one, together
-// with what was parsed before it.
+// Detect names the formats whose markers a reply holds, in the order
+// their first marker appears ("diff" stands for the SEARCH/REPLACE
+// family; its reader tells diff from diff-fenced).
+func Detect(text string) []string {
+	type hit struct {
+		name string
+		at   int
+	}
+	var hits []hit
+	for _, f := range Formats() {
+		if f.Name == "diff-fenced" {
+			continue
+		}
+		if at := f.detect(text); at >= 0 {
+			hits = append(hits, hit{f.Name, at})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
+	names := make([]string, len(hits))
+	for i, h := range hits {
+		names[i] = h.name
+	}
+	return names
+}
+
+// Parse reads a reply in the named format ("auto" or "" detects it; a
+// reply holding blocks of several formats is read by each of their
+// readers and its operations merged in reply order). It returns
+// ErrNoEdits (wrapped, with the reason) when the reply holds no edit,
+// and a reader's *ParseError for a malformed one, together with what
+// was parsed before it. Every operation carries its format; blocks a
+// reader could not read become Invalid operations in their place.
 func Parse(text, format string) (*Reply, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, fmt.Errorf("%w: the reply is empty", ErrNoEdits)
 	}
-	name := format
-	if name == "" || name == "auto" {
-		if name = Detect(text); name == "" {
+	names := []string{format}
+	if format == "" || format == "auto" {
+		if names = Detect(text); len(names) == 0 {
 			return nil, fmt.Errorf("%w: no edit block of any supported format (%s)", ErrNoEdits, strings.Join(FormatNames(), ", "))
 		}
 	}
-	var f *Format
-	for _, x := range Formats() {
-		if x.Name == name {
-			f = &x
-			break
+	var replies []*Reply
+	for _, name := range names {
+		f := lookup(name)
+		if f == nil {
+			return nil, fmt.Errorf("%w %q (supported: auto, %s)", ErrUnknownFormat, name, strings.Join(FormatNames(), ", "))
+		}
+		r, err := f.read(text)
+		if r != nil {
+			if format != "" && format != "auto" {
+				r.Format = format // the user said which of the family
+			}
+			normalize(r)
+			replies = append(replies, r)
+		}
+		if err != nil && !(errors.Is(err, ErrNoEdits) && len(names) > 1) {
+			return merge(replies), err
 		}
 	}
-	if f == nil {
-		return nil, fmt.Errorf("%w %q (supported: auto, %s)", ErrUnknownFormat, name, strings.Join(FormatNames(), ", "))
-	}
-	r, err := f.read(text)
-	if err != nil {
-		return r, err
-	}
-	if format != "" && format != "auto" {
-		r.Format = format
-	}
+	r := merge(replies)
 	if len(r.Ops) == 0 {
-		return r, fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, name)
+		return r, fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or "))
 	}
 	return r, nil
+}
+
+// normalize stamps every operation with the reply's format and turns
+// the blocks the reader could not read into Invalid operations, in
+// reply order.
+func normalize(r *Reply) {
+	for _, f := range r.Failed {
+		r.Ops = append(r.Ops, Operation{Kind: Invalid, Path: f.Path, Line: f.Line, Comment: f.Msg})
+	}
+	r.Failed = nil
+	for i := range r.Ops {
+		if r.Ops[i].Format == "" {
+			r.Ops[i].Format = r.Format
+		}
+	}
+	sort.SliceStable(r.Ops, func(i, j int) bool { return r.Ops[i].Line < r.Ops[j].Line })
+}
+
+// merge joins what the readers of a mixed reply found. Its description
+// is the first reader's subject alone: the rest of that reader's prose
+// holds the other formats' blocks.
+func merge(replies []*Reply) *Reply {
+	if len(replies) == 1 {
+		return replies[0]
+	}
+	out := &Reply{}
+	var formats []string
+	shells := map[int]bool{} // several readers may report one shell block
+	for _, r := range replies {
+		formats = append(formats, r.Format)
+		out.Ops = append(out.Ops, r.Ops...)
+		for _, sh := range r.Shell {
+			if !shells[sh.Line] {
+				shells[sh.Line] = true
+				out.Shell = append(out.Shell, sh)
+			}
+		}
+		out.Warnings = append(out.Warnings, r.Warnings...)
+		if out.Description == "" {
+			out.Description = r.Description
+		}
+	}
+	if len(replies) > 0 && out.Description == "" {
+		subject, _ := Describe(replies[0])
+		out.Description = subject
+	}
+	out.Format = strings.Join(formats, "+")
+	sort.SliceStable(out.Ops, func(i, j int) bool { return out.Ops[i].Line < out.Ops[j].Line })
+	return out
 }

@@ -13,6 +13,10 @@ const (
 	Delete
 	// Rename moves the file at Path to NewPath.
 	Rename
+	// Invalid is a block the reader recognised but could not read;
+	// Comment says why. It fails as an edit of its own, so that the
+	// blocks after it still count.
+	Invalid
 )
 
 func (k Kind) String() string {
@@ -25,6 +29,8 @@ func (k Kind) String() string {
 		return "delete-file"
 	case Rename:
 		return "rename"
+	case Invalid:
+		return "unreadable"
 	}
 	return "unknown"
 }
@@ -44,11 +50,48 @@ const (
 	PyIndent
 )
 
+// IndentUnit at the start of a line stands for one indentation unit of
+// the target file (fiup's "→"): a tab in a tab-indented file, else the
+// file's unit of spaces, four spaces when it cannot be told or the file
+// is new. The engine expands it before matching; readers turn an
+// escaped arrow into a literal one.
+const IndentUnit = "\uE000"
+
+// IndentMode says how the lines an edit adds are indented.
+type IndentMode int
+
+const (
+	// IndentShift: new lines keep their indentation relative to the
+	// matched lines, re-indented by the difference the match found.
+	IndentShift IndentMode = iota
+	// IndentAnchor: new lines are written from column 0 and get the
+	// indentation of the first matched line (chunk's from-marker).
+	IndentAnchor
+	// IndentAsIs: new lines are written exactly as the reply has them.
+	IndentAsIs
+)
+
+// Where places an Edit that has nothing to find (no Before, Old or
+// After).
+type Where int
+
+const (
+	// AtAnchor: the edit is placed by its lines (the default).
+	AtAnchor Where = iota
+	// AtStart: New goes at the top of the file.
+	AtStart
+	// AtEnd: New goes at the end of the file.
+	AtEnd
+)
+
 // Operation is the one edit type every format reader produces and the
 // engine consumes. Lines carry no line terminators: the engine writes
 // them with the target file's own line ending.
 type Operation struct {
 	Kind Kind
+	// Format is the format the operation was read as; it sets the
+	// default top rung of the matching ladder. Parse fills it in.
+	Format string
 	// Path is the file as the reply names it, cleaned of Markdown but
 	// not yet resolved against a base.
 	Path string
@@ -74,6 +117,29 @@ type Operation struct {
 	FirstMatch bool
 	// Append: a Create whose file exists appends New to it.
 	Append bool
+	// Overwrite: a Create whose file exists replaces its content.
+	Overwrite bool
+	// Recursive: a Delete that names an existing directory deletes
+	// every file under it.
+	Recursive bool
+	// Where places an Edit with nothing to find at the start or end.
+	Where Where
+	// Indent says how New is indented.
+	Indent IndentMode
+	// IndentFrom is the line of Before+Old+After whose indentation
+	// IndentAnchor gives the new lines (chunk: the marker's first line,
+	// after any before context).
+	IndentFrom int
+	// Language names the comment syntax matching uses ("c++",
+	// "python", or an extension such as "go"), instead of the one the
+	// file's extension implies.
+	Language string
+	// TrimBlank: when deleting Old leaves blank lines on both sides,
+	// the blank lines that followed Old go too (no stray blank line).
+	TrimBlank bool
+	// Ordered: the members of a group are placed in order, each
+	// preferably after the one before (the hunks of one diff).
+	Ordered bool
 	// Group numbers operations that are placed against the same
 	// content and applied together (the pieces of one elided block,
 	// the hunks of one diff); 0 means the operation stands alone.
@@ -108,6 +174,17 @@ type Reply struct {
 	// Warnings are things worth telling the user that did not stop
 	// the parse (for example a name taken from a prose line).
 	Warnings []Warning
+	// Failed are directives a reader recognised but could not read
+	// (udiffx: a tag missing its attribute); each is reported as a
+	// failed edit, and the directives after it still count.
+	Failed []Failure
+}
+
+// Failure is a block of a reply that could not be read.
+type Failure struct {
+	Line int
+	Path string
+	Msg  string
 }
 
 // Warning is a note about a reply line.

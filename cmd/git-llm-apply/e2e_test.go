@@ -358,6 +358,9 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s", args, res.code, res.stderr)
 		}
 	}
+	if res := r.run("prompt", "nope"); res.code != 2 {
+		t.Errorf("prompt nope: exit %d", res.code)
+	}
 	if res := r.run("--help"); res.code != 0 || !strings.Contains(res.stdout, "apply") {
 		t.Errorf("--help: exit %d\n%s", res.code, res.stdout)
 	}
@@ -418,5 +421,21 @@ func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
 	}
 	if s := r.show("from-first", "a.txt"); s != "older\n" {
 		t.Errorf("a.txt = %q", s)
+	}
+}
+
+func TestFormatsAndPrompt(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n"})
+	res := r.run("formats")
+	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "seeds/"} {
+		if res.code != 0 || !strings.Contains(res.stdout, name) {
+			t.Errorf("formats lacks %q (exit %d):\n%s", name, res.code, res.stdout)
+		}
+	}
+	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx"} {
+		res := r.run("prompt", name)
+		if res.code != 0 || len(res.stdout) < 500 || strings.Contains(res.stdout, "<!-- example -->") {
+			t.Errorf("prompt %s: exit %d\n%s", name, res.code, res.stderr)
+		}
 	}
 }

@@ -170,21 +170,32 @@ func printFailure(w io.Writer, r *engine.ReplyResult, e engine.Outcome) {
 	}
 }
 
+// words names, in a format's own terms, the lines an edit looks for
+// and how a file is created.
+var words = map[string][2]string{
+	"diff":        {"the SEARCH section", "give the new path with an empty SEARCH section"},
+	"diff-fenced": {"the SEARCH section", "give the new path with an empty SEARCH section"},
+	"edit-v2":     {"the anchors and old lines", "leave the anchors and old lines empty"},
+	"fiup":        {"the [ANCHOR] section", "use [OP]: CREATE"},
+	"chunk":       {"the marker (and before/after)", "use op: create_file"},
+	"udiffx":      {"the hunk's context and removed lines", "use FILE_NEW"},
+}
+
 // advice is the one thing to do about a failed edit.
 func advice(r *engine.ReplyResult, e engine.Outcome) string {
-	search := "the lines to replace"
-	if strings.HasPrefix(r.Format, "diff") {
-		search = "the SEARCH section"
+	w, ok := words[e.Op.Format]
+	if !ok {
+		w = [2]string{"the lines to find", "create it with the format's create operation"}
 	}
 	switch {
 	case errors.Is(e.Err, engine.ErrNotFound) && e.Err.Closest != nil:
-		return fmt.Sprintf("Send this edit again with %s copied exactly from those lines.", search)
+		return fmt.Sprintf("Send this edit again with %s copied exactly from those lines.", w[0])
 	case errors.Is(e.Err, engine.ErrNotFound):
-		return fmt.Sprintf("Read the file again and copy %s exactly as it stands.", search)
+		return fmt.Sprintf("Read the file again and copy %s exactly as it stands.", w[0])
 	case errors.Is(e.Err, engine.ErrAmbiguous):
-		return fmt.Sprintf("Add lines to %s so that it matches one place only.", search)
+		return fmt.Sprintf("Add lines to %s so that it matches one place only.", w[0])
 	case errors.Is(e.Err, engine.ErrNoFile):
-		return "Check the file name; to create a file, leave the SEARCH section empty."
+		return fmt.Sprintf("Check the file name; to create a file, %s.", w[1])
 	case errors.Is(e.Err, engine.ErrOverlap):
 		return "Merge the overlapping edits into one."
 	}

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// goldenFormats are the formats with golden case directories under
+// testdata/<format>/<case>/.
+var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx"}
+
+// TestFormatGolden runs every testdata/<format>/<case>/ directory:
+// reply.md is resolved (with --format <format>, or the options file's
+// "format: auto") against the files under in/ (a name ending in ".x"
+// is an executable, the suffix dropped), and the result must match
+// report.txt and the files under out/ (the whole tree after the reply;
+// absent when the reply fails). Every diff must pass git apply --check
+// against in/. -update rewrites report.txt and out/.
+func TestFormatGolden(t *testing.T) {
+	for _, format := range goldenFormats {
+		dirs, _ := filepath.Glob(filepath.Join("..", "testdata", format, "*", "reply.md"))
+		for _, reply := range dirs {
+			dir := filepath.Dir(reply)
+			t.Run(format+"/"+filepath.Base(dir), func(t *testing.T) { runFormatCase(t, format, dir) })
+		}
+	}
+}
+
+// TestPromptExamples checks that every format's prompt carries a worked
+// example, that it is the reply of testdata/<format>/prompt-example/
+// (which TestFormatGolden runs), and that every edit of it applies.
+func TestPromptExamples(t *testing.T) {
+	for _, format := range translate.FormatNames() {
+		example, err := translate.PromptExample(format)
+		if err != nil {
+			t.Errorf("%s: %v", format, err)
+			continue
+		}
+		dir := filepath.Join("..", "testdata", format, "prompt-example")
+		reply, err := os.ReadFile(filepath.Join(dir, "reply.md"))
+		if err != nil || string(reply) != example {
+			t.Errorf("%s: prompt-example/reply.md is not the prompt's example (%v)", format, err)
+			continue
+		}
+		results, err := Run([]Input{{Source: "example", Text: example}}, readTree(t, filepath.Join(dir, "in")), nil, RunOptions{Format: "auto"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := results[0]; r.Failed() || r.Status != Checked || !strings.HasPrefix(r.Format, strings.TrimSuffix(format, "-fenced")) {
+			t.Errorf("%s: the example does not apply cleanly: status %s, format %s, %v", format, r.Status, r.Format, r.Err)
+		}
+	}
+}
+
+func runFormatCase(t *testing.T, format, dir string) {
+	opts := RunOptions{Format: format}
+	if data, err := os.ReadFile(filepath.Join(dir, "options")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			k, v, _ := strings.Cut(l, ": ")
+			switch k {
+			case "format":
+				opts.Format = v
+			case "fuzz":
+				opts.Fuzz, _ = ParseFuzz(v)
+			case "partial":
+				opts.Partial = v == "true"
+			}
+		}
+	}
+	src := readTree(t, filepath.Join(dir, "in"))
+	reply, err := os.ReadFile(filepath.Join(dir, "reply.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Run([]Input{{Source: "reply.md", Text: string(reply)}}, src, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := results[0]
+	report := dumpResult(r)
+	out := memSource{}
+	if len(r.Changes) > 0 {
+		for p, f := range src {
+			out[p] = f
+		}
+		for _, c := range r.Changes {
+			delete(out, c.OldPath)
+			if c.NewPath != "" {
+				out[c.NewPath] = memFile{c.NewMode, string(c.New)}
+			}
+		}
+	}
+	if *update {
+		if err := os.WriteFile(filepath.Join(dir, "report.txt"), []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.RemoveAll(filepath.Join(dir, "out"))
+		if len(r.Changes) > 0 {
+			writeTree(t, filepath.Join(dir, "out"), out)
+		}
+		return
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "report.txt"))
+	if report != string(want) {
+		t.Errorf("report:\n%s\nwant:\n%s", report, want)
+	}
+	wantOut := memSource{}
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		wantOut = readTree(t, filepath.Join(dir, "out"))
+	}
+	if got, want := treeString(out), treeString(wantOut); got != want {
+		t.Errorf("files after the reply:\n%s\nwant:\n%s", got, want)
+	}
+	if len(r.Patch) > 0 {
+		gitApplyCheck(t, src, string(r.Patch))
+	}
+}
+
+func readTree(t *testing.T, root string) memSource {
+	t.Helper()
+	src := memSource{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		mode := ModeRegular
+		if strings.HasSuffix(rel, ".x") {
+			rel, mode = strings.TrimSuffix(rel, ".x"), ModeExec
+		}
+		src[rel] = memFile{mode, string(data)}
+		return nil
+	})
+	return src
+}
+
+func writeTree(t *testing.T, root string, files memSource) {
+	t.Helper()
+	for p, f := range files {
+		name := p
+		if f.mode == ModeExec {
+			name += ".x"
+		}
+		full := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(f.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func treeString(files memSource) string {
+	var names []string
+	for p := range files {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, p := range names {
+		b.WriteString("== " + p)
+		if files[p].mode == ModeExec {
+			b.WriteString(" (executable)")
+		}
+		b.WriteString("\n" + files[p].data + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,4 @@
+int port = 80;
+/* how often
+   we try */
+int retries = 3;

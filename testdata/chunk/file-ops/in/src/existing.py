@@ -1,0 +1,2 @@
+VALUE = 1
+OTHER = 3

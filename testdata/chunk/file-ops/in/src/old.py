@@ -1,0 +1,2 @@
+def old():
+    pass

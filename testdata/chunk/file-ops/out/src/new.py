@@ -1,0 +1,2 @@
+def new():
+    return 1

@@ -1,0 +1,7 @@
+void go(int ready) {
+    if (ready) {
+        start();
+
+        run();
+    }
+}

@@ -1,0 +1,4 @@
+def compute():
+    value = 1
+    final_value = value * 2
+    return final_value

@@ -1,0 +1,5 @@
+package greet
+
+func Greet() string {
+	return "Helo"
+}

@@ -1,0 +1,4 @@
+"""New module."""
+
+def hello():
+    print("Hello!")

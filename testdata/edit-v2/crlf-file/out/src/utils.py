@@ -1,0 +1,6 @@
+def calculate(a, b):
+    # multiply now
+    return a * b
+
+def other_function():
+    return 0

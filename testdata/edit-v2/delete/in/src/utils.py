@@ -1,0 +1,3 @@
+def main():
+    deprecated_call()
+    important_call()

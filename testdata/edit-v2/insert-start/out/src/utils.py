@@ -1,0 +1,5 @@
+"""Module docstring."""
+
+import os
+
+print(os.getcwd())

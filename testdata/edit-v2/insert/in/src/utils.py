@@ -1,0 +1,5 @@
+def existing():
+    pass
+
+def another():
+    return 1

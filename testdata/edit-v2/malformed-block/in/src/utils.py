@@ -1,0 +1,5 @@
+def calculate(a, b):
+    return a + b
+
+def other_function():
+    return 0

@@ -1,0 +1,6 @@
+def total(xs):
+    return sum(xs)
+
+
+def report(xs):
+    print(total(xs))

@@ -1,0 +1,4 @@
+def calculate(a, b):
+	if a is None:
+		return b
+	return a + b

@@ -1,0 +1,6 @@
+def calculate(a, b):
+	if a is None:
+		return b
+	if b is None:
+		return a
+	return a + b

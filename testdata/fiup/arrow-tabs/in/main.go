@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	for i := 0; i < 3; i++ {
+		fmt.Println(i)
+	}
+}

@@ -1,0 +1,4 @@
+import os
+VERSION = "1.0"
+def main():
+    print(VERSION)

@@ -1,0 +1,7 @@
+import os
+
+VERSION = "1.1"
+
+
+def main():
+    print(VERSION)

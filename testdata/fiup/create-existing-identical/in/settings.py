@@ -1,0 +1,7 @@
+"""Settings."""
+
+NAME = "demo"
+
+
+class Settings:
+    debug = False

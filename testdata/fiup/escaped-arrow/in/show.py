@@ -1,0 +1,2 @@
+def show(a, b):
+    print(a, "->", b)

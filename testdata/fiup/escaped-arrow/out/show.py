@@ -1,0 +1,3 @@
+def show(a, b):
+    print(a, "→", b)
+    print(f"{a} → {b}")

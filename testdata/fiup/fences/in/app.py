@@ -1,0 +1,5 @@
+from config import DEBUG, PORT
+
+
+def main():
+    print(DEBUG, PORT)

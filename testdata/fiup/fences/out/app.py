@@ -1,0 +1,5 @@
+from config import DEBUG, LOG_LEVEL, PORT
+
+
+def main():
+    print(DEBUG, LOG_LEVEL, PORT)

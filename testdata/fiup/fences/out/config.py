@@ -1,0 +1,3 @@
+DEBUG = False
+LOG_LEVEL = "INFO"
+PORT = 8080

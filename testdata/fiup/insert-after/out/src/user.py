@@ -1,0 +1,11 @@
+class User:
+    def __init__(self, name, email):
+        self.name = name
+        self.email = email
+
+    def get_name(self):
+        return self.name
+
+    def get_email(self):
+        """Return user email."""
+        return self.email

@@ -1,0 +1,3 @@
+def area(r):
+    # the area of a circle
+    return math.pi * r * r

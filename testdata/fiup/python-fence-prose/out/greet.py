@@ -1,0 +1,6 @@
+def greet(name):
+    return f"Hello, {name}!"
+
+
+def farewell(name):
+    return f"Bye, {name}!"

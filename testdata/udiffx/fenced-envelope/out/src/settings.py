@@ -1,0 +1,5 @@
+from src import config
+
+
+def load():
+    return {"debug": config.DEBUG, "port": config.PORT}

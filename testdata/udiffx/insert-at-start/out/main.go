@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+
+package main
+
+func main() {}

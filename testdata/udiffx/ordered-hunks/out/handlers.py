@@ -1,0 +1,13 @@
+def first():
+    value = load()
+    return value
+
+
+def second():
+    value = load()
+    return value or {}
+
+
+def third():
+    value = load()
+    return value or {}

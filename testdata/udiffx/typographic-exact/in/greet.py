@@ -1,0 +1,4 @@
+def greet(name):
+    print("Hello, " + name + "!")
+    print('Bye - see you')
+    return None

@@ -1,0 +1,4 @@
+def greet(name):
+    print("Hello, " + name + "!")
+    print("Bye, " + name)
+    return None

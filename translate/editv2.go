@@ -1,0 +1,346 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FormatEditV2 is the anchored edit block format ("Edit Format V2").
+const FormatEditV2 = "edit-v2"
+
+// The edit-v2 markers. Each stands alone at the start of its line,
+// spelled exactly as here (seven characters), trailing white space
+// allowed. Unlike the SEARCH/REPLACE family, five to nine characters
+// are not accepted, nor is leading white space: lines of dashes and
+// equals signs are common content (Markdown and reStructuredText rules,
+// numpy docstrings' "-------" under "Returns", usually indented), and a
+// separator read in the wrong place silently moves lines between the
+// anchors and the edit.
+const (
+	ev2Start = "<<<<<<< EDIT"
+	ev2Sep   = "-------"
+	ev2Mid   = "======="
+	ev2End   = ">>>>>>>"
+)
+
+// ParseEditV2 reads a reply in the edit-v2 format: blocks of a path
+// line, "<<<<<<< EDIT", leading anchor lines, "-------", old lines,
+// "=======", new lines, "-------", trailing anchor lines and ">>>>>>>",
+// inside or outside fences (one fence may wrap several blocks). It
+// returns what it parsed so far together with any error.
+//
+// The path is the line right before "<<<<<<< EDIT", cleaned like the
+// SEARCH/REPLACE family's file names; when that line opens a fence,
+// the fence's info string (```` ```src/a.py ````) or the line above the
+// fence. Every block needs its own path line.
+//
+// A block becomes an Edit (Before: leading anchor, Old: old lines, New:
+// new lines, After: trailing anchor), or, when all but its new lines
+// are empty, a Create of the new lines (neither Append nor Overwrite:
+// on an existing file that is an error unless the file already holds
+// them). Each operation carries Format "edit-v2" and the reply line of
+// its "<<<<<<< EDIT". Shell fences are returned in Reply.Shell; the
+// lines outside blocks, shell fences, fences that wrap blocks and path
+// lines in Reply.Prose.
+//
+// A block without a path line, without its three separators in order,
+// or without ">>>>>>>" before the reply ends or the next block starts,
+// or one with nothing in any section, is a *ParseError naming the
+// block's "<<<<<<< EDIT" line (the message names the line at fault).
+// A reply without any block returns ErrNoEdits (wrapped).
+func ParseEditV2(text string) (*Reply, error) {
+	p := &ev2Parser{lines: splitLines(text), r: &Reply{Format: FormatEditV2}}
+	p.kind = make([]lineKind, len(p.lines))
+	p.fenceOf = make([]int, len(p.lines))
+	p.unread = len(p.lines)
+	err := p.run()
+	p.collectProse()
+	if err == nil && len(p.r.Ops) == 0 {
+		err = fmt.Errorf("%w: the reply has no %q block", ErrNoEdits, ev2Start)
+	}
+	return p.r, err
+}
+
+// ev2Fence is a fence of the reply: the line (0-based) that opens it,
+// and whether it wraps a block.
+type ev2Fence struct {
+	open  int
+	wraps bool
+}
+
+// ev2Parser reads a reply line by line.
+type ev2Parser struct {
+	lines   []string
+	kind    []lineKind
+	fenceOf []int // for kFence and kFenced lines: the index in fences
+	fences  []ev2Fence
+	open    fence // the fence open at the current line, if inFence
+	inFence bool
+	r       *Reply
+	unread  int // after an error: the first line (0-based) not read
+}
+
+func (p *ev2Parser) run() error {
+	for i := 0; i < len(p.lines); {
+		line := p.lines[i]
+		if ev2Is(line, ev2Start) {
+			next, err := p.block(i)
+			if err != nil {
+				return err
+			}
+			i = next
+			continue
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case p.inFence:
+			p.fenceOf[i] = len(p.fences) - 1
+			p.kind[i] = kFenced
+			if p.open.closes(t) {
+				p.inFence = false
+				p.kind[i] = kFence
+			}
+		default:
+			if f, ok := openFence(t); ok {
+				if f.ticks > 0 && f.isShell() && !p.wrapsBlock(i, f) {
+					i = p.shell(i, f)
+					continue
+				}
+				p.open, p.inFence = f, true
+				p.fences = append(p.fences, ev2Fence{open: i})
+				p.fenceOf[i] = len(p.fences) - 1
+				p.kind[i] = kFence
+			}
+		}
+		switch {
+		case ev2Is(line, ev2End):
+			p.kind[i] = kMarker
+			p.warn(i+1, "%q stands outside any block; ignored", ev2End)
+		case ev2NearStart(t):
+			p.warn(i+1, "%q is not read as the start of a block: write %q alone at the start of the line, with exactly seven '<'", t, ev2Start)
+		}
+		i++
+	}
+	return nil
+}
+
+// wrapsBlock reports whether the fence f opening at line i holds a
+// "<<<<<<< EDIT" line before it closes.
+func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
+	for j := i + 1; j < len(p.lines); j++ {
+		if ev2Is(p.lines[j], ev2Start) {
+			return true
+		}
+		if f.closes(strings.TrimSpace(p.lines[j])) {
+			return false
+		}
+	}
+	return false
+}
+
+// shell reads the shell block whose fence f opens at line i and
+// returns the line after it.
+func (p *ev2Parser) shell(i int, f fence) int {
+	var b strings.Builder
+	p.kind[i] = kShell
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		p.kind[j] = kShell
+		if f.closes(strings.TrimSpace(p.lines[j])) {
+			j++
+			break
+		}
+		b.WriteString(p.lines[j])
+		b.WriteByte('\n')
+	}
+	p.r.Shell = append(p.r.Shell, Shell{Line: i + 1, Lang: f.info, Text: b.String()})
+	return j
+}
+
+// block reads the block whose "<<<<<<< EDIT" is at line i and returns
+// the line after its ">>>>>>>".
+func (p *ev2Parser) block(i int) (int, error) {
+	if p.inFence {
+		p.fences[len(p.fences)-1].wraps = true
+	}
+	path, err := p.path(i)
+	if err != nil {
+		return i, err
+	}
+	end, seps, err := p.body(i)
+	if err != nil {
+		return i, err
+	}
+	for k := i; k <= end; k++ {
+		p.kind[k] = kBlock
+	}
+	section := func(from, to int) []string {
+		if from >= to {
+			return nil
+		}
+		return p.lines[from:to:to]
+	}
+	op := Operation{
+		Kind:   Edit,
+		Format: FormatEditV2,
+		Path:   path,
+		Before: section(i+1, seps[0]),
+		Old:    section(seps[0]+1, seps[1]),
+		New:    section(seps[1]+1, seps[2]),
+		After:  section(seps[2]+1, end),
+		Line:   i + 1,
+	}
+	if len(op.Before)+len(op.Old)+len(op.After) == 0 {
+		if len(op.New) == 0 {
+			return i, p.fail(i, "the block changes nothing: its anchors, old lines and new lines are all empty")
+		}
+		op.Kind = Create
+	}
+	p.r.Ops = append(p.r.Ops, op)
+	return end + 1, nil
+}
+
+// path finds the path of the block at line i: the line right before
+// it or, when that line opens the fence the block stands in, the
+// fence's info string or the line above the fence. It marks the line
+// it took as a name.
+func (p *ev2Parser) path(i int) (string, error) {
+	j := i - 1
+	if j >= 0 && p.inFence && p.kind[j] == kFence && p.fences[p.fenceOf[j]].open == j {
+		if name := fenceName(p.open); name != "" {
+			return name, nil
+		}
+		if k := j - 1; k >= 0 && p.kind[k] == kProse {
+			if name, ok := cleanFileName(p.lines[k]); ok {
+				p.kind[k] = kName
+				return name, nil
+			}
+		}
+	} else if j >= 0 && (p.kind[j] == kProse || p.kind[j] == kFenced) {
+		if name, ok := cleanFileName(p.lines[j]); ok {
+			p.kind[j] = kName
+			return name, nil
+		}
+	}
+	msg := fmt.Sprintf("missing file path: write the file's path alone on the line right before %q", ev2Start)
+	switch {
+	case j < 0:
+		msg += "; the block starts the reply"
+	case p.kind[j] == kBlock:
+		msg += fmt.Sprintf("; line %d ends the block before (each block needs its own path line)", j+1)
+	case strings.TrimSpace(p.lines[j]) == "":
+		msg += fmt.Sprintf("; line %d is blank", j+1)
+	case p.kind[j] == kFence && p.inFence:
+		if k := j - 1; k >= 0 && strings.TrimSpace(p.lines[k]) != "" && p.kind[k] == kProse {
+			msg += fmt.Sprintf("; line %d opens a fence, and line %d above it, %q, is not a file path", j+1, k+1, strings.TrimSpace(p.lines[k]))
+		} else {
+			msg += fmt.Sprintf("; line %d opens a fence and names no file", j+1)
+		}
+	case p.kind[j] == kFence:
+		msg += fmt.Sprintf("; line %d closes a fence", j+1)
+	default:
+		msg += fmt.Sprintf("; line %d, %q, is not a file path", j+1, strings.TrimSpace(p.lines[j]))
+	}
+	return "", p.fail(i, msg)
+}
+
+// body finds the block's three separators and its end marker; the
+// block starts at line i. It returns their 0-based lines.
+func (p *ev2Parser) body(i int) (end int, seps []int, err error) {
+	want := [...]string{ev2Sep, ev2Mid, ev2Sep}
+	what := [...]string{"first " + ev2Sep + " (after the leading anchor)", ev2Mid + " (after the old lines)", "second " + ev2Sep + " (after the new lines)"}
+	for k := i + 1; k < len(p.lines); k++ {
+		l := p.lines[k]
+		switch {
+		case ev2Is(l, ev2Start):
+			return 0, nil, p.fail(i, fmt.Sprintf("the block has no %q end marker: the next %q comes first, at line %d", ev2End, ev2Start, k+1)+p.nearMiss(i, k, '>'))
+		case ev2Is(l, ev2End):
+			if len(seps) < len(want) {
+				return 0, nil, p.fail(i, fmt.Sprintf("the block has no %s line: %q comes first, at line %d", what[len(seps)], ev2End, k+1)+p.nearMiss(i, k, want[len(seps)][0]))
+			}
+			return k, seps, nil
+		case ev2Is(l, ev2Sep), ev2Is(l, ev2Mid):
+			t := strings.TrimSpace(l)
+			n := len(seps)
+			if n == len(want) {
+				return 0, nil, p.fail(i, fmt.Sprintf("line %d, %q, is a fourth separator: a block holds exactly %q, %q, %q in that order, so a file line of exactly seven '-' or '=' cannot stand inside a block; choose anchor lines that leave it out, or split the edit in two", k+1, t, ev2Sep, ev2Mid, ev2Sep))
+			}
+			if t != want[n] {
+				return 0, nil, p.fail(i, fmt.Sprintf("line %d is %q where the block needs its %s line; a block holds %q, %q, %q in that order", k+1, t, what[n], ev2Sep, ev2Mid, ev2Sep)+p.nearMiss(i, k, want[n][0]))
+			}
+			seps = append(seps, k)
+		}
+	}
+	n := len(p.lines)
+	return 0, nil, p.fail(i, fmt.Sprintf("the block has no %q end marker: the reply ends first, at line %d", ev2End, n)+p.nearMiss(i, n, '>'))
+}
+
+// nearMiss names the first line of the block at i, before line stop,
+// that looks like a marker of character c but is not one (wrong length
+// or leading white space), as a hint for the error message.
+func (p *ev2Parser) nearMiss(i, stop int, c byte) string {
+	for k := i + 1; k < stop; k++ {
+		t := strings.TrimSpace(p.lines[k])
+		n := countPrefix(t, c)
+		if n < 5 || n > 9 || ev2Is(p.lines[k], strings.Repeat(string(c), 7)) {
+			continue
+		}
+		rest := strings.ToUpper(strings.TrimSpace(t[n:]))
+		if rest == "" || (c == '>' && (rest == "EDIT" || rest == "REPLACE")) {
+			return fmt.Sprintf(" (line %d, %q, is not read as a marker: markers have exactly seven characters and start the line)", k+1, t)
+		}
+	}
+	return ""
+}
+
+// fail records where reading stopped and returns the *ParseError for
+// the block at line i (0-based).
+func (p *ev2Parser) fail(i int, msg string) error {
+	p.unread = i
+	return &ParseError{Format: FormatEditV2, Line: i + 1, Msg: msg}
+}
+
+func (p *ev2Parser) warn(line int, format string, args ...any) {
+	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// collectProse gathers the lines read before any error that are prose:
+// outside blocks, shell fences and path lines; of a fence that wraps a
+// block, neither its fence lines nor its blank lines. Runs of blank
+// lines count as one; none stand at the ends.
+func (p *ev2Parser) collectProse() {
+	var prose []string
+	for i, k := range p.kind[:p.unread] {
+		switch k {
+		case kProse:
+		case kFence, kFenced:
+			if p.fences[p.fenceOf[i]].wraps && (k == kFence || strings.TrimSpace(p.lines[i]) == "") {
+				continue
+			}
+		default:
+			continue
+		}
+		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
+			continue
+		}
+		prose = append(prose, p.lines[i])
+	}
+	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
+		prose = prose[:len(prose)-1]
+	}
+	p.r.Prose = prose
+}
+
+// ev2Is reports whether line is the marker m: m at the start of the
+// line, followed by nothing but white space.
+func ev2Is(line, m string) bool {
+	return strings.HasPrefix(line, m) && strings.TrimRight(line[len(m):], " \t\f\v") == ""
+}
+
+// ev2NearStart reports whether the trimmed line t looks like a block
+// start that is not one: five to nine '<' and "EDIT" in any case, or
+// the exact marker indented.
+func ev2NearStart(t string) bool {
+	n := countPrefix(t, '<')
+	return n >= 5 && n <= 9 && strings.EqualFold(strings.TrimSpace(t[n:]), "EDIT")
+}

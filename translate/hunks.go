@@ -1,0 +1,306 @@
+package translate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The hunk reader reads the unified diff of one file as a model writes
+// it, leniently: "@@" lines are hunk boundaries whose numbers are hints
+// at most and whose counts are never trusted, file headers are
+// optional, and a context line that lost its leading space still
+// counts. udiffx (a FILE_PATCH body) and udiff (one file of a fenced
+// diff) share it.
+
+// hunk is one "@@" section of a unified diff.
+type hunk struct {
+	// Line is the reply line of the "@@" header; for a patch without
+	// any "@@" line, of the first line read as the hunk's body.
+	Line int
+	// OldStart is the old start line of "@@ -a,b +c,d @@"; Numbered
+	// says the header carried one (it may be 0: "@@ -0,0 +1 @@").
+	OldStart int
+	Numbered bool
+	// Old holds the context and removed lines in order, New the
+	// context and added lines.
+	Old, New []string
+	// Changed: the hunk removes or adds a line.
+	Changed bool
+	// NoEOLOld and NoEOLNew: a "\ No newline at end of file" marker
+	// stood after the hunk's last old or new line. They are noted
+	// only: the engine keeps the file's own final newline.
+	NoEOLOld, NoEOLNew bool
+}
+
+// hunkFileHeader is a file header found in a patch: a "diff --git"
+// line or a "--- "/"+++ " pair, with the names as written after the
+// markers ("" when absent).
+type hunkFileHeader struct {
+	Line     int
+	Git      string // the "diff --git" line, without "diff --git "
+	Old, New string
+}
+
+// hunkPatch is what parseHunks found in the lines of one file's patch.
+type hunkPatch struct {
+	Headers  []hunkFileHeader
+	Hunks    []hunk // context-only hunks included
+	Warnings []Warning
+}
+
+// hunkGitHeaders start the extended header lines git writes between
+// "diff --git" and "---".
+var hunkGitHeaders = []string{
+	"index ", "old mode ", "new mode ", "deleted file mode ", "new file mode ",
+	"similarity index ", "dissimilarity index ", "rename from ", "rename to ",
+	"copy from ", "copy to ", "Binary files ", "GIT binary patch",
+}
+
+// readHunks reads the unified diff of one file, lines (without line
+// terminators) whose first stands at reply line first, and returns one
+// Edit per hunk that changes something, in order: Old the hunk's
+// context and removed lines, New its context and added lines, LineHint
+// the old start line of its "@@ -a,b +c,d @@" header when it has one,
+// Group group (non-zero, shared by the patch), Ordered set, Line the
+// reply line of the header, Path path and Format format. A pure
+// addition whose header says "-0" ("@@ -0,0 +1,2 @@") goes at the start of the file
+// (Where AtStart).
+//
+// The returned warnings name lines that were ignored (text before the
+// first "@@", context-only hunks) or read by a tolerance (a patch
+// without "@@" lines). A patch that is empty, holds no hunk, or whose
+// hunks change nothing is a *ParseError (of format) naming first.
+func readHunks(format, path string, group int, lines []string, first int) ([]Operation, []Warning, error) {
+	p, err := parseHunks(lines, first)
+	if err != nil {
+		err.Format = format
+		return nil, p.Warnings, err
+	}
+	return hunkOps(p, format, path, group), p.Warnings, nil
+}
+
+// hunkOps turns the hunks of p that change something into operations
+// (see readHunks).
+func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
+	var ops []Operation
+	for _, h := range p.Hunks {
+		if !h.Changed {
+			continue
+		}
+		op := Operation{Kind: Edit, Format: format, Path: path, Old: h.Old, New: h.New, Group: group, Ordered: true, Line: h.Line}
+		if h.Numbered && h.OldStart > 0 {
+			op.LineHint = h.OldStart
+		}
+		if h.Numbered && h.OldStart == 0 && len(h.Old) == 0 {
+			op.Where = AtStart
+		}
+		ops = append(ops, op)
+	}
+	return ops
+}
+
+// parseHunks splits the lines of one file's patch into file headers
+// and hunks. A hunk starts at an "@@" line and ends at the next one,
+// at the next file header or at the end; its counts are ignored. Inside
+// a hunk a line starting with " ", "-" or "+" is context, removed or
+// added, "\ " is the no-newline marker, and any other line (an empty
+// one included) is context that lost its leading space; empty lines
+// ending a hunk are dropped as separation. Text before the first "@@"
+// that is no header is ignored with a warning. When the patch has no
+// "@@" line at all, everything after its headers is one hunk.
+//
+// The error, when the patch is empty, holds no hunk or changes nothing,
+// is a *ParseError without Format at line first; the patch is returned
+// in every case.
+func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
+	p := &hunkPatch{}
+	if blank(lines) {
+		return p, &ParseError{Line: first, Msg: "the patch is empty"}
+	}
+	hasAt := false
+	for _, l := range lines {
+		if hunkIsHeader(l) {
+			hasAt = true
+			break
+		}
+	}
+	var cur *hunk
+	var last byte // the prefix of the previous body line
+	trail := 0    // empty lines ending the current hunk so far
+	afterGit := false
+	ignored := false
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		// Empty lines ending a hunk separate it from what follows; as
+		// context they would only demand blank lines the file may lack.
+		cur.Old, cur.New = cur.Old[:len(cur.Old)-trail], cur.New[:len(cur.New)-trail]
+		p.Hunks = append(p.Hunks, *cur)
+		cur = nil
+	}
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		line := first + i
+		if cur == nil {
+			switch {
+			case hunkIsHeader(l):
+				cur, last, trail = newHunk(l, line), ' ', 0
+				continue
+			case strings.HasPrefix(l, "diff --git "):
+				p.Headers = append(p.Headers, hunkFileHeader{Line: line, Git: strings.TrimPrefix(l, "diff --git ")})
+				afterGit = true
+				continue
+			case afterGit && hunkHasPrefix(l, hunkGitHeaders):
+				continue
+			case strings.HasPrefix(l, "--- ") && (hasAt || i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ")):
+				if n := len(p.Headers); n > 0 && afterGit && p.Headers[n-1].Old == "" {
+					p.Headers[n-1].Old = strings.TrimPrefix(l, "--- ")
+				} else {
+					p.Headers = append(p.Headers, hunkFileHeader{Line: line, Old: strings.TrimPrefix(l, "--- ")})
+				}
+				afterGit = false
+				continue
+			case strings.HasPrefix(l, "+++ ") && (hasAt || i > 0 && strings.HasPrefix(lines[i-1], "--- ")):
+				if n := len(p.Headers); n > 0 && p.Headers[n-1].New == "" {
+					p.Headers[n-1].New = strings.TrimPrefix(l, "+++ ")
+				} else {
+					p.Headers = append(p.Headers, hunkFileHeader{Line: line, New: strings.TrimPrefix(l, "+++ ")})
+				}
+				continue
+			case strings.TrimSpace(l) == "":
+				continue
+			case !hasAt:
+				p.Warnings = append(p.Warnings, Warning{Line: line, Msg: "the patch has no @@ line; its lines are read as one hunk"})
+				cur, last, trail = &hunk{Line: line}, ' ', 0
+				// This line is the hunk's first: read it below.
+			default:
+				if !ignored {
+					p.Warnings = append(p.Warnings, Warning{Line: line, Msg: fmt.Sprintf("%q stands before the first @@ line and is ignored", hunkClip(l))})
+					ignored = true
+				}
+				continue
+			}
+		} else {
+			if hunkIsHeader(l) {
+				flush()
+				cur, last, trail = newHunk(l, line), ' ', 0
+				continue
+			}
+			if hunkStartsFile(lines, i) {
+				flush()
+				afterGit = false
+				i--
+				continue
+			}
+		}
+		if l == "" {
+			cur.Old, cur.New, last = append(cur.Old, ""), append(cur.New, ""), ' '
+			trail++
+			continue
+		}
+		trail = 0
+		switch {
+		case l[0] == ' ':
+			cur.Old, cur.New = append(cur.Old, l[1:]), append(cur.New, l[1:])
+		case l[0] == '-':
+			cur.Old, cur.Changed = append(cur.Old, l[1:]), true
+		case l[0] == '+':
+			cur.New, cur.Changed = append(cur.New, l[1:]), true
+		case strings.HasPrefix(l, `\ `):
+			switch last {
+			case '-':
+				cur.NoEOLOld = true
+			case '+':
+				cur.NoEOLNew = true
+			default:
+				cur.NoEOLOld, cur.NoEOLNew = true, true
+			}
+			continue
+		default:
+			// A context line that lost its leading space.
+			cur.Old, cur.New = append(cur.Old, l), append(cur.New, l)
+			last = ' '
+			continue
+		}
+		last = l[0]
+	}
+	flush()
+	changed := 0
+	for _, h := range p.Hunks {
+		if h.Changed {
+			changed++
+		} else {
+			p.Warnings = append(p.Warnings, Warning{Line: h.Line, Msg: "the hunk changes no line (context only); ignored"})
+		}
+	}
+	switch {
+	case len(p.Hunks) == 0:
+		return p, &ParseError{Line: first, Msg: "the patch holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines"}
+	case changed == 0:
+		return p, &ParseError{Line: first, Msg: "the patch changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line"}
+	}
+	return p, nil
+}
+
+// newHunk starts the hunk whose "@@" header l stands at reply line.
+func newHunk(l string, line int) *hunk {
+	h := &hunk{Line: line}
+	h.OldStart, h.Numbered = hunkOldStart(l)
+	return h
+}
+
+// hunkIsHeader reports whether l is an "@@" line.
+func hunkIsHeader(l string) bool { return strings.HasPrefix(l, "@@") }
+
+// hunkOldStart reads the old start line of an "@@" header: the number
+// after the "-" that follows the opening "@@"s, if there is one.
+func hunkOldStart(l string) (int, bool) {
+	s := strings.TrimLeft(l, "@")
+	s = strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(s, "-") {
+		return 0, false
+	}
+	s = s[1:]
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 9 {
+		return 0, false
+	}
+	v, err := strconv.Atoi(s[:n])
+	return v, err == nil
+}
+
+// hunkStartsFile reports whether a file header starts at lines[i],
+// inside a hunk: a "diff --git" line, or a "--- "/"+++ " pair followed
+// by an "@@" line (without it the pair reads as a removed and an added
+// line).
+func hunkStartsFile(lines []string, i int) bool {
+	if strings.HasPrefix(lines[i], "diff --git ") {
+		return true
+	}
+	return strings.HasPrefix(lines[i], "--- ") && i+2 < len(lines) &&
+		strings.HasPrefix(lines[i+1], "+++ ") && hunkIsHeader(lines[i+2])
+}
+
+// hunkHasPrefix reports whether s starts with one of prefixes.
+func hunkHasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hunkClip shortens s for a message.
+func hunkClip(s string) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "..."
+	}
+	return s
+}

@@ -1,0 +1,805 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// FormatUdiffx is the name of the udiffx format: a <FILE_CHANGES>
+// envelope of XML-like directives with unified-diff patches.
+const FormatUdiffx = "udiffx"
+
+// The tag names of udiffx, upper-cased.
+const (
+	udxEnvelope = "FILE_CHANGES"
+	udxNew      = "FILE_NEW"
+	udxPatch    = "FILE_PATCH"
+	udxRename   = "FILE_RENAME"
+	udxDelete   = "FILE_DELETE"
+)
+
+// ParseUdiffx reads a reply in the udiffx format: the first
+// <FILE_CHANGES> ... </FILE_CHANGES> envelope, fenced or not (its
+// opening tag first on a line; failing that, the first within a line
+// that is not quoted in backticks), and the directives in it, in order:
+//
+//   - <FILE_NEW file_path="P">content</FILE_NEW>: a Create of the
+//     content with Overwrite set (the seed creates or overwrites);
+//   - <FILE_PATCH file_path="P">unified diff</FILE_PATCH>: one Edit per
+//     hunk that changes something, sharing a Group, Ordered, each with
+//     the hunk's old start line as LineHint (see readHunks);
+//   - <FILE_RENAME from_path="A" to_path="B" />: a Rename;
+//   - <FILE_DELETE file_path="P" />: a Delete with Recursive set (a
+//     path that names an existing directory deletes every file in it).
+//
+// Tag and attribute names are case-insensitive; values are single- or
+// double-quoted (or bare), in any order, with any spacing; every tag
+// may be self-closing or not (a FILE_RENAME or FILE_DELETE needs no
+// closing tag; a self-closing FILE_NEW creates an empty file). A
+// Markdown fence wrapping a FILE_NEW or FILE_PATCH body is stripped. An
+// operation's Line is the reply line of its tag (of the hunk's "@@"
+// line for a patch); its Format is "udiffx".
+//
+// A directive that cannot be read (a missing attribute, no closing
+// tag before the next line starting with a "<FILE_" or "</FILE_" tag,
+// a patch without a changing hunk, an unknown FILE_ tag, a tag without
+// its ">") is a Reply.Failed entry naming its tag's line, and reading
+// resumes after it, so the directives that follow still count. Text
+// between directives, a second envelope, and an envelope without its
+// </FILE_CHANGES> (read to the end of the reply, or to the fence that
+// wraps it) are warnings. The lines outside the envelope and its
+// wrapping fence are Reply.Prose, fenced shell blocks among them
+// Reply.Shell.
+//
+// The error is ErrNoEdits (wrapped, with the reason) when the reply
+// has no envelope or the envelope holds no directive; the reply is
+// returned in every case.
+func ParseUdiffx(text string) (*Reply, error) {
+	p := newUdxParser(text)
+	r := p.r
+	at := p.findEnvelope(0)
+	if at < 0 {
+		at = p.findInlineEnvelope()
+	}
+	if at < 0 {
+		p.prose(nil)
+		hint := ""
+		for at := p.nextTag(0); at >= 0; at = p.nextTag(at + 1) {
+			if n := udxTagAt(p.src, at, false); n == udxNew || n == udxPatch || n == udxRename || n == udxDelete {
+				hint = fmt.Sprintf(" (the <%s> tag at line %d stands outside one: wrap the directives in <%s> ... </%s>)", n, p.lineOf(at), udxEnvelope, udxEnvelope)
+				break
+			}
+		}
+		return r, fmt.Errorf("%w: the reply has no <%s> envelope%s", ErrNoEdits, udxEnvelope, hint)
+	}
+	env := p.envelope(at)
+	start := env.from
+	envs := []udxRange{env}
+	for i := env.to + 1; i < len(p.lines); {
+		j := p.findEnvelope(i)
+		if j < 0 {
+			break
+		}
+		j = p.lineOf(j) - 1
+		e := udxRange{from: j, to: p.closeLine(j)}
+		p.warn(j+1, "only the first <%s> envelope is read (line %d); this one is ignored", udxEnvelope, start+1)
+		envs = append(envs, e)
+		i = e.to + 1
+	}
+	p.prose(envs)
+	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	if len(r.Ops) == 0 && len(r.Failed) == 0 {
+		return r, fmt.Errorf("%w: the <%s> envelope at line %d holds no directive (%s, %s, %s, %s)",
+			ErrNoEdits, udxEnvelope, start+1, udxNew, udxPatch, udxRename, udxDelete)
+	}
+	return r, nil
+}
+
+// udxParser reads a reply through its text with "\r\n" folded to "\n",
+// keeping each line's offset so that every tag knows its reply line.
+type udxParser struct {
+	lines  []string
+	src    string // lines joined by "\n"
+	starts []int  // offset in src of each line
+	// lineTag is, per line, the tag its text starts with ("FILE_NEW",
+	// "/FILE_NEW"; "" for none); tagLine, per line, the first line at
+	// or after it that starts with a tag (len(lines) for none).
+	lineTag []string
+	tagLine []int
+	r       *Reply
+	group   int
+}
+
+// udxRange is a span of reply lines (0-based, inclusive). fenceEnd
+// says its last line closes the fence that wraps it.
+type udxRange struct {
+	from, to int
+	fenceEnd bool
+	head     string // the text before the opening tag on its line
+}
+
+func newUdxParser(text string) *udxParser {
+	p := &udxParser{lines: splitLines(text), r: &Reply{Format: FormatUdiffx}}
+	p.src = strings.Join(p.lines, "\n")
+	p.starts = make([]int, len(p.lines))
+	p.lineTag = make([]string, len(p.lines))
+	p.tagLine = make([]int, len(p.lines)+1)
+	off := 0
+	for i, l := range p.lines {
+		p.starts[i] = off
+		off += len(l) + 1
+		t := strings.TrimLeft(l, " \t")
+		if name := udxTagAt(t, 0, true); name != "" {
+			p.lineTag[i] = name
+			if t[1] == '/' {
+				p.lineTag[i] = "/" + name
+			}
+		}
+	}
+	p.tagLine[len(p.lines)] = len(p.lines)
+	for i := len(p.lines) - 1; i >= 0; i-- {
+		p.tagLine[i] = p.tagLine[i+1]
+		if p.lineTag[i] != "" {
+			p.tagLine[i] = i
+		}
+	}
+	return p
+}
+
+// lineOf returns the 1-based reply line holding offset off of src.
+func (p *udxParser) lineOf(off int) int {
+	return sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > off })
+}
+
+// findEnvelope returns the offset of the first <FILE_CHANGES> tag that
+// starts a line, from line i on; -1 when there is none.
+func (p *udxParser) findEnvelope(i int) int {
+	for ; i < len(p.lines); i++ {
+		t := strings.TrimLeft(p.lines[i], " \t")
+		if udxTagAt(t, 0, false) == udxEnvelope {
+			return p.starts[i] + len(p.lines[i]) - len(t)
+		}
+	}
+	return -1
+}
+
+// findInlineEnvelope returns the offset of the first "<FILE_CHANGES>"
+// within a line that is not quoted as code (a backtick before it);
+// -1 when there is none.
+func (p *udxParser) findInlineEnvelope() int {
+	for off := 0; off < len(p.src); {
+		i := strings.Index(p.src[off:], "<")
+		if i < 0 {
+			return -1
+		}
+		off += i
+		if udxTagAt(p.src, off, false) == udxEnvelope && (off == 0 || p.src[off-1] != '`') {
+			return off
+		}
+		off++
+	}
+	return -1
+}
+
+// closeLine returns the line holding the </FILE_CHANGES> of the
+// envelope opening at line i, or the last line.
+func (p *udxParser) closeLine(i int) int {
+	for j := i; j < len(p.lines); j++ {
+		if udxIndexClose(p.lines[j], 0, udxEnvelope) >= 0 {
+			return j
+		}
+	}
+	return len(p.lines) - 1
+}
+
+// envelope reads the directives of the envelope whose tag opens at
+// offset at and returns the lines it spans.
+func (p *udxParser) envelope(at int) udxRange {
+	start := p.lineOf(at) - 1
+	env := udxRange{from: start, head: p.src[p.starts[start]:at]}
+	wrap, wrapped := p.fenceAt(start)
+	pos := at + 1 + len(udxEnvelope)
+	if end := strings.IndexByte(p.src[pos:p.lineEnd(start)], '>'); end >= 0 {
+		pos += end + 1
+	}
+	// The wrapping fence ends an unclosed envelope, but only when no
+	// </FILE_CHANGES> follows: otherwise its close is a stray fence.
+	closed := udxIndexClose(p.src, pos, udxEnvelope) >= 0
+	for {
+		next := p.nextTag(pos)
+		stop := next
+		if stop < 0 {
+			stop = len(p.src)
+		}
+		if end, ok := p.between(pos, stop, wrap, wrapped && !closed); ok {
+			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the fence that closes at line %d", udxEnvelope, udxEnvelope, end+1)
+			env.to, env.fenceEnd = end, true
+			return env
+		}
+		if next < 0 {
+			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the end of the reply", udxEnvelope, udxEnvelope)
+			env.to = len(p.lines) - 1
+			return env
+		}
+		if p.src[next+1] == '/' {
+			name, end := udxCloseTag(p.src, next)
+			if name == udxEnvelope {
+				env.to = p.lineOf(next) - 1
+				return env
+			}
+			p.warn(p.lineOf(next), "a stray </%s> is ignored", name)
+			pos = end
+			continue
+		}
+		pos = p.directive(next)
+	}
+}
+
+// fenceAt reports the fence that is open at line i, judged by the
+// fence lines above it.
+func (p *udxParser) fenceAt(i int) (fence, bool) {
+	var open fence
+	in := false
+	for j := 0; j < i; j++ {
+		t := strings.TrimSpace(p.lines[j])
+		if in {
+			if open.closes(t) {
+				in = false
+			}
+		} else if f, ok := openFence(t); ok {
+			open, in = f, true
+		}
+	}
+	return open, in
+}
+
+// lineEnd returns the offset in src of the end of line i.
+func (p *udxParser) lineEnd(i int) int { return p.starts[i] + len(p.lines[i]) }
+
+// between checks the text of src[from:to] that stands between
+// directives: blank and fence lines are ignored, other text is ignored
+// with a warning. When endAtFence is set, a line that closes the fence
+// wrap ends the envelope: its line is returned with ok set.
+func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, bool) {
+	if from >= to {
+		return 0, false
+	}
+	first := p.lineOf(from) - 1
+	warned := false
+	for i, seg := range strings.Split(p.src[from:to], "\n") {
+		t := strings.TrimSpace(seg)
+		whole := i > 0 || from == p.starts[first]
+		switch {
+		case t == "":
+		case endAtFence && whole && wrap.closes(t):
+			return first + i, true
+		case isFenceLine(t):
+		case !warned:
+			p.warn(first+i+1, "text between directives is ignored: %q", hunkClip(t))
+			warned = true
+		}
+	}
+	return 0, false
+}
+
+// nextTag returns the offset of the next "<FILE_" or "</FILE_" tag
+// from off on; -1 when there is none.
+func (p *udxParser) nextTag(off int) int {
+	for off < len(p.src) {
+		i := strings.IndexByte(p.src[off:], '<')
+		if i < 0 {
+			return -1
+		}
+		off += i
+		if udxTagAt(p.src, off, true) != "" {
+			return off
+		}
+		off++
+	}
+	return -1
+}
+
+// directive reads the directive whose tag opens at offset at and
+// returns the offset where reading goes on.
+func (p *udxParser) directive(at int) int {
+	line := p.lineOf(at)
+	tag, bad := udxOpenTag(p.src, at)
+	if bad != "" {
+		p.fail(line, tag.somePath(), "the <%s> tag %s", tag.name, bad)
+		if end, _, found := p.findClose(tag.name, at+1, !udxBodied(tag.name)); found {
+			return end
+		}
+		return p.barrier(at)
+	}
+	if tag.name == udxEnvelope {
+		p.warn(line, "a nested <%s> is ignored", udxEnvelope)
+		return tag.end
+	}
+	pos := tag.end
+	var body []string
+	first := line
+	closed := tag.self
+	if !tag.self {
+		if end, closeAt, found := p.findClose(tag.name, tag.end, !udxBodied(tag.name)); found {
+			body, first = p.body(tag.end, closeAt)
+			pos, closed = end, true
+		}
+	}
+	switch tag.name {
+	case udxNew, udxPatch:
+		path, missing := p.attrs(tag, line, "file_path")
+		if !closed {
+			stop := p.barrier(tag.end)
+			p.fail(line, path, "the <%s> directive has no closing </%s> before %s", tag.name, tag.name, p.where(stop))
+			return stop
+		}
+		if missing != "" {
+			p.fail(line, tag.somePath(), "%s", missing)
+			return pos
+		}
+		body, first = udxStripFence(body, first)
+		if tag.name == udxNew {
+			p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatUdiffx, Path: path, New: body, Overwrite: true, Line: line})
+			return pos
+		}
+		hp, err := parseHunks(body, first)
+		p.r.Warnings = append(p.r.Warnings, hp.Warnings...)
+		if err != nil {
+			p.fail(line, path, "%s", err.Msg)
+			return pos
+		}
+		p.checkHeaders(hp, path)
+		p.group++
+		p.r.Ops = append(p.r.Ops, hunkOps(hp, FormatUdiffx, path, p.group)...)
+	case udxRename:
+		from, missing := p.attrs(tag, line, "from_path", "to_path")
+		if missing != "" {
+			p.fail(line, tag.somePath(), "%s", missing)
+			break
+		}
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatUdiffx, Path: from, NewPath: tag.attr("to_path"), Line: line})
+	case udxDelete:
+		path, missing := p.attrs(tag, line, "file_path")
+		if missing != "" {
+			p.fail(line, tag.somePath(), "%s", missing)
+			break
+		}
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Delete, Format: FormatUdiffx, Path: path, Recursive: true, Line: line})
+	default:
+		p.fail(line, tag.somePath(), "unknown directive <%s>: the directives are <%s>, <%s>, <%s> and <%s>",
+			tag.name, udxNew, udxPatch, udxRename, udxDelete)
+	}
+	if (tag.name == udxRename || tag.name == udxDelete) && !blank(body) {
+		p.warn(first, "the text inside <%s> is ignored", tag.name)
+	}
+	return pos
+}
+
+// attrs checks that tag has the attributes names (the first is the
+// path returned) and warns about the others. missing is the failure
+// message when one is absent or empty.
+func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing string) {
+	path = tag.attr(names[0])
+	var absent []string
+	for _, n := range names {
+		if tag.attr(n) == "" {
+			absent = append(absent, n)
+		}
+	}
+	for _, a := range tag.order {
+		known := false
+		for _, n := range names {
+			known = known || a == n
+		}
+		if !known {
+			p.warn(line, "the attribute %s of <%s> is ignored", a, tag.name)
+		}
+	}
+	if len(absent) == 0 {
+		return path, ""
+	}
+	missing = fmt.Sprintf("the <%s> tag has no %s attribute", tag.name, strings.Join(absent, " or "))
+	if len(tag.order) > 0 {
+		missing += fmt.Sprintf(" (it has %s)", strings.Join(tag.order, ", "))
+	}
+	return path, missing
+}
+
+// findClose looks for the closing tag of name from offset from on,
+// up to the first line after from's that starts with a tag (that line
+// included when it starts with this closing tag); an optional closing
+// tag (FILE_RENAME, FILE_DELETE, unknown tags) is looked for only in
+// the next udxOptionalLines lines. It returns the offset after the
+// closing tag and the offset where it starts.
+func (p *udxParser) findClose(name string, from int, optional bool) (end, at int, ok bool) {
+	limit := len(p.src)
+	if i := p.tagLine[p.lineOf(from)]; i < len(p.lines) {
+		limit = p.starts[i]
+		if p.lineTag[i] == "/"+name {
+			limit = p.lineEnd(i)
+		}
+	}
+	if last := p.lineOf(from) + udxOptionalLines; optional && last < len(p.lines) {
+		limit = min(limit, p.lineEnd(last))
+	}
+	at = udxIndexClose(p.src[:limit], from, name)
+	if at < 0 {
+		return 0, 0, false
+	}
+	_, end = udxCloseTag(p.src, at)
+	return end, at, true
+}
+
+// udxOptionalLines bounds the search for an optional closing tag, so
+// that tags standing within lines cannot make reading quadratic.
+const udxOptionalLines = 100
+
+// udxBodied reports whether the directive name must have a body and a
+// closing tag (or be self-closing).
+func udxBodied(name string) bool { return name == udxNew || name == udxPatch }
+
+// barrier is the offset of the first tag that starts a line after the
+// one holding offset from, where the body of an unclosed directive
+// ends; len(src) when there is none.
+func (p *udxParser) barrier(from int) int {
+	i := p.tagLine[p.lineOf(from)]
+	if i == len(p.lines) {
+		return len(p.src)
+	}
+	return p.lineEnd(i) - len(strings.TrimLeft(p.lines[i], " \t"))
+}
+
+// where names the place a directive ran into, for a message.
+func (p *udxParser) where(off int) string {
+	if off >= len(p.src) {
+		return "the end of the reply"
+	}
+	return fmt.Sprintf("line %d", p.lineOf(off))
+}
+
+// body returns the lines between the end of an opening tag (from) and
+// its closing tag (to), and the reply line of the first: the rest of
+// the tag's line and the part of the closing tag's line before it
+// count only when they are not blank.
+func (p *udxParser) body(from, to int) ([]string, int) {
+	first := p.lineOf(from)
+	raw := p.src[from:to]
+	if !strings.Contains(raw, "\n") {
+		if strings.TrimSpace(raw) == "" {
+			return nil, first
+		}
+		return []string{raw}, first
+	}
+	lines := strings.Split(raw, "\n")
+	if strings.TrimSpace(lines[0]) == "" {
+		lines, first = lines[1:], first+1
+	}
+	if n := len(lines); n > 0 && strings.TrimSpace(lines[n-1]) == "" {
+		lines = lines[:n-1]
+	}
+	return lines, first
+}
+
+// checkHeaders warns when the file headers of a patch name another
+// file than its file_path, or more than one file.
+func (p *udxParser) checkHeaders(hp *hunkPatch, path string) {
+	if len(hp.Headers) > 1 {
+		p.warn(hp.Headers[1].Line, "the patch of %s holds %d file headers; every hunk in it edits %s", path, len(hp.Headers), path)
+		return
+	}
+	for _, h := range hp.Headers {
+		for _, n := range []string{h.Old, h.New} {
+			if n = udxHeaderName(n); n != "" && !udxSameFile(n, path) {
+				p.warn(h.Line, "the patch header names %s; the hunks edit %s, the file_path", n, path)
+				return
+			}
+		}
+	}
+}
+
+func (p *udxParser) fail(line int, path, format string, args ...any) {
+	p.r.Failed = append(p.r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *udxParser) warn(line int, format string, args ...any) {
+	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// prose sorts the lines outside the envelopes into Reply.Prose (one
+// blank line standing for each run of them, none at the ends) and
+// Reply.Shell. A fence open where an envelope starts wraps it: its
+// lines are the envelope's.
+func (p *udxParser) prose(envs []udxRange) {
+	var prose []string
+	var open fence
+	in, wrapper := false, false
+	openLine := 0
+	var shell strings.Builder
+	endShell := func() {
+		if !wrapper && open.ticks > 0 && open.isShell() {
+			p.r.Shell = append(p.r.Shell, Shell{Line: openLine + 1, Lang: open.info, Text: shell.String()})
+		}
+		in, wrapper = false, false
+	}
+	for i := 0; i < len(p.lines); i++ {
+		if len(envs) > 0 && i == envs[0].from {
+			if h := envs[0].head; strings.TrimSpace(h) != "" && !in {
+				prose = append(prose, h)
+			}
+			wrapper = wrapper || in
+			i = envs[0].to
+			if envs[0].fenceEnd {
+				in, wrapper = false, false
+			}
+			envs = envs[1:]
+			continue
+		}
+		t := strings.TrimSpace(p.lines[i])
+		if in {
+			if open.closes(t) {
+				endShell()
+			} else if !wrapper {
+				shell.WriteString(p.lines[i] + "\n")
+			}
+			continue
+		}
+		if f, ok := openFence(t); ok {
+			open, in, openLine = f, true, i
+			shell.Reset()
+			continue
+		}
+		if t == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
+			continue
+		}
+		prose = append(prose, p.lines[i])
+	}
+	if in {
+		endShell()
+	}
+	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
+		prose = prose[:len(prose)-1]
+	}
+	p.r.Prose = prose
+}
+
+// udxTag is an opening tag as read.
+type udxTag struct {
+	name  string            // upper-cased
+	attrs map[string]string // by lower-cased name, values trimmed
+	order []string          // attribute names in the order written
+	self  bool              // self-closing ("/>")
+	end   int               // offset after its ">"
+}
+
+// attr returns the first non-empty value of the attributes names.
+func (t udxTag) attr(names ...string) string {
+	for _, n := range names {
+		if v := t.attrs[n]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// somePath names the file a tag is about, for a failure: the value of
+// its first path-like attribute, even a misspelt one.
+func (t udxTag) somePath() string {
+	return t.attr("file_path", "from_path", "path", "file", "to_path")
+}
+
+// udxOpenTag reads the opening tag at offset at of s ("<FILE_..."):
+// attributes with single, double or typographic quotes or none, spaces
+// anywhere between them, over up to udxTagLines lines as long as no
+// line starts with "<" first. bad says what is wrong with a tag that cannot be
+// read; the tag holds what was read before.
+func udxOpenTag(s string, at int) (tag udxTag, bad string) {
+	i := at + 1
+	j := i
+	for j < len(s) && udxNameByte(s[j]) {
+		j++
+	}
+	tag.name, tag.attrs = strings.ToUpper(s[i:j]), map[string]string{}
+	i = j
+	newlines := 0
+	for {
+		for i < len(s) && (udxBlank(s[i]) || s[i] == '\n') {
+			if s[i] == '\n' {
+				if newlines++; newlines >= udxTagLines {
+					return tag, `has no closing ">"`
+				}
+				if k := udxSkipBlanks(s, i+1); k < len(s) && s[k] == '<' {
+					return tag, `has no closing ">"`
+				}
+			}
+			i++
+		}
+		if i >= len(s) {
+			return tag, `has no closing ">"`
+		}
+		switch s[i] {
+		case '>':
+			tag.end = i + 1
+			return tag, ""
+		case '/':
+			if k := udxSkipBlanks(s, i+1); k < len(s) && s[k] == '>' {
+				tag.self, tag.end = true, k+1
+				return tag, ""
+			}
+			i++ // a stray slash
+			continue
+		}
+		j = i
+		for j < len(s) && !strings.ContainsRune(" \t\r\n=>/\"'", rune(s[j])) {
+			j++
+		}
+		if j == i {
+			return tag, fmt.Sprintf("has %q where an attribute name belongs", s[i:i+1])
+		}
+		name := strings.ToLower(s[i:j])
+		i = udxSkipBlanks(s, j)
+		value := ""
+		if i < len(s) && s[i] == '=' {
+			v, next, ok := udxValue(s, udxSkipBlanks(s, i+1))
+			if !ok {
+				return tag, fmt.Sprintf("has no closing quote after %s=", name)
+			}
+			value, i = v, next
+		}
+		if _, dup := tag.attrs[name]; !dup {
+			tag.attrs[name] = strings.TrimSpace(value)
+			tag.order = append(tag.order, name)
+		}
+	}
+}
+
+// udxTagLines bounds the lines one tag may span.
+const udxTagLines = 20
+
+// udxQuotes pairs the quotes an attribute value may stand in.
+var udxQuotes = [][2]string{{`"`, `"`}, {"'", "'"}, {"\u201c", "\u201d"}, {"\u201d", "\u201d"}, {"\u2018", "\u2019"}, {"\u2019", "\u2019"}}
+
+// udxValue reads the attribute value at offset i of s: quoted (the
+// closing quote on the same line) or bare (up to a blank or ">"). It
+// returns the value and the offset after it; ok is false for a quote
+// that is not closed on its line.
+func udxValue(s string, i int) (value string, next int, ok bool) {
+	for _, q := range udxQuotes {
+		if !strings.HasPrefix(s[i:], q[0]) {
+			continue
+		}
+		rest := s[i+len(q[0]):]
+		k := strings.Index(rest, q[1])
+		if nl := strings.IndexAny(rest, "\r\n"); k < 0 || nl >= 0 && nl < k {
+			return "", i, false
+		}
+		return rest[:k], i + len(q[0]) + k + len(q[1]), true
+	}
+	j := i
+	for j < len(s) && !strings.ContainsRune(" \t\r\n>", rune(s[j])) {
+		j++
+	}
+	if j > i && s[j-1] == '/' && j < len(s) && s[j] == '>' {
+		j-- // "file_path=a.txt/>": the slash closes the tag
+	}
+	return s[i:j], j, true
+}
+
+// udxSkipBlanks skips blanks from offset i of s.
+func udxSkipBlanks(s string, i int) int {
+	for i < len(s) && udxBlank(s[i]) {
+		i++
+	}
+	return i
+}
+
+// udxBlank reports whether c is a blank within a line (a lone "\r"
+// counts: a line break that splitLines kept).
+func udxBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// udxNameByte reports whether c may stand in a tag name.
+func udxNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// udxTagAt returns the upper-cased name of the "<FILE_..." tag (with
+// closing, also "</FILE_...") at offset off of s; "" when there is none.
+func udxTagAt(s string, off int, closing bool) string {
+	i := off + 1
+	if closing && i < len(s) && s[i] == '/' {
+		i++
+	}
+	if off >= len(s) || s[off] != '<' || len(s)-i < 5 || !strings.EqualFold(s[i:i+5], "FILE_") {
+		return ""
+	}
+	j := i + 5
+	for j < len(s) && udxNameByte(s[j]) {
+		j++
+	}
+	return strings.ToUpper(s[i:j])
+}
+
+// udxIndexClose returns the offset of the first closing tag of name
+// ("</NAME", any case, not followed by a name character) in s from
+// offset from on; -1 when there is none.
+func udxIndexClose(s string, from int, name string) int {
+	for off := from; off < len(s); {
+		i := strings.Index(s[off:], "</")
+		if i < 0 {
+			return -1
+		}
+		off += i
+		if udxTagAt(s, off, true) == name {
+			return off
+		}
+		off += 2
+	}
+	return -1
+}
+
+// udxCloseTag reads the closing tag at offset at of s and returns its
+// upper-cased name and the offset after it (after its ">" when one
+// follows, blanks aside).
+func udxCloseTag(s string, at int) (string, int) {
+	i := at + 2
+	j := i
+	for j < len(s) && udxNameByte(s[j]) {
+		j++
+	}
+	end := j
+	if k := udxSkipBlanks(s, j); k < len(s) && s[k] == '>' {
+		end = k + 1
+	}
+	return strings.ToUpper(s[i:j]), end
+}
+
+// udxStripFence strips a Markdown fence that wraps a directive body:
+// its first non-blank line opens a fence of three or more backticks or
+// tildes and its last non-blank line closes it. first is the reply
+// line of lines[0]; the reply line of the first line kept is returned.
+func udxStripFence(lines []string, first int) ([]string, int) {
+	a, b := 0, len(lines)-1
+	for a < len(lines) && strings.TrimSpace(lines[a]) == "" {
+		a++
+	}
+	for b >= 0 && strings.TrimSpace(lines[b]) == "" {
+		b--
+	}
+	if a >= b {
+		return lines, first
+	}
+	open, last := strings.TrimSpace(lines[a]), strings.TrimSpace(lines[b])
+	c := open[0]
+	if c != '`' && c != '~' {
+		return lines, first
+	}
+	n := countPrefix(open, c)
+	if n < 3 || strings.IndexByte(open[n:], '`') >= 0 || countPrefix(last, c) < n || countPrefix(last, c) != len(last) {
+		return lines, first
+	}
+	return lines[a+1 : b], first + a + 1
+}
+
+// udxHeaderName cleans a name from a "---" or "+++" header: a tab and
+// what follows (a timestamp), quotes, and an "a/" or "b/" prefix go;
+// "/dev/null" is no name.
+func udxHeaderName(n string) string {
+	if i := strings.IndexByte(n, '\t'); i >= 0 {
+		n = n[:i]
+	}
+	n = strings.Trim(strings.TrimSpace(n), `"`)
+	if n == "/dev/null" {
+		return ""
+	}
+	if strings.HasPrefix(n, "a/") || strings.HasPrefix(n, "b/") {
+		n = n[2:]
+	}
+	return n
+}
+
+// udxSameFile reports whether the names a and b plausibly name one
+// file: equal once cleaned of "./", or one a trailing part of the other.
+func udxSameFile(a, b string) bool {
+	a, b = strings.TrimPrefix(a, "./"), strings.TrimPrefix(b, "./")
+	return a == b || strings.HasSuffix(a, "/"+b) || strings.HasSuffix(b, "/"+a)
+}

@@ -1,0 +1,464 @@
+package translate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// udxDump writes what ParseUdiffx returned, one item a line.
+func udxDump(r *Reply, err error) string {
+	var b strings.Builder
+	for _, op := range r.Ops {
+		fmt.Fprintf(&b, "%d %s %s", op.Line, op.Kind, op.Path)
+		if op.NewPath != "" {
+			fmt.Fprintf(&b, " -> %s", op.NewPath)
+		}
+		if op.Group != 0 {
+			fmt.Fprintf(&b, " group %d", op.Group)
+		}
+		if op.LineHint != 0 {
+			fmt.Fprintf(&b, " hint %d", op.LineHint)
+		}
+		for _, f := range []struct {
+			set  bool
+			name string
+		}{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"}} {
+			if f.set {
+				b.WriteString(" " + f.name)
+			}
+		}
+		b.WriteString("\n")
+		for _, l := range op.Old {
+			fmt.Fprintf(&b, "  old|%s\n", l)
+		}
+		for _, l := range op.New {
+			fmt.Fprintf(&b, "  new|%s\n", l)
+		}
+	}
+	for _, f := range r.Failed {
+		fmt.Fprintf(&b, "%d FAILED %s: %s\n", f.Line, f.Path, f.Msg)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning %d: %s\n", w.Line, w.Msg)
+	}
+	for _, s := range r.Shell {
+		fmt.Fprintf(&b, "shell %d %s: %q\n", s.Line, s.Lang, s.Text)
+	}
+	for _, l := range r.Prose {
+		fmt.Fprintf(&b, "prose|%s\n", l)
+	}
+	if err != nil {
+		fmt.Fprintf(&b, "error: %v\n", err)
+	}
+	return b.String()
+}
+
+func TestParseUdiffx(t *testing.T) {
+	for _, tc := range []struct {
+		name, reply, want string
+	}{{
+		name: "every directive, prose around",
+		reply: `Rename the helper and drop the old notes.
+
+<FILE_CHANGES>
+<FILE_NEW file_path="src/hello.rs">
+pub fn hello() { println!("Hello"); }
+</FILE_NEW>
+
+<FILE_PATCH file_path="src/main.rs">
+@@ -1,3 +1,3 @@
+-fn main() { println!("Hello"); }
++fn main() { println!("Hello, world"); }
+</FILE_PATCH>
+<FILE_RENAME from_path="a.txt" to_path="docs/a.txt" />
+<FILE_DELETE file_path="old" />
+</FILE_CHANGES>
+
+That is all.
+`,
+		want: `4 create src/hello.rs overwrite
+  new|pub fn hello() { println!("Hello"); }
+9 edit src/main.rs group 1 hint 1 ordered
+  old|fn main() { println!("Hello"); }
+  new|fn main() { println!("Hello, world"); }
+13 rename a.txt -> docs/a.txt
+14 delete-file old recursive
+prose|Rename the helper and drop the old notes.
+prose|
+prose|That is all.
+`,
+	}, {
+		name: "fenced envelope, fenced bodies",
+		reply: "Fix it.\n" +
+			"```xml\n" +
+			"<FILE_CHANGES>\n" +
+			"<FILE_NEW file_path=\"a.py\">\n" +
+			"```python\n" +
+			"print(1)\n" +
+			"```\n" +
+			"</FILE_NEW>\n" +
+			"<FILE_PATCH file_path=\"b.py\">\n" +
+			"```diff\n" +
+			"--- a/b.py\n" +
+			"+++ b/b.py\n" +
+			"@@ -2,2 +2,2 @@\n" +
+			" x\n" +
+			"-y\n" +
+			"+z\n" +
+			"```\n" +
+			"</FILE_PATCH>\n" +
+			"</FILE_CHANGES>\n" +
+			"```\n" +
+			"Done.\n",
+		want: `4 create a.py overwrite
+  new|print(1)
+13 edit b.py group 1 hint 2 ordered
+  old|x
+  old|y
+  new|x
+  new|z
+prose|Fix it.
+prose|Done.
+`,
+	}, {
+		name: "attributes: quotes, order, spacing, case, several lines",
+		reply: `<FILE_CHANGES>
+<file_rename  to_path = 'b.txt'   from_path="a.txt"/>
+<FILE_RENAME
+    from_path="c.txt"
+    to_path="d.txt"
+/>
+<FILE_DELETE file_path=gone.txt/>
+<FILE_DELETE file_path=“typo.txt” >
+</FILE_DELETE>
+<FILE_NEW file_path="inline.txt">one line</FILE_NEW>
+<FILE_NEW file_path="empty.txt" />
+</FILE_CHANGES>
+`,
+		want: `2 rename a.txt -> b.txt
+3 rename c.txt -> d.txt
+7 delete-file gone.txt recursive
+8 delete-file typo.txt recursive
+10 create inline.txt overwrite
+  new|one line
+11 create empty.txt overwrite
+`,
+	}, {
+		name:  "all on one line",
+		reply: `<FILE_CHANGES><FILE_DELETE file_path="a"/><FILE_DELETE file_path="b"></FILE_DELETE></FILE_CHANGES> thanks`,
+		want: `1 delete-file a recursive
+1 delete-file b recursive
+`,
+	}, {
+		name:  "an envelope opening within a line",
+		reply: "Mention `<FILE_CHANGES>` first. Here it is: <FILE_CHANGES>\n<FILE_DELETE file_path=\"a\" />\n</FILE_CHANGES>\n",
+		want: `2 delete-file a recursive
+prose|Mention ` + "`<FILE_CHANGES>`" + ` first. Here it is: 
+`,
+	}, {
+		name: "broken directives do not swallow the ones after them",
+		reply: `<FILE_CHANGES>
+<FILE_NEW path="a.py">
+x = 1
+</FILE_NEW>
+<FILE_PATCH file_path="b.py">
+@@ -1 +1 @@
+-a
++b
+<FILE_DELETE file_path="c.py" />
+<FILE_MOVE from_path="d" to_path="e" />
+<FILE_RENAME from_path="f" />
+<FILE_NEW file_path="g.py>
+print()
+</FILE_NEW>
+<FILE_DELETE file_path="h.py"
+<FILE_PATCH file_path="i.py">
+@@ @@
+ same
+</FILE_PATCH>
+<FILE_NEW file_path="j.py">
+ok = True
+</FILE_NEW>
+</FILE_CHANGES>
+`,
+		want: `9 delete-file c.py recursive
+20 create j.py overwrite
+  new|ok = True
+2 FAILED a.py: the <FILE_NEW> tag has no file_path attribute (it has path)
+5 FAILED b.py: the <FILE_PATCH> directive has no closing </FILE_PATCH> before line 9
+10 FAILED d: unknown directive <FILE_MOVE>: the directives are <FILE_NEW>, <FILE_PATCH>, <FILE_RENAME> and <FILE_DELETE>
+11 FAILED f: the <FILE_RENAME> tag has no to_path attribute (it has from_path)
+12 FAILED : the <FILE_NEW> tag has no closing quote after file_path=
+15 FAILED h.py: the <FILE_DELETE> tag has no closing ">"
+16 FAILED i.py: the patch changes nothing: its hunks hold context lines only, no "-" or "+" line
+warning 2: the attribute path of <FILE_NEW> is ignored
+warning 17: the hunk changes no line (context only); ignored
+`,
+	}, {
+		name: "missing </FILE_CHANGES>: read to the end",
+		reply: `Intro.
+<FILE_CHANGES>
+<FILE_DELETE file_path="a" />
+`,
+		want: `3 delete-file a recursive
+warning 2: the <FILE_CHANGES> envelope has no closing </FILE_CHANGES>; it is read to the end of the reply
+prose|Intro.
+`,
+	}, {
+		name:  "missing </FILE_CHANGES> in a fence: read to the fence",
+		reply: "```\n<FILE_CHANGES>\n<FILE_DELETE file_path=\"a\" />\n```\nDelete a.\n",
+		want: `3 delete-file a recursive
+warning 2: the <FILE_CHANGES> envelope has no closing </FILE_CHANGES>; it is read to the fence that closes at line 4
+prose|Delete a.
+`,
+	}, {
+		name: "only the first envelope; stray text, tags and fences inside",
+		reply: "<FILE_CHANGES>\n" +
+			"Now the deletion:\n" +
+			"```\n" +
+			"<FILE_DELETE file_path=\"a\" />\n" +
+			"```\n" +
+			"</FILE_NEW>\n" +
+			"<FILE_CHANGES>\n" +
+			"</FILE_CHANGES>\n" +
+			"Between.\n" +
+			"<FILE_CHANGES>\n" +
+			"<FILE_DELETE file_path=\"b\" />\n" +
+			"</FILE_CHANGES>\n",
+		want: `4 delete-file a recursive
+warning 2: text between directives is ignored: "Now the deletion:"
+warning 6: a stray </FILE_NEW> is ignored
+warning 7: a nested <FILE_CHANGES> is ignored
+warning 10: only the first <FILE_CHANGES> envelope is read (line 1); this one is ignored
+prose|Between.
+`,
+	}, {
+		name: "patch headers naming another file, shell blocks in the prose",
+		reply: "Run the tests after:\n" +
+			"```bash\n" +
+			"go test ./...\n" +
+			"```\n" +
+			"<FILE_CHANGES>\n" +
+			"<FILE_PATCH file_path=\"src/a.go\">\n" +
+			"--- a/src/b.go\n" +
+			"+++ b/src/b.go\n" +
+			"@@ -1 +1 @@\n" +
+			"-x\n" +
+			"+y\n" +
+			"</FILE_PATCH>\n" +
+			"<FILE_PATCH file_path=\"c.go\">\n" +
+			"--- a/lib/c.go\n" +
+			"+++ b/lib/c.go\n" +
+			"@@ -1 +1 @@\n" +
+			"-x\n" +
+			"+y\n" +
+			"</FILE_PATCH>\n" +
+			"</FILE_CHANGES>\n",
+		want: `9 edit src/a.go group 1 hint 1 ordered
+  old|x
+  new|y
+16 edit c.go group 2 hint 1 ordered
+  old|x
+  new|y
+warning 7: the patch header names src/b.go; the hunks edit src/a.go, the file_path
+shell 2 bash: "go test ./...\n"
+prose|Run the tests after:
+`,
+	}, {
+		name:  "CRLF, blank lines kept inside a new file",
+		reply: "<FILE_CHANGES>\r\n<FILE_NEW file_path=\"a.txt\">\r\n\r\none\r\n\r\ntwo\r\n</FILE_NEW>\r\n</FILE_CHANGES>\r\n",
+		want: `2 create a.txt overwrite
+  new|
+  new|one
+  new|
+  new|two
+`,
+	}, {
+		name: "content with markup and a fence inside",
+		reply: "<FILE_CHANGES>\n" +
+			"<FILE_NEW file_path=\"README.md\">\n" +
+			"<div>Hi</div>\n" +
+			"```sh\n" +
+			"make\n" +
+			"```\n" +
+			"End.\n" +
+			"</FILE_NEW>\n" +
+			"</FILE_CHANGES>\n",
+		want: `2 create README.md overwrite
+  new|<div>Hi</div>
+  new|` + "```sh" + `
+  new|make
+  new|` + "```" + `
+  new|End.
+`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ParseUdiffx(tc.reply)
+			if r == nil {
+				t.Fatal("nil reply")
+			}
+			if r.Format != FormatUdiffx {
+				t.Errorf("format %q", r.Format)
+			}
+			for _, op := range r.Ops {
+				if op.Format != FormatUdiffx {
+					t.Errorf("op format %q", op.Format)
+				}
+			}
+			if diff := cmp.Diff(tc.want, udxDump(r, err)); diff != "" {
+				t.Errorf("ParseUdiffx (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseUdiffxNoEdits(t *testing.T) {
+	for _, tc := range []struct {
+		name, reply, want string
+	}{{
+		name:  "no envelope",
+		reply: "Just words.\n",
+		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
+	}, {
+		name:  "directives without envelope",
+		reply: "Here:\n<FILE_DELETE file_path=\"a\" />\n",
+		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope (the <FILE_DELETE> tag at line 2 stands outside one: wrap the directives in <FILE_CHANGES> ... </FILE_CHANGES>)",
+	}, {
+		name:  "empty envelope",
+		reply: "Nothing to do.\n<FILE_CHANGES>\n</FILE_CHANGES>\n",
+		want:  "translate: no edit found in the reply: the <FILE_CHANGES> envelope at line 2 holds no directive (FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE)",
+	}, {
+		name:  "envelope mentioned inline is no envelope",
+		reply: "I would use a `<FILE_CHANGES>` block.\n",
+		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ParseUdiffx(tc.reply)
+			if !errors.Is(err, ErrNoEdits) {
+				t.Fatalf("error %v, want ErrNoEdits", err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error\n%s\nwant\n%s", err, tc.want)
+			}
+			if r == nil || len(r.Prose) == 0 {
+				t.Errorf("the prose should be returned: %+v", r)
+			}
+		})
+	}
+}
+
+// TestParseUdiffxBodyLimits checks that a body ends where a line starts
+// with another directive, so that a missing closing tag costs only its
+// own directive.
+func TestParseUdiffxBodyLimits(t *testing.T) {
+	reply := `<FILE_CHANGES>
+<FILE_NEW file_path="a.txt">
+text
+  <FILE_DELETE file_path="b" />
+</FILE_CHANGES>
+`
+	r, err := ParseUdiffx(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `4 delete-file b recursive
+2 FAILED a.txt: the <FILE_NEW> directive has no closing </FILE_NEW> before line 4
+`
+	if diff := cmp.Diff(want, udxDump(r, err)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestUdxStripFence(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+		first    int
+	}{
+		{[]string{"```go", "x", "```"}, []string{"x"}, 11},
+		{[]string{"", "````", "```", "x", "```", "````", ""}, []string{"```", "x", "```"}, 12},
+		{[]string{"~~~", "x", "~~~"}, []string{"x"}, 11},
+		{[]string{"```", "x", "``"}, []string{"```", "x", "``"}, 10},
+		{[]string{"```", "x", "``` y"}, []string{"```", "x", "``` y"}, 10},
+		{[]string{"````", "x", "```"}, []string{"````", "x", "```"}, 10},
+		{[]string{"```"}, []string{"```"}, 10},
+		{[]string{"x", "```"}, []string{"x", "```"}, 10},
+	} {
+		got, first := udxStripFence(tc.in, 10)
+		if !cmp.Equal(got, tc.want) || first != tc.first {
+			t.Errorf("udxStripFence(%q) = %q, %d; want %q, %d", tc.in, got, first, tc.want, tc.first)
+		}
+	}
+}
+
+// udxPromptExample returns the worked example of prompts/udiffx.md.
+func udxPromptExample(t testing.TB) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("prompts", "udiffx.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "\n<!-- example -->\n")
+	if !ok {
+		t.Fatal("prompts/udiffx.md has no <!-- example --> line")
+	}
+	example, tail, ok := strings.Cut(rest, "<!-- /example -->")
+	if !ok || strings.Contains(tail, "<!-- example -->") || !strings.HasSuffix(example, "\n") {
+		t.Fatal("prompts/udiffx.md must hold exactly one example, closed by a <!-- /example --> line")
+	}
+	return example
+}
+
+// TestUdiffxPromptExample checks that the prompt's example reads
+// cleanly, uses every directive, and is the reply of the golden case
+// testdata/udiffx/prompt-example (which runs it through the engine).
+func TestUdiffxPromptExample(t *testing.T) {
+	example := udxPromptExample(t)
+	r, err := ParseUdiffx(example)
+	if err != nil {
+		t.Fatalf("the prompt's example: %v", err)
+	}
+	if len(r.Failed) > 0 || len(r.Warnings) > 0 || len(r.Prose) == 0 {
+		t.Errorf("the example should read without failures or warnings and with prose: %s", udxDump(r, err))
+	}
+	kinds := map[Kind]bool{}
+	for _, op := range r.Ops {
+		kinds[op.Kind] = true
+	}
+	if len(kinds) != 4 {
+		t.Errorf("the example should use every directive: %s", udxDump(r, err))
+	}
+	golden, err := os.ReadFile(filepath.Join("..", "testdata", "udiffx", "prompt-example", "reply.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(golden) != example {
+		t.Errorf("testdata/udiffx/prompt-example/reply.md differs from the example in prompts/udiffx.md")
+	}
+}
+
+// TestUdiffxGoldenReplies reads every reply of testdata/udiffx: each
+// gives operations or failed directives, never an error, except the
+// case without an envelope.
+func TestUdiffxGoldenReplies(t *testing.T) {
+	replies, _ := filepath.Glob(filepath.Join("..", "testdata", "udiffx", "*", "reply.md"))
+	if len(replies) == 0 {
+		t.Fatal("no golden cases under testdata/udiffx")
+	}
+	for _, file := range replies {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ParseUdiffx(string(data))
+		noEdits := filepath.Base(filepath.Dir(file)) == "no-envelope"
+		if noEdits != errors.Is(err, ErrNoEdits) || err == nil && len(r.Ops)+len(r.Failed) == 0 {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}
