@@ -141,3 +141,20 @@ func TestEngineForFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestSkippedLinesAreNotDuplicated: reply lines a tolerant rung maps to
+// no file line stand for the file's skipped lines.
+func TestSkippedLinesAreNotDuplicated(t *testing.T) {
+	for _, tt := range []struct{ file, old, new, want string }{
+		{"a\n# g - s\nz\n", "a\n# g \u2013 s\nz\n", "a\n# g: t\nz\n", "a\n# g: t\nz\n"},
+		{"def a():\n\n    b\n", "def a():\n\n   b\n", "def a():\n\n    x\n   b\n", "def a():\n\n    x\n    b\n"},
+	} {
+		res, err := Resolve(files("f.py", tt.file), []translate.Operation{anchored("f.py", tt.old, tt.new)}, Options{Format: "udiffx"})
+		if err != nil || len(res.Changes) != 1 {
+			t.Fatalf("%v %+v", err, res.Outcomes)
+		}
+		if got := string(res.Changes[0].New); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.file, got, tt.want)
+		}
+	}
+}

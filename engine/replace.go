@@ -43,6 +43,17 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 	mapped := p.lines[nb : nb+len(op.Old)]
 	script := diff.Edits(trimAll(op.Old), trimAll(op.New))
 
+	// A tolerant rung maps some reply lines (blank, or comment-only)
+	// to no file line, and skips such file lines too. A reply line of
+	// that kind stands for the next skipped file line in the gap: kept
+	// when the line is kept, dropped when it is deleted.
+	matched := map[int]bool{}
+	for _, f := range p.lines {
+		if f >= 0 {
+			matched[f] = true
+		}
+	}
+	skipped := func(cursor int) bool { return cursor < end && !matched[cursor] }
 	var out []string
 	var deleted bool
 	var placeholder string
@@ -52,15 +63,22 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 		case diff.Match:
 			f := mapped[e.PosX]
 			if f < 0 {
-				out = append(out, add(op.New[e.PosY]))
+				if skipped(cursor) {
+					out = append(out, d.line(cursor))
+					cursor++
+				} else {
+					out = append(out, add(op.New[e.PosY]))
+				}
 				continue
 			}
-			out = append(out, d.slice(cursor, f)...) // blank lines a tolerant rung skipped
+			out = append(out, d.slice(cursor, f)...) // lines a tolerant rung skipped
 			out = append(out, d.line(f))
 			cursor = f + 1
 		case diff.Delete:
 			if f := mapped[e.PosX]; f >= 0 {
 				cursor = f + 1
+			} else if skipped(cursor) {
+				cursor++
 			}
 			if !isBlank(op.Old[e.PosX]) {
 				deleted = true

@@ -146,7 +146,7 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 		if cur == nil {
 			switch {
 			case hunkIsHeader(l):
-				cur, last, trail = newHunk(l, line), ' ', 0
+				cur, last, trail = hunkStart(l, line), ' ', 0
 				continue
 			case strings.HasPrefix(l, "diff --git "):
 				p.Headers = append(p.Headers, hunkFileHeader{Line: line, Git: strings.TrimPrefix(l, "diff --git ")})
@@ -185,7 +185,7 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 		} else {
 			if hunkIsHeader(l) {
 				flush()
-				cur, last, trail = newHunk(l, line), ' ', 0
+				cur, last, trail = hunkStart(l, line), ' ', 0
 				continue
 			}
 			if hunkStartsFile(lines, i) {
@@ -244,8 +244,8 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 	return p, nil
 }
 
-// newHunk starts the hunk whose "@@" header l stands at reply line.
-func newHunk(l string, line int) *hunk {
+// hunkStart starts the hunk whose "@@" header l stands at reply line.
+func hunkStart(l string, line int) *hunk {
 	h := &hunk{Line: line}
 	h.OldStart, h.Numbered = hunkOldStart(l)
 	return h
