@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -9,14 +10,19 @@ import (
 type commentSyntax struct {
 	line   []string // line comment openers
 	block  [2]string
-	quotes string // characters that open a string literal
+	quotes string   // characters that open a one-line string literal
+	long   []string // openers of strings that may span lines; each closes with itself
+	// docstrings: a long string that starts a statement is
+	// documentation, ignored like a comment (Python).
+	docstrings bool
 }
 
 var (
-	cLike  = commentSyntax{line: []string{"//"}, block: [2]string{"/*", "*/"}, quotes: "\"'`"}
+	cLike  = commentSyntax{line: []string{"//"}, block: [2]string{"/*", "*/"}, quotes: "\"'", long: []string{"`"}}
 	rustLk = commentSyntax{line: []string{"//"}, block: [2]string{"/*", "*/"}, quotes: "\""}
 	cssLk  = commentSyntax{block: [2]string{"/*", "*/"}, quotes: "\"'"}
 	hashLk = commentSyntax{line: []string{"#"}, quotes: "\"'"}
+	pyLk   = commentSyntax{line: []string{"#"}, quotes: "\"'", long: []string{`"""`, "'''"}, docstrings: true}
 	phpLk  = commentSyntax{line: []string{"//", "#"}, block: [2]string{"/*", "*/"}, quotes: "\"'"}
 	dashLk = commentSyntax{line: []string{"--"}, quotes: "\"'"}
 	semiLk = commentSyntax{line: []string{";"}, quotes: "\""}
@@ -24,13 +30,17 @@ var (
 	xmlLk  = commentSyntax{block: [2]string{"<!--", "-->"}, quotes: ""}
 )
 
+// spansLines reports whether a line's comments can depend on the lines
+// before it (block comments, multi-line strings).
+func (c commentSyntax) spansLines() bool { return c.block[0] != "" || len(c.long) > 0 }
+
 var languages = map[string]commentSyntax{
 	"go": cLike, "c": cLike, "h": cLike, "cc": cLike, "cpp": cLike, "cxx": cLike, "hpp": cLike, "hh": cLike,
 	"java": cLike, "js": cLike, "jsx": cLike, "mjs": cLike, "cjs": cLike, "ts": cLike, "tsx": cLike,
 	"cs": cLike, "swift": cLike, "kt": cLike, "kts": cLike, "scala": cLike, "dart": cLike, "groovy": cLike,
 	"gradle": cLike, "m": cLike, "mm": cLike, "proto": cLike, "zig": cLike, "v": cLike, "sol": cLike,
 	"rs": rustLk, "css": cssLk, "scss": cLike, "less": cLike, "php": phpLk,
-	"py": hashLk, "pyi": hashLk, "rb": hashLk, "sh": hashLk, "bash": hashLk, "zsh": hashLk, "fish": hashLk,
+	"py": pyLk, "pyi": pyLk, "rb": hashLk, "sh": hashLk, "bash": hashLk, "zsh": hashLk, "fish": hashLk,
 	"pl": hashLk, "pm": hashLk, "yaml": hashLk, "yml": hashLk, "toml": hashLk, "r": hashLk, "cmake": hashLk,
 	"mk": hashLk, "dockerfile": hashLk, "makefile": hashLk, "conf": hashLk, "ps1": hashLk, "nim": hashLk,
 	"jl": hashLk, "ex": hashLk, "exs": hashLk, "coffee": hashLk, "tf": phpLk, "hcl": phpLk,
@@ -76,57 +86,128 @@ func languageNamed(name string) string {
 	return ""
 }
 
-// stripComment removes the comment parts of one line, leaving string
-// literals alone ("http://x" is not a comment). A line that is a block
-// comment's continuation (" * text") counts as all comment in languages
-// with C block comments.
+// stripComment removes the comment parts of one line read on its
+// own, leaving string literals alone ("http://x" is not a comment). A
+// line that is a block comment's continuation (" * text") counts as all
+// comment in languages with C block comments.
 func stripComment(s, lang string) string {
+	return newStripper(lang).strip(s)
+}
+
+// stripper removes comments from the lines of a text read in order,
+// carrying block comments, docstrings and multi-line strings from one
+// line to the next.
+type stripper struct {
+	syn   commentSyntax
+	known bool
+	close string // what ends the comment or string the next line starts inside
+	keep  bool   // that construct is a string (kept), not a comment
+	buf   []byte
+}
+
+func newStripper(lang string) *stripper {
 	syn, ok := languages[lang]
-	if !ok {
+	return &stripper{syn: syn, known: ok}
+}
+
+// strip returns line s without its comments. The white space around a
+// comment collapses to one space, so "a /* x */ b" reads "a b" and
+// "<p><!-- x --></p>" reads "<p></p>".
+func (st *stripper) strip(s string) string {
+	if !st.known {
 		return s
 	}
-	if syn.block[0] == "/*" {
+	if st.close == "" && st.syn.block[0] == "/*" {
 		t := strings.TrimSpace(s)
 		if t == "*" || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "*/") {
 			return ""
 		}
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		c := s[i]
-		if strings.IndexByte(syn.quotes, c) >= 0 {
-			j := i + 1
-			for j < len(s) && s[j] != c {
-				if s[j] == '\\' {
-					j++
+	b := st.buf[:0]
+	gap := false // a comment was dropped: white space around it collapses
+	write := func(t string) {
+		if gap {
+			if strings.TrimLeft(t, " \t") == "" {
+				if len(b) > 0 && !isSpace(b[len(b)-1]) {
+					b = append(b, ' ')
 				}
-				j++
+				return
 			}
-			if j > len(s) {
-				j = len(s)
-			} else if j < len(s) {
-				j++
+			if len(b) > 0 && isWord(b[len(b)-1]) && isWord(t[0]) {
+				b = append(b, ' ') // int/**/x is int x
 			}
-			b.WriteString(s[i:j])
+			gap = false
+		}
+		b = append(b, t...)
+	}
+	for i := 0; i < len(s); {
+		if st.close != "" {
+			stop, closed := len(s), false
+			if end := strings.Index(s[i:], st.close); end >= 0 {
+				stop, closed = i+end+len(st.close), true
+			}
+			if st.keep {
+				write(s[i:stop])
+			} else {
+				gap = true
+			}
+			i = stop
+			if closed {
+				st.close = ""
+			}
+			continue
+		}
+		rest, c := s[i:], s[i]
+		if open := st.longOpener(rest); open != "" {
+			st.close = open
+			lead := bytes.TrimRight(b, "rRbBuUfF")
+			st.keep = !st.syn.docstrings || len(bytes.TrimSpace(lead)) > 0
+			if st.keep {
+				write(open)
+			} else {
+				b, gap = lead, true
+			}
+			i += len(open)
+			continue
+		}
+		if strings.IndexByte(st.syn.quotes, c) >= 0 {
+			j := skipString(s, i)
+			write(s[i:j])
 			i = j
 			continue
 		}
-		for _, open := range syn.line {
-			if strings.HasPrefix(s[i:], open) {
-				return b.String()
+		for _, open := range st.syn.line {
+			if strings.HasPrefix(rest, open) {
+				st.buf = b
+				return string(bytes.TrimRight(b, " \t"))
 			}
 		}
-		if open := syn.block[0]; open != "" && strings.HasPrefix(s[i:], open) {
-			end := strings.Index(s[i+len(open):], syn.block[1])
-			if end < 0 {
-				return b.String()
-			}
-			i += len(open) + end + len(syn.block[1])
-			b.WriteByte(' ')
+		if open := st.syn.block[0]; open != "" && strings.HasPrefix(rest, open) {
+			st.close, st.keep, gap = st.syn.block[1], false, true
+			i += len(open)
 			continue
 		}
-		b.WriteByte(c)
+		write(s[i : i+1])
 		i++
 	}
-	return b.String()
+	st.buf = b
+	if gap {
+		b = bytes.TrimRight(b, " \t")
+	}
+	return string(b)
+}
+
+func (st *stripper) longOpener(rest string) string {
+	for _, open := range st.syn.long {
+		if strings.HasPrefix(rest, open) {
+			return open
+		}
+	}
+	return ""
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+func isWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

@@ -176,3 +176,42 @@ func treeString(files memSource) string {
 	}
 	return b.String()
 }
+
+// TestReadmeExamples runs each "<!-- readme-example FORMAT -->" reply
+// of README.md against the app.py the README shows.
+func TestReadmeExamples(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := memSource{"app.py": memFile{ModeRegular, "def main():\n    return 1\n"}}
+	seen := map[string]bool{}
+	rest := string(data)
+	for {
+		_, after, ok := strings.Cut(rest, "<!-- readme-example ")
+		if !ok {
+			break
+		}
+		format, after, _ := strings.Cut(after, " -->\n~~~text\n")
+		reply, after, _ := strings.Cut(after, "\n~~~\n")
+		rest = after
+		seen[format] = true
+		results, err := Run([]Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := results[0]
+		if r.Err != nil || r.Status != Checked || len(r.Changes) != 1 || string(r.Changes[0].New) != "def main():\n    return 2\n" {
+			t.Errorf("%s: status %s, err %v, changes %d", format, r.Status, r.Err, len(r.Changes))
+		}
+		auto, _ := Run([]Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: "auto"})
+		if got := auto[0].Format; got != format {
+			t.Errorf("%s: auto-detected as %q", format, got)
+		}
+	}
+	for _, f := range goldenFormats {
+		if !seen[f] {
+			t.Errorf("README has no example of %s", f)
+		}
+	}
+}

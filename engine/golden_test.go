@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -109,8 +111,18 @@ func dumpResult(r *ReplyResult) string {
 	if r.Err != nil {
 		fmt.Fprintf(&b, "error: %v\n", r.Err)
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning: reply line %d: %s\n", w.Line, w.Msg)
+	}
 	for _, o := range r.Outcomes {
-		fmt.Fprintf(&b, "edit %d: %s %s %s", o.N, OpName(o.Op), o.Path, o.Status)
+		path := o.Path
+		if path == "" {
+			path = o.Op.Path
+		}
+		if o.Op.Kind == translate.Rename {
+			path += " -> " + o.Op.NewPath
+		}
+		fmt.Fprintf(&b, "edit %d: %s %s %s", o.N, OpName(o.Op), path, o.Status)
 		if o.Rung != 0 {
 			fmt.Fprintf(&b, " (%s)", o.Rung)
 		}
@@ -118,6 +130,9 @@ func dumpResult(r *ReplyResult) string {
 			fmt.Fprintf(&b, " lines %d-%d", o.Start, o.End)
 		}
 		b.WriteString("\n")
+		if o.Op.Comment != "" {
+			fmt.Fprintf(&b, "  comment: %s\n", o.Op.Comment)
+		}
 		for _, w := range o.Warnings {
 			fmt.Fprintf(&b, "  warning: %s\n", w)
 		}

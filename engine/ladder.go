@@ -87,6 +87,9 @@ type normalizer func(string) string
 
 // keyFunc returns the comparison key of a line at rung r, for a file in
 // language lang ("" when unknown: the comments rung then adds nothing).
+// At the comments rungs the function carries block comments and
+// multi-line strings from one call to the next: feed it a text's lines
+// in order, and take a new one for each text.
 func keyFunc(r Rung, lang string) normalizer {
 	switch r {
 	case RungExact:
@@ -96,9 +99,11 @@ func keyFunc(r Rung, lang string) normalizer {
 	case RungIndent, RungWhitespace:
 		return strings.TrimSpace
 	case RungComments:
-		return func(s string) string { return strings.TrimSpace(stripComment(s, lang)) }
+		st := newStripper(lang)
+		return func(s string) string { return strings.TrimSpace(st.strip(s)) }
 	default: // typography and loose
-		return func(s string) string { return strings.TrimSpace(stripComment(foldTypography(s), lang)) }
+		st := newStripper(lang)
+		return func(s string) string { return strings.TrimSpace(st.strip(foldTypography(s))) }
 	}
 }
 

@@ -31,7 +31,7 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		// An edit whose new lines keep the old ones (an insertion
 		// written as a replacement) still finds them once applied: it
 		// is done when its result already stands around them.
-		if q := m.around(result, *p, top); q != nil {
+		if q := m.around(result, pattern, *p, top); q != nil {
 			o.Status, o.Rung, o.Start, o.End = AlreadyApplied, q.rung, q.first()+1, q.end()
 			return nil
 		}
@@ -168,15 +168,20 @@ func (r *resolver) climb(o *Outcome, m *matcher, pattern []string, top Rung, cur
 	return nil, false
 }
 
-// around returns a place of result that contains p, found at the
-// first rung up to top that finds result at all; nil when there is none
-// (or result is the pattern itself).
-func (m *matcher) around(result []string, p place, top Rung) *place {
+// around returns a place of result that contains p (where pattern
+// stands), found at the first rung up to top that finds result at all;
+// nil when there is none. A rung that cannot tell result from pattern
+// (the new lines add only a comment, at the comments rung) proves
+// nothing and is passed over.
+func (m *matcher) around(result, pattern []string, p place, top Rung) *place {
 	if len(result) <= len(p.lines) {
 		return nil
 	}
 	top = min(top, RungTypography)
 	for rung := RungExact; rung <= top; rung++ {
+		if m.alike(result, pattern, rung) {
+			continue
+		}
 		places := m.find(result, rung)
 		if len(places) == 0 {
 			continue
@@ -189,6 +194,20 @@ func (m *matcher) around(result []string, p place, top Rung) *place {
 		return nil
 	}
 	return nil
+}
+
+// alike reports whether a and b read the same at rung r.
+func (m *matcher) alike(a, b []string, r Rung) bool {
+	ka, kb := m.keys(a, r), m.keys(b, r)
+	if len(ka) != len(kb) {
+		return false
+	}
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // choose picks one of several places: those below the scope lines;
@@ -312,10 +331,21 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 	} else if len(op.Old) == 0 && len(op.Before) > 0 && start > 0 {
 		base = start - 1
 	}
-	repl, err := replacement(f.d, p, op, start, end, base)
+	repl, dropped, err := replacement(f.d, p, op, start, end, base)
 	if err != nil {
 		r.fail(o, ErrElided, "%s", err)
 		return nil
+	}
+	if len(dropped) > 0 {
+		word := "line"
+		if len(dropped) > 1 {
+			word = "lines"
+		}
+		for i := range dropped {
+			dropped[i]++
+		}
+		o.Warnings = append(o.Warnings, fmt.Sprintf("%s %s of %s, which the reply did not show, stood among the replaced lines and went with them",
+			word, intList(dropped), f.path))
 	}
 	if tail != "" {
 		// What follows the block's closing brace on its line stays.
@@ -329,7 +359,27 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 		start, end = dropStrayBlank(f.d, start, end)
 	}
 	o.Status, o.Rung, o.Start, o.End = Applied, p.rung, start+1, end
+	if p.rung.skipsBlank() && len(repl) > 0 {
+		o.Start, o.End = reported(f.d, start, end)
+	}
 	return &plan{o: o, start: start, end: end, repl: repl}
+}
+
+// reported returns the 1-based lines of region [start, end) that the
+// report names: the blank lines at its edges, which a rung that skips
+// blank lines takes in up to the context, are left out.
+func reported(d *doc, start, end int) (int, int) {
+	s, e := start, end
+	for s < e && isBlank(d.content(s)) {
+		s++
+	}
+	for e > s && isBlank(d.content(e-1)) {
+		e--
+	}
+	if s == e {
+		return start + 1, end
+	}
+	return s + 1, e
 }
 
 // dropStrayBlank widens a deletion over the blank lines it would leave

@@ -7,22 +7,41 @@ import "sort"
 // a scan of the file. It is built once per file and follows the file's
 // edits: positions from the build are mapped through the edit log, and
 // lines added since are indexed as they arrive.
+//
+// At the comments rungs of a language whose comments span lines, a
+// line's key depends on the lines before it (is it inside a block
+// comment?), so such a view keeps every line's key and is built again
+// when the file has changed since.
 type view struct {
-	key   normalizer
+	key   normalizer // for a view whose keys carry no state
+	rung  Rung
+	lang  string
 	skip  bool             // blank lines (by key) are not indexed
 	at    map[string][]int // key -> lines when the view was built
 	built int              // length of the doc's edit log then
 	added map[string][]addedLine
+	keys  []string // every line's key, for a view whose keys carry state
 }
 
 // addedLine is line off of the lines that log entry entry added.
 type addedLine struct{ entry, off int }
 
 func buildView(d *doc, r Rung, lang string) *view {
-	v := &view{key: keyFunc(r, lang), skip: r.skipsBlank(), at: make(map[string][]int, d.len()),
+	v := &view{rung: r, lang: lang, skip: r.skipsBlank(), at: make(map[string][]int, d.len()),
 		built: len(d.log), added: map[string][]addedLine{}}
+	stateful := r >= RungComments && languages[lang].spansLines()
+	if stateful {
+		v.keys = make([]string, 0, d.len())
+	} else {
+		v.key = keyFunc(r, lang)
+	}
+	key := v.keyer()
 	d.each(0, func(i int, l string) bool {
-		if k := v.key(trimEOL(l)); !v.skip || k != "" {
+		k := key(trimEOL(l))
+		if stateful {
+			v.keys = append(v.keys, k)
+		}
+		if !v.skip || k != "" {
 			v.at[k] = append(v.at[k], i)
 		}
 		return true
@@ -30,13 +49,58 @@ func buildView(d *doc, r Rung, lang string) *view {
 	return v
 }
 
+// keyer returns the rung's key function for a text read line by line
+// from its start.
+func (v *view) keyer() normalizer {
+	if v.key != nil {
+		return v.key
+	}
+	return keyFunc(v.rung, v.lang)
+}
+
+// stale reports whether the view no longer describes d.
+func (v *view) stale(d *doc) bool { return v.keys != nil && v.built != len(d.log) }
+
 // note indexes the lines that log entry entry added.
 func (v *view) note(entry int, lines []string) {
+	if v.keys != nil {
+		return // rebuilt when next used
+	}
+	key := v.keyer()
 	for j, l := range lines {
-		if k := v.key(trimEOL(l)); !v.skip || k != "" {
+		if k := key(trimEOL(l)); !v.skip || k != "" {
 			v.added[k] = append(v.added[k], addedLine{entry, j})
 		}
 	}
+}
+
+// patternKeys returns the keys of the pattern lines the rung compares,
+// and which lines they are.
+func (v *view) patternKeys(pattern []string) (kept []int, keys []string) {
+	key := v.keyer()
+	for i, l := range pattern {
+		k := key(l)
+		if v.skip && k == "" {
+			continue
+		}
+		kept = append(kept, i)
+		keys = append(keys, k)
+	}
+	return kept, keys
+}
+
+// keys returns the keys of the lines the rung compares.
+func (m *matcher) keys(lines []string, r Rung) []string {
+	_, keys := m.view(r).patternKeys(lines)
+	return keys
+}
+
+// keyAt returns the key of doc line i.
+func (v *view) keyAt(d *doc, i int) string {
+	if v.keys != nil {
+		return v.keys[i]
+	}
+	return v.key(d.content(i))
 }
 
 func (v *view) count(k string) int { return len(v.at[k]) + len(v.added[k]) }
@@ -102,7 +166,7 @@ func newMatcher(d *doc, lang string) *matcher {
 
 func (m *matcher) view(r Rung) *view {
 	v, ok := m.views[r]
-	if !ok {
+	if !ok || v.stale(m.d) {
 		v = buildView(m.d, r, m.lang)
 		m.views[r] = v
 	}
@@ -122,16 +186,7 @@ func (m *matcher) splice(from, to int, repl []string) {
 // that skips them) has no place.
 func (m *matcher) find(pattern []string, r Rung) []place {
 	v := m.view(r)
-	var kept []int // pattern lines the rung compares
-	var keys []string
-	for i, l := range pattern {
-		k := v.key(l)
-		if v.skip && k == "" {
-			continue
-		}
-		kept = append(kept, i)
-		keys = append(keys, k)
-	}
+	kept, keys := v.patternKeys(pattern)
 	if len(kept) == 0 {
 		return nil
 	}
@@ -172,7 +227,7 @@ func (m *matcher) verify(v *view, keys []string, kept []int, pivot, c int, lines
 		lines[i] = -1
 	}
 	n := m.d.len()
-	keyAt := func(i int) string { return v.key(m.d.content(i)) }
+	keyAt := func(i int) string { return v.keyAt(m.d, i) }
 	if !v.skip {
 		s := c - pivot
 		if s < 0 || s+len(keys) > n {

@@ -15,7 +15,13 @@ import (
 // New) are the file's own bytes, even when they matched at a tolerant
 // rung; only lines the reply adds come from the reply, re-indented and
 // given the file's line ending.
-func replacement(d *doc, p place, op *translate.Operation, start, end, base int) ([]string, error) {
+//
+// File lines a tolerant rung skipped (blank, or a comment the reply did
+// not show) stay when they stand between kept lines; comments before a
+// change stay too.
+// Between two removed lines they go, as the seed formats replace the
+// whole matched range; dropped lists the non-blank ones, for the report.
+func replacement(d *doc, p place, op *translate.Operation, start, end, base int) (out []string, dropped []int, err error) {
 	add := func(l string) string { return p.shift.apply(l) + d.eol }
 	switch op.Indent {
 	case translate.IndentAsIs:
@@ -37,7 +43,7 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 		for i, l := range op.New {
 			out[i] = add(l)
 		}
-		return out, checkElision(op, op.Old, d, start, end)
+		return out, nil, checkElision(op, op.Old, d, start, end)
 	}
 	nb := len(op.Before)
 	mapped := p.lines[nb : nb+len(op.Old)]
@@ -54,11 +60,13 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 		}
 	}
 	skipped := func(cursor int) bool { return cursor < end && !matched[cursor] }
-	var out []string
 	var deleted bool
 	var placeholder string
 	cursor := start
+	inRun := false // the previous script step deleted a mapped line
 	for _, e := range script {
+		wasRun := inRun
+		inRun = e.Op == diff.Delete && mapped[e.PosX] >= 0
 		switch e.Op {
 		case diff.Match:
 			f := mapped[e.PosX]
@@ -76,6 +84,24 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 			cursor = f + 1
 		case diff.Delete:
 			if f := mapped[e.PosX]; f >= 0 {
+				if wasRun {
+					for i := cursor; i < f; i++ {
+						if !isBlank(d.content(i)) {
+							dropped = append(dropped, i)
+						}
+					}
+				} else {
+					// Before the change: comments stay; blank lines
+					// after the last of them go, the new lines
+					// bringing their own.
+					keep := cursor
+					for i := cursor; i < f; i++ {
+						if !isBlank(d.content(i)) {
+							keep = i + 1
+						}
+					}
+					out = append(out, d.slice(cursor, keep)...)
+				}
 				cursor = f + 1
 			} else if skipped(cursor) {
 				cursor++
@@ -95,9 +121,9 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 		out = append(out, d.slice(cursor, end)...)
 	}
 	if deleted && placeholder != "" {
-		return nil, elisionError(placeholder)
+		return nil, nil, elisionError(placeholder)
 	}
-	return out, nil
+	return out, dropped, nil
 }
 
 func trimAll(lines []string) []string {

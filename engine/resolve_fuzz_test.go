@@ -18,11 +18,14 @@ func FuzzResolve(f *testing.F) {
 	f.Add("\tif x {\n\t\ty()\n\t}\n", "    y()\n", "    z()\n", uint8(2))
 	f.Add("x\n\n\ny\n", "x\ny\n", "x\n# ... existing code ...\n", uint8(0))
 	f.Add("a \u201cb\u201d\n", "a \"b\"\n", "", uint8(0))
+	f.Add("int a; /* x\n y */\nint b;\n", "int a;\nint b;\n", "int c;\n", uint8(3))
+	f.Add("def f():\n    \"\"\"doc\n    \"\"\"\n    return 1\n", "def f():\n    return 1\n", "def f():\n    return 2\n", uint8(6))
 	f.Fuzz(func(t *testing.T, file, search, replace string, level uint8) {
-		src := files("f.py", file)
+		name := []string{"f.py", "f.cpp"}[int(level/3)%2] // the comment syntax the comments rung uses
+		src := files(name, file)
 		ops := []translate.Operation{
-			{Kind: translate.Edit, Path: "f.py", Old: lines(search), New: lines(replace), FirstMatch: level%2 == 0},
-			{Kind: translate.Edit, Path: "f.py", Old: lines(replace), New: lines(search), Group: int(level % 3)},
+			{Kind: translate.Edit, Path: name, Old: lines(search), New: lines(replace), FirstMatch: level%2 == 0},
+			{Kind: translate.Edit, Path: name, Old: lines(replace), New: lines(search), Group: int(level % 3)},
 		}
 		fuzz := []Fuzz{FuzzFormat, FuzzExact, FuzzLoose}[int(level)%3]
 		start := time.Now()

@@ -33,7 +33,7 @@ func Formats() []Format {
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
 			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: at(regexp.MustCompile(`(?m)^\s*<<<<<<< EDIT\s*$`)), read: ParseEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE",
-			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: at(regexp.MustCompile(`<FILE_CHANGES>`)), read: ParseUdiffx},
+			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: ParseUdiffx},
 	}
 }
 

@@ -102,7 +102,14 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch stri
 			}
 		}
 		if o.Verbose && e.Status != engine.Failed {
-			fmt.Fprintf(w, "  edit %d: %s %s%s: %s%s\n", e.N, engine.OpName(e.Op), e.Path, lineRange(e), e.Status, rungNote(e))
+			target := e.Path
+			if e.Op.Kind == translate.Rename {
+				target += " -> " + e.Op.NewPath
+			}
+			fmt.Fprintf(w, "  edit %d: %s %s%s: %s%s\n", e.N, engine.OpName(e.Op), target, lineRange(e), e.Status, rungNote(e))
+			if e.Op.Comment != "" {
+				fmt.Fprintf(w, "    comment: %s\n", e.Op.Comment)
+			}
 		}
 		if e.Status == engine.Failed {
 			printFailure(w, r, e)

@@ -1,0 +1,2 @@
+int port = 8080;
+int retries = 5;
