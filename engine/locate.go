@@ -145,7 +145,7 @@ func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
 		o.Status, o.Start, o.End = Applied, n+1, n
 		return nil
 	}
-	r.fail(o, ErrNoAnchor, "the edit names no lines to find in %s", f.path)
+	r.fail(o, ErrNoAnchor, "the edit names no lines to find in %s, so nothing says where its new lines go; add the lines around them", f.path)
 	return nil
 }
 
