@@ -43,3 +43,15 @@ func BlobID(data []byte) string {
 	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// withModes gives each side of c that has a file and no mode (zero)
+// the regular file mode, as callers may leave modes out.
+func (c FileChange) withModes() FileChange {
+	if c.OldMode == 0 && !c.IsCreate() {
+		c.OldMode = ModeRegular
+	}
+	if c.NewMode == 0 && !c.IsDelete() {
+		c.NewMode = ModeRegular
+	}
+	return c
+}

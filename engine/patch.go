@@ -95,19 +95,19 @@ func checkChange(c FileChange) error {
 // patchFiles turns changes into the file sections of a patch: modes
 // defaulted, no-op changes dropped, and type changes split in two
 // because git never diffs a symlink against a file.
-func patchFiles(changes []FileChange) []FileChange {
+func patchFiles(changes []FileChange) []FileChange { return filePairs(changes, true) }
+
+// filePairs defaults modes, drops no-op changes and splits a change of
+// file type across paths, and in place too when splitInPlace is set,
+// into a deletion and a creation.
+func filePairs(changes []FileChange, splitInPlace bool) []FileChange {
 	out := make([]FileChange, 0, len(changes))
 	for _, c := range changes {
-		if c.OldMode == 0 && !c.IsCreate() {
-			c.OldMode = ModeRegular
-		}
-		if c.NewMode == 0 && !c.IsDelete() {
-			c.NewMode = ModeRegular
-		}
+		c = c.withModes()
 		switch {
 		case c.IsCreate() || c.IsDelete():
 			out = append(out, c)
-		case (c.OldMode^c.NewMode)&modeTypeMask != 0:
+		case (c.OldMode^c.NewMode)&modeTypeMask != 0 && (splitInPlace || c.IsRename()):
 			out = append(out,
 				FileChange{OldPath: c.OldPath, OldMode: c.OldMode, Old: c.Old},
 				FileChange{NewPath: c.NewPath, NewMode: c.NewMode, New: c.New})

@@ -239,13 +239,13 @@ func TestFormatPatchMatchesGit(t *testing.T) {
 	}
 }
 
-// ptBinaryHead cuts a patch after each "GIT binary patch" line, dropping
-// the data up to the next file.
+// ptBinaryHead cuts a patch (or a mail) after each "GIT binary patch"
+// line, dropping the data up to the next file (or the signature).
 func ptBinaryHead(p string) string {
 	var out []string
 	skip := false
 	for _, l := range strings.SplitAfter(p, "\n") {
-		if strings.HasPrefix(l, "diff --git ") {
+		if strings.HasPrefix(l, "diff --git ") || l == "-- \n" {
 			skip = false
 		}
 		if !skip {

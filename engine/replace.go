@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"znkr.io/diff"
@@ -111,7 +110,7 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 			}
 		case diff.Insert:
 			l := op.New[e.PosY]
-			if placeholder == "" && isPlaceholder(l) {
+			if placeholder == "" && translate.IsPlaceholder(l) {
 				placeholder = l
 			}
 			out = append(out, add(l))
@@ -141,7 +140,7 @@ func checkElision(op *translate.Operation, old []string, d *doc, start, end int)
 		return nil
 	}
 	for _, l := range op.New {
-		if isPlaceholder(l) && !contains(old, l) {
+		if translate.IsPlaceholder(l) && !contains(old, l) {
 			return elisionError(l)
 		}
 	}
@@ -160,19 +159,4 @@ func contains(lines []string, l string) bool {
 
 func elisionError(l string) error {
 	return fmt.Errorf("the new lines hold the placeholder %q where the old lines held code; write the code out in full, or leave those lines out of the edit", strings.TrimSpace(l))
-}
-
-// A placeholder is a comment a model writes instead of code: "// ...
-// existing code ...", "# rest of the file unchanged", "/* ... */".
-var (
-	commentOpener = regexp.MustCompile(`^\s*(//+|#+|/\*+|<!--|--|;+|\*)\s*`)
-	placeholderRe = regexp.MustCompile(`(?i)^(\.\.\.|…)|(\.\.\.|…).*\b(code|unchanged|existing|rest|remain|same|omitted|implementation|here|as before|other)\b|\b(existing|remaining|rest of( the)?|previous|other) (code|methods|functions|lines|file|implementation|content|imports)\b|\b(unchanged|remains? the same|omitted for brevity)\b`)
-)
-
-func isPlaceholder(l string) bool {
-	m := commentOpener.FindStringIndex(l)
-	if m == nil {
-		return strings.TrimSpace(l) == "..." || strings.TrimSpace(l) == "…"
-	}
-	return placeholderRe.MatchString(strings.TrimSpace(l[m[1]:]))
 }

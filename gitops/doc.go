@@ -14,7 +14,17 @@
 // GIT_COMMITTER_* environment variables and git configuration, as git
 // takes them, so fixed dates give reproducible commit ids.
 //
-// gitops is the only package of the module that imports go-git. The
-// index is read behind one small function (readIndex) so that its
-// decoder can be replaced.
+// Linked worktrees are added, checked for local changes and brought up
+// to date after their branch moved (AddWorktree, WorktreeClean,
+// UpdateWorktree); the pre-commit check reads the staged blobs, their
+// gitattributes and the hooks directory (StagedFiles, CheckAttr,
+// HooksDir).
+//
+// gitops is the only package of the module that imports go-git. Where
+// the git CLI does a step better (it applies checkout filters and
+// sparse checkout, computes attributes, reads split and sparse
+// indexes), gitops runs it, with the repository named explicitly and
+// the caller's GIT_DIR-style variables removed; worktree steps fall
+// back to go-git when git is not on PATH. The index is read behind one
+// small function (readIndex) so that its decoder can be replaced.
 package gitops

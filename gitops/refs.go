@@ -170,13 +170,92 @@ func (r *Repo) CheckedOutAt(branch string) (string, bool) {
 		if !e.IsDir() || !usesRef(wtGitDir, ref) {
 			continue
 		}
-		path := wtGitDir
-		if data, err := os.ReadFile(filepath.Join(wtGitDir, "gitdir")); err == nil {
-			path = filepath.Dir(strings.TrimRight(string(data), "\r\n"))
+		return worktreeTop(wtGitDir), true
+	}
+	return "", false
+}
+
+// HeadAt returns the top of the linked worktree whose HEAD is
+// refs/heads/<branch> (not a rebase or bisect of it): the one worktree
+// whose files a writer may keep in step with the branch. The main
+// worktree does not count, nor does the current one: those are the
+// user's checkout.
+func (r *Repo) HeadAt(branch string) (string, bool) {
+	ents, err := os.ReadDir(filepath.Join(r.commonDir, "worktrees"))
+	if err != nil {
+		return "", false
+	}
+	for _, e := range ents {
+		wtGitDir := filepath.Join(r.commonDir, "worktrees", e.Name())
+		t, sym := symbolicTarget(filepath.Join(wtGitDir, "HEAD"))
+		if !e.IsDir() || !sym || t != "refs/heads/"+branch {
+			continue
+		}
+		path := worktreeTop(wtGitDir)
+		if !usesOnlyHead(wtGitDir) || r.isCurrentOrMain(path) {
+			return "", false
 		}
 		return path, true
 	}
 	return "", false
+}
+
+// worktreeTop returns the top of the linked worktree whose git dir is
+// wtGitDir, from its "gitdir" file (absolute, or relative to wtGitDir
+// under worktree.useRelativePaths).
+func worktreeTop(wtGitDir string) string {
+	data, err := os.ReadFile(filepath.Join(wtGitDir, "gitdir"))
+	if err != nil {
+		return wtGitDir
+	}
+	p := strings.TrimRight(string(data), "\r\n")
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wtGitDir, p)
+	}
+	return filepath.Dir(p)
+}
+
+// usesOnlyHead reports whether a worktree is neither rebasing nor
+// bisecting.
+func usesOnlyHead(gitDir string) bool {
+	for _, f := range []string{"rebase-merge", "rebase-apply", "BISECT_START"} {
+		if _, err := os.Stat(filepath.Join(gitDir, f)); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Repo) isCurrentOrMain(path string) bool {
+	return SameDir(path, r.root) || (r.mainRoot != "" && SameDir(path, r.mainRoot))
+}
+
+// SameDir reports whether two paths name one directory.
+func SameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
+
+// checkNotCheckedOut refuses a branch checked out in a worktree other
+// than opts.Worktree, which must itself have the branch as its HEAD.
+func (r *Repo) checkNotCheckedOut(opts WriteOptions) error {
+	path, ok := r.CheckedOutAt(opts.Branch)
+	if !ok {
+		return nil
+	}
+	if opts.Worktree != "" && SameDir(path, opts.Worktree) {
+		if head, ok := r.HeadAt(opts.Branch); ok && SameDir(head, path) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s is checked out in the worktree at %s", ErrBranchCheckedOut, opts.Branch, path)
 }
 
 // usesRef reports whether the worktree with this git dir has ref

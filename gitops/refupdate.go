@@ -83,8 +83,8 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 	if err := checkExpected(opts, cur, exists); err != nil {
 		return err
 	}
-	if path, ok := r.CheckedOutAt(opts.Branch); ok {
-		return fmt.Errorf("%w: %s is checked out in the worktree at %s", ErrBranchCheckedOut, opts.Branch, path)
+	if err := r.checkNotCheckedOut(opts); err != nil {
+		return err
 	}
 	if err := r.repo.Storer.HasEncodedObject(plumbing.NewHash(newID)); err != nil {
 		return fmt.Errorf("gitops: commit %s is not in the object store: %w", newID, err)

@@ -99,24 +99,8 @@ func (s *treeSource) Read(path string) ([]byte, error) {
 
 func (s *treeSource) Paths() ([]string, error) {
 	var out []string
-	var walk func(id plumbing.Hash, prefix string) error
-	walk = func(id plumbing.Hash, prefix string) error {
-		entries, err := s.tree(id)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if e.isDir() {
-				if err := walk(e.id, prefix+e.name+"/"); err != nil {
-					return err
-				}
-				continue
-			}
-			out = append(out, prefix+e.name)
-		}
-		return nil
-	}
-	return out, walk(s.root, "")
+	err := walkFiles(s.tree, s.root, func(p string, _ treeEntry) { out = append(out, p) })
+	return out, err
 }
 
 // WorktreeSource returns the files on disk as a base. Lookup uses lstat

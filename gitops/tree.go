@@ -122,6 +122,29 @@ func encodeTree(entries []treeEntry) (plumbing.EncodedObject, error) {
 }
 
 // readTree loads the entries of tree id (none for the empty tree).
+// walkFiles calls fn for every non-tree entry under tree id, with its
+// path, reading trees through read (which may cache them).
+func walkFiles(read func(plumbing.Hash) ([]treeEntry, error), id plumbing.Hash, fn func(path string, e treeEntry)) error {
+	var walk func(id plumbing.Hash, prefix string) error
+	walk = func(id plumbing.Hash, prefix string) error {
+		entries, err := read(id)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.isDir() {
+				if err := walk(e.id, prefix+e.name+"/"); err != nil {
+					return err
+				}
+				continue
+			}
+			fn(prefix+e.name, e)
+		}
+		return nil
+	}
+	return walk(id, "")
+}
+
 func (r *Repo) readTree(id plumbing.Hash) ([]treeEntry, error) {
 	if id.IsZero() || id == emptyTree {
 		return nil, nil

@@ -26,6 +26,11 @@ type WriteOptions struct {
 	// created from HEAD"; "" gives "llm-apply: " and the last commit's
 	// subject.
 	ReflogMsg string
+	// Worktree is the top of a linked worktree where Branch may be
+	// checked out: the caller brings that worktree up to date after
+	// Finish (see HeadAt, UpdateWorktree). A branch checked out
+	// anywhere else is refused.
+	Worktree string
 }
 
 // Validate checks that Branch is a valid branch name (ErrBadBranchName)
@@ -67,16 +72,17 @@ type BranchWriter struct {
 
 var _ engine.Recorder = (*BranchWriter)(nil)
 
-// NewBranchWriter validates opts, refuses a branch checked out in any
-// worktree (ErrBranchCheckedOut, naming the worktree), fails early with
+// NewBranchWriter validates opts, refuses a branch checked out in a
+// worktree other than opts.Worktree (ErrBranchCheckedOut, naming the
+// worktree), fails early with
 // ErrRefMoved when the branch already differs from opts.Expect, and
 // reads the author and committer once for all commits (see Author).
 func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if path, ok := r.CheckedOutAt(opts.Branch); ok {
-		return nil, fmt.Errorf("%w: %s is checked out in the worktree at %s", ErrBranchCheckedOut, opts.Branch, path)
+	if err := r.checkNotCheckedOut(opts); err != nil {
+		return nil, err
 	}
 	cur, exists, err := r.BranchTip(opts.Branch)
 	if err != nil {
@@ -193,3 +199,6 @@ func (r *Repo) writeObjects(objs []pendingObject) error {
 	}
 	return nil
 }
+
+// Author is the author the writer's commits carry.
+func (w *BranchWriter) Author() Ident { return w.author }

@@ -107,7 +107,7 @@ failed, 2 bad usage or no edit found, 3 the branch moved under us.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
 		},
-		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), formatsCommand(s), promptCommand(s)},
+		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s)},
 		Reader:         s.in,
 		Writer:         s.out,
 		ErrWriter:      s.err,
@@ -120,7 +120,7 @@ failed, 2 bad usage or no edit found, 3 the branch moved under us.`,
 			if cmd.Args().Len() > 0 {
 				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
 			}
-			return usageError("a command is needed: apply, translate, check, formats or prompt (see git llm-apply --help)")
+			return usageError("a command is needed: apply, translate, check, hook, formats or prompt (see git llm-apply --help)")
 		},
 	}
 }

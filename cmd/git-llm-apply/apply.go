@@ -14,11 +14,13 @@ import (
 
 type applyOptions struct {
 	commonOptions
-	Branch  string
-	Onto    string
-	OntoSet bool
-	Message string
-	Partial bool
+	Branch   string
+	Onto     string
+	OntoSet  bool
+	Message  string
+	Partial  bool
+	Worktree string
+	PatchDir string
 }
 
 func applyCommand(s streams) *cli.Command {
@@ -31,12 +33,21 @@ with the reply's description as its message, on a new branch (llm/<slug>
 by default) started at --onto, or appended to an existing branch given
 with -b, whose tip the replies are then resolved against. A reply with a
 failed edit records nothing unless --partial. Your working tree, index
-and HEAD are not changed; look at the result with git log -p BRANCH.`,
+and HEAD are not changed; look at the result with git log -p BRANCH.
+
+--worktree PATH also adds a linked worktree at PATH with the branch
+checked out, to build and test the change there. When -b names a branch
+already checked out in a linked worktree, that worktree's files follow
+the new commits if it has no local changes; otherwise they are left as
+they are, and the report says so. -o DIR also writes one
+NNNN-<slug>.patch per recorded commit, which git am applies.`,
 		Flags: append(commonFlags(),
 			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record on `NAME` (appending when it exists)"},
 			&cli.StringFlag{Name: "onto", Value: "HEAD", Usage: "start a new branch at `REV`"},
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "use `MSG` as the commit message of every reply"},
 			&cli.BoolFlag{Name: "partial", Usage: "record the edits that resolved even when others failed"},
+			&cli.StringFlag{Name: "worktree", Usage: "also add a linked worktree at `PATH` with the branch checked out"},
+			&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "also write one format-patch file per recorded commit into `DIR`"},
 		),
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
@@ -45,7 +56,8 @@ and HEAD are not changed; look at the result with git log -p BRANCH.`,
 				return err
 			}
 			o := applyOptions{commonOptions: c, Branch: cmd.String("branch"), Onto: cmd.String("onto"),
-				OntoSet: cmd.IsSet("onto"), Message: cmd.String("message"), Partial: cmd.Bool("partial")}
+				OntoSet: cmd.IsSet("onto"), Message: cmd.String("message"), Partial: cmd.Bool("partial"),
+				Worktree: cmd.String("worktree"), PatchDir: cmd.String("patch-dir")}
 			return runApply(o, s)
 		},
 	}
@@ -76,11 +88,16 @@ func runApply(o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	wt, err := planWorktrees(repo, o, t)
+	if err != nil {
+		return err
+	}
 	expect := ""
 	if t.exists {
 		expect = t.parent
 	}
-	w, err := repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect, ReflogMsg: t.reflog})
+	w, err := repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect,
+		ReflogMsg: t.reflog, Worktree: wt.follow})
 	if err != nil {
 		if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
 			return &exitError{exitUsage, err}
@@ -102,17 +119,36 @@ func runApply(o applyOptions, s streams) error {
 		if errors.Is(err, gitops.ErrRefMoved) || errors.Is(err, gitops.ErrRefLocked) {
 			err = &exitError{exitMoved, fmt.Errorf("%w; nothing was recorded, run the command again", err)}
 		}
-		report(s, o.commonOptions, results, t.branch, nil)
+		report(s, o.commonOptions, results, outputs{branch: t.branch})
 		return err
 	}
-	report(s, o.commonOptions, results, t.branch, nil)
+	out := outputs{branch: t.branch}
+	var after []error // what failed once the commits were recorded
+	if o.PatchDir != "" {
+		if out.patches, err = writePatches(o.PatchDir, results, w.Author()); err != nil {
+			after = append(after, err)
+		}
+	}
+	notes, err := wt.finish(repo, t, w.Commits(), results)
+	if err != nil {
+		after = append(after, err)
+	}
+	report(s, o.commonOptions, results, out)
+	for _, n := range notes {
+		fmt.Fprintf(s.err, "%s\n", n)
+	}
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
 		base := t.ontoRev
 		if t.exists {
 			base = t.parent[:12]
 		}
 		fmt.Fprintf(s.err, "Review with: git log -p %s..%s\n", base, t.branch)
-		fmt.Fprintf(s.err, "Switch with: git switch %s\n", t.branch)
+		if wt.add == "" && wt.follow == "" {
+			fmt.Fprintf(s.err, "Switch with: git switch %s\n", t.branch)
+		}
+	}
+	if len(after) > 0 {
+		return fmt.Errorf("the commits are recorded on %s, but %w", t.branch, errors.Join(after...))
 	}
 	return statusOf(results)
 }

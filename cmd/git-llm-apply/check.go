@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops"
 )
 
 func checkCommand(s streams) *cli.Command {
@@ -23,29 +24,30 @@ means apply would succeed.`,
 			if err != nil {
 				return err
 			}
-			results, err := resolveOnly(o, s)
+			_, results, err := resolveOnly(o, s)
 			if err != nil {
 				return err
 			}
-			report(s, o, results, "", nil)
+			report(s, o, results, outputs{})
 			return statusOf(results)
 		},
 	}
 }
 
 // resolveOnly runs the replies against the base without recording.
-func resolveOnly(o commonOptions, s streams) ([]*engine.ReplyResult, error) {
+func resolveOnly(o commonOptions, s streams) (*gitops.Repo, []*engine.ReplyResult, error) {
 	repo, err := openRepo(o.Dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	inputs, err := readReplies(o.Replies, s.in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src, _, err := openBase(repo, o.Base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz})
+	results, err := engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz})
+	return repo, results, err
 }

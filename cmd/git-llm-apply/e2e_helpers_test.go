@@ -113,6 +113,13 @@ func (r *repo) runIn(dir, stdin string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
+	return r.collect(cmd)
+}
+
+// collect runs cmd and returns its outputs and exit status without
+// failing the test on a non-zero status.
+func (r *repo) collect(cmd *exec.Cmd) result {
+	r.t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

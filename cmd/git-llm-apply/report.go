@@ -32,11 +32,21 @@ type jsonReply struct {
 	Diff *string `json:"diff,omitempty"`
 }
 
+// outputs is what a run wrote besides its report: the branch it
+// recorded on, the diffs translate prints inside the JSON report, the
+// patch files -o wrote (each by result index).
+type outputs struct {
+	branch  string
+	diffs   map[int]string
+	patches map[int]string
+}
+
 // report prints the run's account: JSON on stdout with --json, and the
 // human form on stderr (errors even with -q).
-func report(s streams, o commonOptions, results []*engine.ReplyResult, branch string, diffs map[int]string) {
+func report(s streams, o commonOptions, results []*engine.ReplyResult, out outputs) {
+	branch := out.branch
 	if o.JSON {
-		out := struct {
+		doc := struct {
 			Replies []jsonReply `json:"replies"`
 			OK      bool        `json:"ok"`
 		}{Replies: []jsonReply{}, OK: statusOf(results) == nil}
@@ -45,22 +55,22 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, branch st
 			if r.Commit != "" {
 				b = branch
 			}
-			jr := jsonReply{ReplyReport: engine.NewReplyReport(r, b, "")}
-			if d, ok := diffs[i]; ok {
+			jr := jsonReply{ReplyReport: engine.NewReplyReport(r, b, out.patches[i])}
+			if d, ok := out.diffs[i]; ok {
 				jr.Diff = &d
 			}
-			out.Replies = append(out.Replies, jr)
+			doc.Replies = append(doc.Replies, jr)
 		}
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
-		enc.Encode(out)
+		enc.Encode(doc)
 	}
-	for _, r := range results {
-		printReply(s.err, o, r, branch)
+	for i, r := range results {
+		printReply(s.err, o, r, branch, out.patches[i])
 	}
 }
 
-func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch string) {
+func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, patch string) {
 	if r.Err != nil {
 		fmt.Fprintf(w, "%s: error: %s\n", r.Source, trimPkgPrefix(r.Err))
 		return
@@ -84,6 +94,9 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch stri
 			default:
 				fmt.Fprintf(w, "  %s %s\n", f.Status, f.Path)
 			}
+		}
+		if patch != "" {
+			fmt.Fprintf(w, "  patch: %s\n", patch)
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "  note: %s\n", n)

@@ -13,31 +13,49 @@ func translateCommand(s streams) *cli.Command {
 		ArgsUsage: "[REPLY ...]",
 		Description: `Resolves each reply against --base (the index by default) and prints its
 edits as one git diff on standard output, ready for git apply --cached.
-Nothing is written. With --json the report (with each reply's diff in
-its "diff" field) is printed instead.`,
-		Flags:        commonFlags(),
+With -o DIR each reply becomes NNNN-<slug>.patch in DIR instead, in the
+mailbox form of git format-patch (git am applies them in order; their
+From line carries no commit, as nothing is recorded). Nothing else is
+written. With --json the report (with each reply's diff in its "diff"
+field and its patch file in "patch") is printed instead.`,
+		Flags: append(commonFlags(),
+			&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "write one format-patch file per reply into `DIR`"},
+		),
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			o, err := readCommon(cmd)
 			if err != nil {
 				return err
 			}
-			results, err := resolveOnly(o, s)
+			repo, results, err := resolveOnly(o, s)
 			if err != nil {
 				return err
 			}
-			diffs := map[int]string{}
+			diffs, patches := map[int]string{}, map[int]string{}
+			if dir := cmd.String("patch-dir"); dir != "" {
+				author, err := repo.Author()
+				if err != nil {
+					return err
+				}
+				if patches, err = writePatches(dir, results, author); err != nil {
+					return err
+				}
+			}
 			for i, r := range results {
 				if len(r.Patch) == 0 {
 					continue
 				}
-				if o.JSON {
+				switch {
+				case o.JSON:
 					diffs[i] = string(r.Patch)
-				} else if _, err := s.out.Write(r.Patch); err != nil {
-					return err
+				case cmd.String("patch-dir") != "":
+				default:
+					if _, err := s.out.Write(r.Patch); err != nil {
+						return err
+					}
 				}
 			}
-			report(s, o, results, "", diffs)
+			report(s, o, results, outputs{diffs: diffs, patches: patches})
 			return statusOf(results)
 		},
 	}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops"
+)
+
+// worktreePlan is what apply does with linked worktrees besides
+// recording: add one (--worktree), and keep the one where an existing
+// branch is checked out in step with it.
+type worktreePlan struct {
+	add    string // add a linked worktree here once the branch exists
+	follow string // the linked worktree where the branch is checked out
+	clean  bool   // follow had no local changes before anything was recorded
+}
+
+// planWorktrees checks, before anything is recorded, what the
+// worktrees allow: a --worktree path must be new or an empty
+// directory, and a branch may be checked out only in a linked
+// worktree, never in the user's own checkout.
+func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan, error) {
+	p := &worktreePlan{}
+	if t.exists {
+		if at, ok := repo.CheckedOutAt(t.branch); ok {
+			head, ok := repo.HeadAt(t.branch)
+			if !ok {
+				return nil, &exitError{exitUsage, fmt.Errorf("%w: %s is checked out in the worktree at %s, which is your checkout (or is rebasing or bisecting it); name another branch with -b",
+					gitops.ErrBranchCheckedOut, t.branch, at)}
+			}
+			clean, err := repo.WorktreeClean(head)
+			if err != nil {
+				return nil, err
+			}
+			p.follow, p.clean = head, clean
+		}
+	}
+	if o.Worktree == "" {
+		return p, nil
+	}
+	abs, err := filepath.Abs(o.Worktree)
+	if err != nil {
+		return nil, err
+	}
+	if p.follow != "" {
+		if gitops.SameDir(abs, p.follow) {
+			return p, nil // already there: it follows the branch
+		}
+		return nil, usageError("--worktree %s: %s is already checked out in the worktree at %s, and a branch can be checked out in one worktree only", o.Worktree, t.branch, p.follow)
+	}
+	switch ents, err := os.ReadDir(abs); {
+	case err == nil && len(ents) > 0:
+		return nil, usageError("--worktree %s: the path exists and is not empty; nothing was recorded", o.Worktree)
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, usageError("--worktree %s: %v; nothing was recorded", o.Worktree, err)
+	}
+	p.add = abs
+	return p, nil
+}
+
+// finish runs once the commits are recorded: the followed worktree is
+// brought up to date when it was clean, and the new worktree is added.
+// It returns what to tell the user.
+func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
+	var notes []string
+	if p.follow != "" && len(commits) > 0 {
+		tip := commits[len(commits)-1]
+		if !p.clean {
+			notes = append(notes, fmt.Sprintf("The worktree at %s has local changes, so its files were left as they were; to bring them up to date, keeping your changes, run there: git read-tree -m -u %s %s",
+				p.follow, t.parent[:12], tip[:12]))
+		} else if err := repo.UpdateWorktree(p.follow, t.parent, tip); err != nil {
+			return notes, fmt.Errorf("the worktree at %s could not be brought up to date: %w", p.follow, err)
+		} else {
+			notes = append(notes, fmt.Sprintf("Updated the worktree at %s to the new commits.", p.follow))
+		}
+	}
+	if p.add == "" {
+		return notes, nil
+	}
+	if len(commits) == 0 && (!t.exists || statusOf(results) != nil) {
+		return append(notes, fmt.Sprintf("No worktree was added at %s: nothing was recorded.", p.add)), nil
+	}
+	if err := repo.AddWorktree(p.add, t.branch); err != nil {
+		return notes, fmt.Errorf("the worktree could not be added: %w", err)
+	}
+	return append(notes, fmt.Sprintf("Added a worktree at %s with %s checked out.", p.add, t.branch)), nil
+}

@@ -1,0 +1,66 @@
+package gitops
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// lookGit finds the git CLI; tests replace it to take the paths that
+// work without git.
+var lookGit = exec.LookPath
+
+// repoEnv are the variables that point git at a repository, work tree
+// or index. They describe the process's own checkout (a hook is run
+// with GIT_INDEX_FILE set, for one), while each git run here names its
+// repository itself.
+var repoEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
+	"GIT_OBJECT_DIRECTORY", "GIT_PREFIX", "GIT_IMPLICIT_WORK_TREE"}
+
+// configEnv are the variables that decide which configuration git
+// reads; a child git sees them as r.env does, so that it reads what
+// this package reads.
+var configEnv = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_PARAMETERS"}
+
+// runGit runs the git CLI at gitPath in dir, with stdin (nil: none),
+// and returns its standard output; a failure carries git's message.
+// The child's environment is the process's without repoEnv, with
+// configEnv as r.env has them, plus extra ("K=V").
+func (r *Repo) runGit(gitPath, dir string, stdin io.Reader, extra []string, args ...string) ([]byte, error) {
+	cmd := exec.Command(gitPath, args...)
+	cmd.Dir = dir
+	cmd.Stdin = stdin
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(repoEnv, k) && !slices.Contains(configEnv, k) {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	for _, k := range configEnv {
+		if v, ok := r.env(k); ok {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	cmd.Env = append(cmd.Env, extra...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		sub := ""
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				sub = a
+				break
+			}
+		}
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			return nil, fmt.Errorf("gitops: git %s: %w", sub, err)
+		}
+		return nil, fmt.Errorf("gitops: git %s: %s (%w)", sub, msg, err)
+	}
+	return out.Bytes(), nil
+}

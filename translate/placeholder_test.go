@@ -1,0 +1,114 @@
+package translate
+
+import "testing"
+
+func TestIsPlaceholder(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		// What models write instead of code.
+		{"// ... existing code ...", true},
+		{"    // ...existing code...", true},
+		{"\t# ... rest of code ...", true},
+		{"# rest of the file unchanged", true},
+		{"// Rest of the code remains the same.", true},
+		{"// rest of file", true},
+		{"// existing code here", true},
+		{"// Keep existing code", true},
+		{"# existing imports", true},
+		{"// remaining methods unchanged", true},
+		{"// other functions remain the same", true},
+		{"// ... other methods", true},
+		{"// ... (rest of the function remains the same)", true},
+		{"// your code here...", true},
+		{"// ...", true},
+		{"//...", true},
+		{"#   ...", true},
+		{"// …", true},
+		{"// [...]", true},
+		{"/* ... */", true},
+		{"/*...*/", true},
+		{"{/* ... existing JSX ... */}", true},
+		{"<!-- ... existing content ... -->", true},
+		{"-- ... existing columns ...", true},
+		{"; ... rest of the code ...", true},
+		{" * ... other fields ...", true},
+		{"/// ... existing methods ...", true},
+		{"//! ... unchanged ...", true},
+		{"# ... handle errors ...", true}, // prose wrapped in ellipses
+		{"// ... omitted for brevity ...", true},
+		{"// ... 'existing' code ...", true},
+		{"...", true},
+		{"  …  ", true},
+		{"// ... existing code ...\r", true},
+
+		// Comments of real code.
+		{"", false},
+		{"//", false},
+		{"// TODO", false},
+		{"// the value is unchanged if err is nil", false},
+		{"## Other functions", false},
+		{"# Other settings", false},
+		{"# the remaining functions", false},
+		{"# And the rest", false},
+		{"# The rest", false},
+		{"# Rest of the file is generated", false},
+		{"// Original file unchanged.", false},
+		{"// line unchanged", false},
+		{"// Remainder.", false},
+		{"// same", false},
+		{"// truncated", false},
+		{"// Omit test files.", false},
+		{"// Rest of the setup.", false},
+		{"/// This is a helper function...", false},
+		{"// fields...", false},
+		{"// or...", false},
+		{"# Test with ...", false},
+		{"# In... functions", false},
+		{`// "~" ...`, false},
+		{"# ...=...", false},
+		{"# '{...} or ${...}", false},
+		{"//..............................................", false},
+		{"// x := f(a, b, ...)", false},
+		{"#!/bin/sh", false},
+		{"#include <stdio.h>", false},
+		{"---", false},
+		{"x := 1 // ... existing code ...", false},
+		{"return x", false},
+		{"// ... existing code ... and then a very long sentence that goes on and on", false},
+		{"# ... existing Código ...", true},
+		{"# código existente", false},
+	}
+	for _, tt := range tests {
+		if got := IsPlaceholder(tt.line); got != tt.want {
+			t.Errorf("IsPlaceholder(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestPlaceholderKind pins which placeholders FindDebris reports
+// wherever they stand (strong), which only when no comment line is
+// next to them (weak), and which never (loose).
+func TestPlaceholderKind(t *testing.T) {
+	tests := []struct {
+		line string
+		want placeholderKind
+	}{
+		{"// ... existing code ...", strongPlaceholder},
+		{"# ... rest unchanged ...", strongPlaceholder},
+		{"// ... body of loop ...", weakPlaceholder},
+		{"// ...", weakPlaceholder},
+		{"// existing code", weakPlaceholder},
+		{"# rest of code ...", weakPlaceholder},
+		{"# ... but not again ...", loosePlaceholder},
+		{"// ... except unsafe.Pointer...", loosePlaceholder},
+		{"// an existing statement.", notPlaceholder},
+		{"x = 1", notPlaceholder},
+	}
+	for _, tt := range tests {
+		if _, got := classifyPlaceholder(tt.line); got != tt.want {
+			t.Errorf("classifyPlaceholder(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
