@@ -268,3 +268,27 @@ func (r *repo) gitMayFail(args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// --onto starts a new branch at another revision, and the edits resolve
+// against the index still: the commit's parent is REV.
+func TestOntoStartsTheNewBranchThere(t *testing.T) {
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.write("other.txt", "other\n")
+	r.git("add", "other.txt")
+	r.git("commit", "-q", "-m", "second")
+	reply := r.reply("r1.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
+	res := r.run("apply", "-b", "from-first", "--onto", first, reply)
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if p := strings.TrimSpace(r.git("rev-parse", "from-first^")); p != first {
+		t.Errorf("parent %s, want %s", p, first)
+	}
+	if got := strings.Join(r.tree("from-first"), " "); got != "100644 src/app.py" {
+		t.Errorf("tree: %s", got)
+	}
+	if res := r.run("apply", "-b", "bad", "--onto", "no-such-rev", reply); res.code != 2 {
+		t.Errorf("unknown --onto: exit %d\n%s", res.code, res.stderr)
+	}
+}
