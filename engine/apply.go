@@ -65,6 +65,8 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			if err := r.rename(o, f); err != nil {
 				return nil, err
 			}
+		case translate.Chmod:
+			r.chmod(o, f)
 		}
 	}
 	if target != nil {
@@ -164,6 +166,11 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		r.appendLines(f, op.New)
 		o.Status, o.Start, o.End = Applied, n+1, n
 	case op.Overwrite:
+		if i := elidedLine(f.d, op.New); i >= 0 {
+			r.fail(o, ErrElided, "line %d of the new content (reply line %d) is the placeholder %q where %s has code; write the whole file out, or edit only the lines that change",
+				i+1, op.Line+1+i, strings.TrimSpace(op.New[i]), f.path)
+			return
+		}
 		lines := make([]string, len(op.New))
 		for i, l := range op.New {
 			lines[i] = l + f.d.eol
@@ -317,10 +324,21 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		o.Status = AlreadyApplied
 	case !f.exists:
 		r.fail(o, ErrNoFile, "%s does not exist", f.path)
-	case g.exists:
-		r.fail(o, ErrFileExists, "cannot rename %s: %s already exists", f.path, to)
 	case !f.mode.Editable():
 		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
+	case g.exists && !o.Op.Overwrite:
+		r.fail(o, ErrFileExists, "cannot rename %s: %s already exists", f.path, to)
+	case g.exists:
+		// The target's content is replaced: in the diff, a change of
+		// the target and a deletion, not a rename onto a live path.
+		if !r.editable(o, g) || !r.editable(o, f) {
+			return nil
+		}
+		g.d.final = f.d.final
+		g.splice(0, g.d.len(), f.d.slice(0, f.d.len()))
+		g.mode = f.mode
+		f.exists = false
+		o.Status = Applied
 	default:
 		moved := *f
 		moved.path, moved.lang, moved.m = to, languageOf(to), nil
@@ -329,4 +347,45 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		o.Status = Applied
 	}
 	return nil
+}
+
+// chmod makes a file executable or not; only the mode changes, so a
+// binary file may have it too.
+func (r *resolver) chmod(o *Outcome, f *fileState) {
+	want := ModeRegular
+	if o.Op.Executable {
+		want = ModeExec
+	}
+	switch {
+	case !f.exists:
+		r.fail(o, ErrNoFile, "%s does not exist", f.path)
+	case !f.mode.Editable():
+		r.fail(o, ErrNotEditable, "%s is a %s, which is never edited", f.path, modeName(f.mode))
+	case f.mode == want:
+		o.Status = AlreadyApplied
+	default:
+		f.mode = want
+		o.Status = Applied
+	}
+}
+
+// elidedLine returns the first line of lines that is an elision
+// placeholder the file does not already hold (-1 when none): a whole
+// new content that keeps only "// ... existing code ..." where the old
+// one had code would lose that code.
+func elidedLine(d *doc, lines []string) int {
+	for i, l := range lines {
+		if !translate.IsPlaceholder(l) {
+			continue
+		}
+		held := false
+		d.each(0, func(_ int, fl string) bool {
+			held = strings.TrimSpace(trimEOL(fl)) == strings.TrimSpace(l)
+			return !held
+		})
+		if !held {
+			return i
+		}
+	}
+	return -1
 }

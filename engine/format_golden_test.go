@@ -13,7 +13,7 @@ import (
 
 // goldenFormats are the formats with golden case directories under
 // testdata/<format>/<case>/.
-var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx"}
+var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "whole"}
 
 // TestFormatGolden runs every testdata/<format>/<case>/ directory:
 // reply.md is resolved (with --format <format>, or the options file's

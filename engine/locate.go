@@ -145,8 +145,44 @@ func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
 		o.Status, o.Start, o.End = Applied, n+1, n
 		return nil
 	}
+	if len(op.Scope) > 0 {
+		return r.planBelowScope(o, f)
+	}
 	r.fail(o, ErrNoAnchor, "the edit names no lines to find in %s, so nothing says where its new lines go; add the lines around them", f.path)
 	return nil
+}
+
+// planBelowScope places an insertion that names only scope lines right
+// below the last of them (apply-patch's "@@ def f():" followed by added
+// lines only).
+func (r *resolver) planBelowScope(o *Outcome, f *fileState) *plan {
+	op := &o.Op
+	at, ok := f.matcher().scopeEnd(op.Scope)
+	if !ok {
+		r.fail(o, ErrNotFound, "the scope lines %q do not stand in order in %s", strings.Join(op.Scope, " / "), f.path)
+		return nil
+	}
+	if at+len(op.New) <= f.d.len() && sameRun(f.d, at, op.New) {
+		o.Status, o.Start, o.End = AlreadyApplied, at+1, at+len(op.New)
+		return nil
+	}
+	repl := make([]string, len(op.New))
+	for i, l := range op.New {
+		repl[i] = l + f.d.eol
+	}
+	o.Status, o.Start, o.End = Applied, at+1, at
+	return &plan{o: o, start: at, end: at, repl: repl}
+}
+
+// sameRun reports whether doc lines from at on are lines (trailing
+// white space aside).
+func sameRun(d *doc, at int, lines []string) bool {
+	for i, l := range lines {
+		if trimTrailing(d.content(at+i)) != trimTrailing(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // climb tries the rungs up to top (similarity aside) and returns the
@@ -160,6 +196,9 @@ func (r *resolver) climb(o *Outcome, m *matcher, pattern []string, top Rung, cur
 			continue // no comment syntax: the rung adds nothing
 		}
 		places := m.find(pattern, rung)
+		if o.Op.AtEOF {
+			places = m.atEOF(places)
+		}
 		if len(places) == 0 {
 			continue
 		}
@@ -260,23 +299,51 @@ func (r *resolver) choose(o *Outcome, m *matcher, places []place, cursor int) *p
 	return nil
 }
 
-// belowScope keeps the places that stand below every scope line, the
-// scope lines themselves standing in order.
-func (m *matcher) belowScope(places []place, scope []string) []place {
+// scopeEnd returns the line after the last scope line, the scope lines
+// standing in order (white space around them and typographic
+// look-alikes aside); ok is false when they do not.
+func (m *matcher) scopeEnd(scope []string) (int, bool) {
 	at := 0
 	for _, s := range scope {
-		want := strings.TrimSpace(s)
+		want := strings.TrimSpace(foldTypography(s))
 		found := false
 		m.d.each(at, func(i int, l string) bool {
-			if strings.TrimSpace(trimEOL(l)) == want {
+			if strings.TrimSpace(foldTypography(trimEOL(l))) == want {
 				at, found = i+1, true
 				return false
 			}
 			return true
 		})
 		if !found {
-			return nil
+			return 0, false
 		}
+	}
+	return at, true
+}
+
+// atEOF keeps the places that end at the end of the file (blank lines
+// after them aside).
+func (m *matcher) atEOF(places []place) []place {
+	var out []place
+	n := m.d.len()
+	for _, p := range places {
+		e := p.end()
+		for e < n && isBlank(m.d.content(e)) {
+			e++
+		}
+		if e == n {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// belowScope keeps the places that stand below every scope line, the
+// scope lines themselves standing in order.
+func (m *matcher) belowScope(places []place, scope []string) []place {
+	at, ok := m.scopeEnd(scope)
+	if !ok {
+		return nil
 	}
 	var out []place
 	for _, p := range places {

@@ -25,6 +25,9 @@ type RunOptions struct {
 	// index base, whose staged changes become part of the commit).
 	Parent Source
 	Patch  PatchOptions
+	// ShellOps turns the file commands of shell blocks into delete and
+	// rename operations (--shell-ops).
+	ShellOps bool
 }
 
 // ReplyStatus is what became of one reply (SPEC section 8).
@@ -103,7 +106,7 @@ func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyRe
 
 func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
 	res := &ReplyResult{Source: in.Source}
-	reply, err := translate.Parse(in.Text, opts.Format)
+	reply, err := translate.ParseWith(in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
 	if reply != nil {
 		res.Format, res.Shell, res.Warnings = reply.Format, reply.Shell, reply.Warnings
 		res.Subject, res.Body = translate.Describe(reply)

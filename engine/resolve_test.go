@@ -187,6 +187,32 @@ func TestResolve(t *testing.T) {
 		{name: "block rule reaches the closing brace", src: files("m.go", "func f() {\n\tif x {\n\t\ty()\n\t}\n}\n\nfunc g() {}\n"),
 			ops:  []translate.Operation{{Kind: translate.Edit, Path: "m.go", Old: []string{"func f() {"}, New: []string{"func f() {}"}, Block: translate.CBraces}},
 			want: map[string]string{"m.go": "func f() {}\n\nfunc g() {}\n"}, status: []Status{Applied}},
+		{name: "rename onto an existing file with overwrite", src: files("a.txt", "a\n", "b.txt", "b\n"),
+			ops:  []translate.Operation{{Kind: translate.Rename, Path: "a.txt", NewPath: "b.txt", Overwrite: true}},
+			want: map[string]string{"b.txt": "a\n"}, gone: []string{"a.txt"}, status: []Status{Applied}},
+		{name: "rename onto an existing file without overwrite", src: files("a.txt", "a\n", "b.txt", "b\n"),
+			ops: []translate.Operation{{Kind: translate.Rename, Path: "a.txt", NewPath: "b.txt"}}, status: []Status{Failed}, errKind: ErrFileExists},
+		{name: "chmod", src: files("run.sh", "echo\n"),
+			ops:    []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", Executable: true}, {Kind: translate.Chmod, Path: "run.sh", Executable: true}},
+			status: []Status{Applied, AlreadyApplied}, want: map[string]string{"run.sh": "echo\n"}},
+		{name: "end of file anchors the match", src: files("a.txt", "x\ny\nx\n"), format: "apply-patch",
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Old: []string{"x"}, New: []string{"z"}, AtEOF: true}},
+			want: map[string]string{"a.txt": "x\ny\nz\n"}, status: []Status{Applied}},
+		{name: "end of file not matched elsewhere", src: files("a.txt", "x\ny\n"), format: "apply-patch",
+			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Old: []string{"x"}, New: []string{"z"}, AtEOF: true}}, status: []Status{Failed}, errKind: ErrNotFound},
+		{name: "scope-only insertion goes below the scope", src: files("a.py", py), format: "apply-patch",
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def g():"}, New: []string{"    \"\"\"G.\"\"\""}}},
+			want: map[string]string{"a.py": strings.Replace(py, "def g():\n", "def g():\n    \"\"\"G.\"\"\"\n", 1)}, status: []Status{Applied}},
+		{name: "scope-only insertion already there", src: files("a.py", py), format: "apply-patch",
+			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def g():"}, New: []string{"    return 2"}}}, status: []Status{AlreadyApplied}},
+		{name: "scope-only insertion without its scope", src: files("a.py", py), format: "apply-patch",
+			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def h():"}, New: []string{"x"}}}, status: []Status{Failed}, errKind: ErrNotFound},
+		{name: "whole content with a placeholder where code was", src: files("a.py", py), format: "whole",
+			ops:    []translate.Operation{{Kind: translate.Create, Path: "a.py", Overwrite: true, New: []string{"def f():", "    # ... rest of the code unchanged ..."}}},
+			status: []Status{Failed}, errKind: ErrElided},
+		{name: "whole content keeping a placeholder the file had", src: files("a.py", "# ... existing code ...\nx = 1\n"), format: "whole",
+			ops:  []translate.Operation{{Kind: translate.Create, Path: "a.py", Overwrite: true, New: []string{"# ... existing code ...", "x = 2"}}},
+			want: map[string]string{"a.py": "# ... existing code ...\nx = 2\n"}, status: []Status{Applied}},
 		{name: "python block rule", src: files("a.py", py),
 			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Old: []string{"def f():"}, New: []string{"def f():", "    return 0"}, Block: translate.PyIndent}},
 			want: map[string]string{"a.py": "def f():\n    return 0\n\n\ndef g():\n    return 2\n"}, status: []Status{Applied}},
@@ -286,5 +312,22 @@ func TestDocRoundTrip(t *testing.T) {
 		if got := string(newDoc([]byte(s)).bytes()); got != s {
 			t.Errorf("%q round-trips to %q", s, got)
 		}
+	}
+}
+
+func TestChmodChangesOnlyTheMode(t *testing.T) {
+	res, err := Resolve(files("run.sh", "echo\n"), []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", Executable: true}}, Options{Format: "udiff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changes) != 1 || res.Changes[0].OldMode != ModeRegular || res.Changes[0].NewMode != ModeExec || string(res.Changes[0].New) != "echo\n" {
+		t.Fatalf("changes: %+v", res.Changes)
+	}
+	patch, err := FormatPatch(res.Changes, PatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"; string(patch) != want {
+		t.Errorf("patch:\n%s", patch)
 	}
 }

@@ -91,6 +91,8 @@ var shellLangs = map[string]bool{
 	"bash": true, "sh": true, "shell": true, "cmd": true, "batch": true,
 	"powershell": true, "ps1": true, "zsh": true, "fish": true,
 	"ksh": true, "csh": true, "tcsh": true,
+	// session transcripts
+	"console": true, "shell-session": true, "shellsession": true, "terminal": true, "pwsh": true, "bat": true,
 }
 
 // isShell reports whether f fences shell commands.

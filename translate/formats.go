@@ -34,6 +34,12 @@ func Formats() []Format {
 			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: at(regexp.MustCompile(`(?m)^\s*<<<<<<< EDIT\s*$`)), read: ParseEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE",
 			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: ParseUdiffx},
+		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
+			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: ParseApplyPatch},
+		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
+			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: ParseUdiff},
+		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no other format's markers are present)",
+			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: ParseWhole},
 	}
 }
 
@@ -77,7 +83,8 @@ func lookup(name string) *Format {
 
 // Detect names the formats whose markers a reply holds, in the order
 // their first marker appears ("diff" stands for the SEARCH/REPLACE
-// family; its reader tells diff from diff-fenced).
+// family; its reader tells diff from diff-fenced; "whole" counts only
+// when nothing else does).
 func Detect(text string) []string {
 	type hit struct {
 		name string
@@ -85,12 +92,18 @@ func Detect(text string) []string {
 	}
 	var hits []hit
 	for _, f := range Formats() {
-		if f.Name == "diff-fenced" {
+		if f.Name == "diff-fenced" || f.Name == "whole" {
 			continue
 		}
 		if at := f.detect(text); at >= 0 {
 			hits = append(hits, hit{f.Name, at})
 		}
+	}
+	// Any fenced block after a file name looks like a whole file, the
+	// blocks of the other formats included: whole is what a reply is
+	// only when it holds no other format's markers.
+	if len(hits) == 0 && wholeAt(text) >= 0 {
+		return []string{"whole"}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
 	names := make([]string, len(hits))

@@ -31,6 +31,9 @@ type hunk struct {
 	// stood after the hunk's last old or new line. They are noted
 	// only: the engine keeps the file's own final newline.
 	NoEOLOld, NoEOLNew bool
+	// File is the index in hunkPatch.Headers of the file header the
+	// hunk follows; -1 when none stands above it.
+	File int
 }
 
 // hunkFileHeader is a file header found in a patch: a "diff --git"
@@ -40,6 +43,15 @@ type hunkFileHeader struct {
 	Line     int
 	Git      string // the "diff --git" line, without "diff --git "
 	Old, New string
+	// Ext are the extended header lines that followed "diff --git"
+	// (index, mode, rename, copy, binary lines), as written.
+	Ext []hunkExt
+}
+
+// hunkExt is an extended header line of a git diff and its reply line.
+type hunkExt struct {
+	Line int
+	Text string
 }
 
 // hunkPatch is what parseHunks found in the lines of one file's patch.
@@ -146,13 +158,22 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 		if cur == nil {
 			switch {
 			case hunkIsHeader(l):
-				cur, last, trail = hunkStart(l, line), ' ', 0
+				cur, last, trail = p.hunkStart(l, line), ' ', 0
 				continue
 			case strings.HasPrefix(l, "diff --git "):
 				p.Headers = append(p.Headers, hunkFileHeader{Line: line, Git: strings.TrimPrefix(l, "diff --git ")})
 				afterGit = true
 				continue
 			case afterGit && hunkHasPrefix(l, hunkGitHeaders):
+				h := &p.Headers[len(p.Headers)-1]
+				h.Ext = append(h.Ext, hunkExt{Line: line, Text: l})
+				if strings.HasPrefix(l, "GIT binary patch") {
+					// Its data lines are no hunk; git starts the next
+					// file with "diff --git".
+					for i+1 < len(lines) && hunkBinaryData(lines[i+1]) {
+						i++
+					}
+				}
 				continue
 			case strings.HasPrefix(l, "--- ") && (hasAt || i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ")):
 				if n := len(p.Headers); n > 0 && afterGit && p.Headers[n-1].Old == "" {
@@ -173,7 +194,7 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 				continue
 			case !hasAt:
 				p.Warnings = append(p.Warnings, Warning{Line: line, Msg: "the patch has no @@ line; its lines are read as one hunk"})
-				cur, last, trail = &hunk{Line: line}, ' ', 0
+				cur, last, trail = &hunk{Line: line, File: len(p.Headers) - 1}, ' ', 0
 				// This line is the hunk's first: read it below.
 			default:
 				if !ignored {
@@ -185,7 +206,7 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 		} else {
 			if hunkIsHeader(l) {
 				flush()
-				cur, last, trail = hunkStart(l, line), ' ', 0
+				cur, last, trail = p.hunkStart(l, line), ' ', 0
 				continue
 			}
 			if hunkStartsFile(lines, i) {
@@ -245,8 +266,8 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 }
 
 // hunkStart starts the hunk whose "@@" header l stands at reply line.
-func hunkStart(l string, line int) *hunk {
-	h := &hunk{Line: line}
+func (p *hunkPatch) hunkStart(l string, line int) *hunk {
+	h := &hunk{Line: line, File: len(p.Headers) - 1}
 	h.OldStart, h.Numbered = hunkOldStart(l)
 	return h
 }
@@ -276,14 +297,45 @@ func hunkOldStart(l string) (int, bool) {
 
 // hunkStartsFile reports whether a file header starts at lines[i],
 // inside a hunk: a "diff --git" line, or a "--- "/"+++ " pair followed
-// by an "@@" line (without it the pair reads as a removed and an added
-// line).
+// by an "@@" line, or one that reads as a header by its names (git's
+// "a/" and "b/", a /dev/null, or the same name twice). Any other pair
+// reads as a removed and an added line ("-- a SQL comment").
 func hunkStartsFile(lines []string, i int) bool {
 	if strings.HasPrefix(lines[i], "diff --git ") {
 		return true
 	}
-	return strings.HasPrefix(lines[i], "--- ") && i+2 < len(lines) &&
-		strings.HasPrefix(lines[i+1], "+++ ") && hunkIsHeader(lines[i+2])
+	if !strings.HasPrefix(lines[i], "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
+		return false
+	}
+	if i+2 < len(lines) && hunkIsHeader(lines[i+2]) {
+		return true
+	}
+	name := func(l string) string {
+		l, _, _ = strings.Cut(l[4:], "\t")
+		return strings.Trim(strings.TrimSpace(l), `"`)
+	}
+	old, new := name(lines[i]), name(lines[i+1])
+	return old == "/dev/null" || new == "/dev/null" || old != "" && old == new ||
+		strings.HasPrefix(old, "a/") && strings.HasPrefix(new, "b/")
+}
+
+// hunkBinaryData reports whether l can be a line of the data after
+// "GIT binary patch": "literal N", "delta N", a blank line, or a
+// base85 line whose first letter gives its length.
+func hunkBinaryData(l string) bool {
+	if l == "" || strings.HasPrefix(l, "literal ") || strings.HasPrefix(l, "delta ") {
+		return true
+	}
+	var n int
+	switch c := l[0]; {
+	case c >= 'A' && c <= 'Z':
+		n = int(c-'A') + 1
+	case c >= 'a' && c <= 'z':
+		n = int(c-'a') + 27
+	default:
+		return false
+	}
+	return len(l) == 1+(n+3)/4*5 && !strings.ContainsAny(l, " \t\"'")
 }
 
 // hunkHasPrefix reports whether s starts with one of prefixes.

@@ -317,11 +317,73 @@ rename to new.go
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []hunkFileHeader{{Line: 1, Git: "a/old.go b/new.go", Old: "a/old.go\t2024-01-01 00:00:00", New: "b/new.go"}}
+	want := []hunkFileHeader{{Line: 1, Git: "a/old.go b/new.go", Old: "a/old.go\t2024-01-01 00:00:00", New: "b/new.go",
+		Ext: []hunkExt{{2, "similarity index 90%"}, {3, "rename from old.go"}, {4, "rename to new.go"}}}}
 	if diff := cmp.Diff(want, p.Headers); diff != "" {
 		t.Errorf("headers (-want +got):\n%s", diff)
 	}
-	if len(p.Hunks) != 1 || !p.Hunks[0].NoEOLOld || p.Hunks[0].NoEOLNew {
+	if len(p.Hunks) != 1 || !p.Hunks[0].NoEOLOld || p.Hunks[0].NoEOLNew || p.Hunks[0].File != 0 {
 		t.Errorf("hunks %+v", p.Hunks)
+	}
+}
+
+// TestParseHunksFiles checks that every hunk knows the file header it
+// follows, that binary data is skipped, and that a git-style header
+// pair starts a file even in a patch without "@@" lines.
+func TestParseHunksFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name, patch string
+		want        []int // File of each hunk
+		headers     int
+	}{{
+		name:    "hunk before any header",
+		patch:   "@@ @@\n-a\n+b\n--- a/x\n+++ b/x\n@@ @@\n-c\n+d",
+		want:    []int{-1, 0},
+		headers: 1,
+	}, {
+		name: "binary data between two files",
+		patch: "diff --git a/i.png b/i.png\nindex 1..2 100644\nGIT binary patch\nliteral 13\nUcmYdHVn|M9WMXDvWn<?601<ToumAu6\n\nliteral 5\nMcmYdHVn|K_00f)?ivR!s\n\n" +
+			"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b",
+		want:    []int{1},
+		headers: 2,
+	}, {
+		name:    "no @@ lines, two files",
+		patch:   "--- a/x\n+++ b/x\n-a\n+b\n--- a/y\n+++ b/y\n-c\n+d",
+		want:    []int{0, 1},
+		headers: 2,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := parseHunks(strings.Split(tc.patch, "\n"), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, h := range p.Hunks {
+				got = append(got, h.File)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" || len(p.Headers) != tc.headers {
+				t.Errorf("files of the hunks (-want +got):\n%s\nheaders %+v", diff, p.Headers)
+			}
+		})
+	}
+}
+
+func TestHunkBinaryData(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"literal 5", true},
+		{"delta 12", true},
+		{"", true},
+		{"McmYdHVn|K_00f)?ivR!s", true},
+		{"UcmYdHVn|M9WMXDvWn<?601<ToumAu6", true},
+		{"Fix", false},
+		{"diff --git a/x b/x", false},
+		{"@@ -1 +1 @@", false},
+	} {
+		if got := hunkBinaryData(tc.line); got != tc.want {
+			t.Errorf("hunkBinaryData(%q) = %v", tc.line, got)
+		}
 	}
 }

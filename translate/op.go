@@ -17,6 +17,9 @@ const (
 	// Comment says why. It fails as an edit of its own, so that the
 	// blocks after it still count.
 	Invalid
+	// Chmod makes the file at Path executable or not (Executable): a
+	// diff's "old mode"/"new mode" lines.
+	Chmod
 )
 
 func (k Kind) String() string {
@@ -31,6 +34,8 @@ func (k Kind) String() string {
 		return "rename"
 	case Invalid:
 		return "unreadable"
+	case Chmod:
+		return "chmod"
 	}
 	return "unknown"
 }
@@ -117,12 +122,21 @@ type Operation struct {
 	FirstMatch bool
 	// Append: a Create whose file exists appends New to it.
 	Append bool
-	// Overwrite: a Create whose file exists replaces its content.
+	// Overwrite: a Create whose file exists replaces its content; a
+	// Rename whose target exists replaces the target.
 	Overwrite bool
+	// AtEOF: Old (with After) must end at the end of the file
+	// (apply-patch's "*** End of File").
+	AtEOF bool
+	// Executable is the mode a Chmod gives: 100755 when set, else
+	// 100644.
+	Executable bool
 	// Recursive: a Delete that names an existing directory deletes
 	// every file under it.
 	Recursive bool
 	// Where places an Edit with nothing to find at the start or end.
+	// An Edit with nothing to find but Scope lines goes right below
+	// the last of them.
 	Where Where
 	// Indent says how New is indented.
 	Indent IndentMode

@@ -31,15 +31,16 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 
 // commonOptions are the flags apply, translate and check share.
 type commonOptions struct {
-	Dir     string
-	Format  string
-	Base    string
-	BaseSet bool
-	Fuzz    engine.Fuzz
-	JSON    bool
-	Quiet   bool
-	Verbose bool
-	Replies []string
+	Dir      string
+	Format   string
+	Base     string
+	BaseSet  bool
+	Fuzz     engine.Fuzz
+	JSON     bool
+	Quiet    bool
+	Verbose  bool
+	ShellOps bool
+	Replies  []string
 }
 
 func commonFlags() []cli.Flag {
@@ -48,6 +49,7 @@ func commonFlags() []cli.Flag {
 		&cli.StringFlag{Name: "base", Value: "index", Usage: "resolve edits against `SRC`: index, worktree, or a revision"},
 		&cli.StringFlag{Name: "fuzz", Value: "format", Usage: "matching tolerance `LEVEL`: exact, format (each format's own), or loose"},
 		&cli.BoolFlag{Name: "json", Usage: "print a machine-readable report on stdout"},
+		&cli.BoolFlag{Name: "shell-ops", Usage: "turn git rm, git mv, rm and mv lines of shell blocks into delete and rename operations (nothing is run)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say how each edit was matched"},
 	}
@@ -67,14 +69,15 @@ func joinNames() string {
 // readCommon fills the shared options from a parsed command.
 func readCommon(cmd *cli.Command) (commonOptions, error) {
 	o := commonOptions{
-		Dir:     cmd.Root().String("C"),
-		Format:  cmd.String("format"),
-		Base:    cmd.String("base"),
-		BaseSet: cmd.IsSet("base"),
-		JSON:    cmd.Bool("json"),
-		Quiet:   cmd.Bool("quiet"),
-		Verbose: cmd.Bool("verbose"),
-		Replies: cmd.Args().Slice(),
+		Dir:      cmd.Root().String("C"),
+		Format:   cmd.String("format"),
+		Base:     cmd.String("base"),
+		BaseSet:  cmd.IsSet("base"),
+		JSON:     cmd.Bool("json"),
+		Quiet:    cmd.Bool("quiet"),
+		Verbose:  cmd.Bool("verbose"),
+		ShellOps: cmd.Bool("shell-ops"),
+		Replies:  cmd.Args().Slice(),
 	}
 	var err error
 	if o.Fuzz, err = engine.ParseFuzz(cmd.String("fuzz")); err != nil {

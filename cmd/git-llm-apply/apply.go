@@ -105,7 +105,7 @@ func runApply(o applyOptions, s streams) error {
 		return err
 	}
 	results, err := engine.Run(inputs, t.src, w, engine.RunOptions{
-		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree,
+		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
 	})
 	if err == nil && len(w.Commits()) > 0 {
 		err = w.Finish()
@@ -210,7 +210,7 @@ func chooseTarget(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (*ta
 func defaultBranch(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (string, error) {
 	subject := o.Message
 	if subject == "" && len(inputs) > 0 {
-		if r, _ := translate.Parse(inputs[0].Text, o.Format); r != nil {
+		if r, _ := translate.ParseWith(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps}); r != nil {
 			subject, _ = translate.Describe(r)
 		}
 	}

@@ -48,6 +48,6 @@ func resolveOnly(o commonOptions, s streams) (*gitops.Repo, []*engine.ReplyResul
 	if err != nil {
 		return nil, nil, err
 	}
-	results, err := engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz})
+	results, err := engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps})
 	return repo, results, err
 }

@@ -1,0 +1,3 @@
+def hello(name):
+    return f"Hello, {name}!"
+

@@ -1,0 +1,5 @@
+package main
+
+import "flag"
+
+var verbose = flag.Bool("v", false, "verbose output")

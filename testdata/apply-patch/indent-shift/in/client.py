@@ -1,0 +1,4 @@
+class Client:
+    def fetch(url):
+        resp = get(url)
+        return resp.body

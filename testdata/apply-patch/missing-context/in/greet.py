@@ -1,0 +1,3 @@
+def greet(person):
+    print('Hello ' + person)
+    return None

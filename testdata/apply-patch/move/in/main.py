@@ -1,0 +1,3 @@
+from helper import shout
+
+print(shout("hi"))

@@ -1,0 +1,3 @@
+from util.strings import upper
+
+print(upper("hi"))

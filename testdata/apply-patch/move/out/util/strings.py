@@ -1,0 +1,2 @@
+def upper(s):
+    return s.upper()

@@ -1,0 +1,2 @@
+def log(*args):
+    print(*args)

@@ -1,0 +1,3 @@
+TITLE = "Tools - for \"people\""
+TAGLINE = 'Fast - and cheap'
+FOOTER = "(c) 2024"

@@ -1,0 +1,3 @@
+TITLE = "Tools - for \"people\""
+TAGLINE = "Fast, and free"
+FOOTER = "(c) 2024"

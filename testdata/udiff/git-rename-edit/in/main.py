@@ -1,0 +1,3 @@
+from lib.helpers import slug
+
+print(slug("Hello World"))

@@ -1,0 +1,3 @@
+from lib.text import slug
+
+print(slug("Hello World"))

@@ -1,0 +1,5 @@
+import os
+
+
+def main():
+    print(os.path.expanduser("~"))

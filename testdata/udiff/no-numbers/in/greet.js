@@ -1,0 +1,7 @@
+function greet(name) {
+  return "hi " + name;
+}
+
+function bye(name) {
+  return "bye " + name;
+}

@@ -1,0 +1,7 @@
+function greet(name) {
+  return "hello, " + name + "!";
+}
+
+function bye(name) {
+  return "goodbye, " + name + "!";
+}

@@ -1,0 +1,2 @@
+def old_add(a, b):
+    return sum([a, b])

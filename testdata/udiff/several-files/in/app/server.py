@@ -1,0 +1,5 @@
+from config import HOST, PORT
+
+
+def serve():
+    print("serving on", HOST, PORT)

@@ -1,0 +1,3 @@
+DEBUG = True
+PORT = 8000
+HOST = "localhost"

@@ -1,0 +1,4 @@
+export function register(app) {
+  app.use(logger);
+  // ... existing code ...
+}

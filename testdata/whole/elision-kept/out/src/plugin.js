@@ -1,0 +1,5 @@
+export function register(app) {
+  app.use(logger);
+  app.use(timer);
+  // ... existing code ...
+}

@@ -1,0 +1,179 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// FormatApplyPatch is the name of the apply-patch format: the Codex
+// CLI's "*** Begin Patch" ... "*** End Patch" envelope.
+const FormatApplyPatch = "apply-patch"
+
+// The marker lines of apply-patch, as the prompt spells them.
+const (
+	apBegin  = "*** Begin Patch"
+	apEnd    = "*** End Patch"
+	apAdd    = "*** Add File:"
+	apDelete = "*** Delete File:"
+	apUpdate = "*** Update File:"
+	apMove   = "*** Move to:"
+	apEOF    = "*** End of File"
+)
+
+// ParseApplyPatch reads a reply in the apply-patch format: every
+// "*** Begin Patch" ... "*** End Patch" envelope in it, in order, and
+// the file sections in each:
+//
+//   - "*** Add File: P" and its "+" lines: a Create of those lines with
+//     Overwrite set (Codex replaces an existing file);
+//   - "*** Delete File: P": a Delete, not Recursive (Codex refuses to
+//     delete a directory);
+//   - "*** Update File: P", optionally "*** Move to: Q", then chunks:
+//     one Edit per chunk that changes something, all of the section's
+//     sharing a Group, Ordered, then for a move a Rename of P to Q with
+//     Overwrite set (Codex replaces an existing target).
+//
+// A chunk is introduced by "@@" or "@@ scope"; stacked "@@ scope" lines
+// become its Scope, in order ("@@ -12,4 +12,5 @@", unified-diff style,
+// gives a LineHint instead). Its " ", "-" and "+" lines give Old
+// (context and removed lines) and New (context and added lines); an
+// empty line is an empty context line, and empty lines ending a chunk
+// are dropped as separation. A line without prefix that more prefixed
+// lines follow is context that lost its leading space (a warning says
+// so); one that ends a chunk is stray text, ignored with a warning.
+// "*** End of File" after a chunk sets AtEOF. A chunk that adds lines
+// only is placed by its scope (nothing to find) or, without scope, at
+// the end of the file (Where AtEnd; at the start for "@@ -0,0 +1 @@").
+//
+// Marker lines are recognised with white space around them, and with
+// the keyword in any case. When every line of a patch is indented like
+// its "*** Begin Patch" line (a patch inside a Markdown list), that
+// indentation is removed first. The envelope may stand in a fence or
+// in a heredoc (apply_patch <<'EOF', <<EOF, <<"EOF", cat <<'EOF' |
+// apply_patch, ...) whose terminator follows "*** End Patch"; a patch
+// without "*** End Patch" is read to the end of its heredoc or fence,
+// or else up to the first line that cannot continue it, with a
+// warning. The lines outside the patches and their wrappers are
+// Reply.Prose; fenced shell blocks among them are Reply.Shell, and so
+// are the other commands of a shell fence that wraps a patch.
+//
+// Every operation's Line is the reply line of its header (of the first
+// "@@" line of a chunk, or its first line when it has none), except a
+// Rename's: the last line of its section, so that it stays after the
+// section's edits when Parse orders operations by line.
+//
+// The reader never returns a *ParseError: every problem it meets lies
+// within one file section, whose structure the markers delimit, so the
+// section becomes a Reply.Failed entry naming its line and the sections
+// after it still count. Failures are an unknown "*** Xxx" header, a
+// "*** Move to:" outside an Update section, a header or move without a
+// path, a second move, an Update with neither chunk nor move (or whose
+// chunks change nothing), and an added file with a line missing its
+// "+" that more "+" lines follow. Text between sections is ignored with
+// a warning.
+//
+// The error is ErrNoEdits (wrapped, with the reason) when the reply has
+// no "*** Begin Patch" line or its patches hold no file section; the
+// reply is returned in every case.
+func ParseApplyPatch(text string) (*Reply, error) {
+	p := &apParser{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
+	p.body = append([]string(nil), p.lines...)
+	p.kind = make([]apKind, len(p.lines))
+	p.run()
+	p.collect()
+	sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
+	r := p.r
+	switch {
+	case len(r.Ops)+len(r.Failed) > 0:
+		return r, nil
+	case p.patches == 0:
+		hint := ""
+		for i, l := range p.lines {
+			if m, _ := apMarker(strings.TrimSpace(l)); m == apMarkAdd || m == apMarkDelete || m == apMarkUpdate {
+				hint = fmt.Sprintf(" (the header at line %d stands outside any patch: put %q on the line before the first header)", i+1, apBegin)
+				break
+			}
+		}
+		return r, fmt.Errorf("%w: the reply has no %q line%s", ErrNoEdits, apBegin, hint)
+	}
+	return r, fmt.Errorf("%w: the patch at line %d holds no file section (%q, %q, %q)", ErrNoEdits, p.first+1, apAdd+" P", apDelete+" P", apUpdate+" P")
+}
+
+// applyPatchAt is the detector of apply-patch: the offset of the first
+// line the reader takes for "*** Begin Patch"; -1 when none.
+func applyPatchAt(text string) int {
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text) - off
+		}
+		if m, _ := apMarker(strings.TrimSpace(text[off : off+end])); m == apMarkBegin {
+			return off
+		}
+		off += end + 1
+	}
+	return -1
+}
+
+// apMark is what a trimmed line is as a marker.
+type apMark int
+
+const (
+	apNoMark apMark = iota
+	apMarkBegin
+	apMarkEnd
+	apMarkAdd
+	apMarkDelete
+	apMarkUpdate
+	apMarkMove
+	apMarkEOF
+	// apMarkOther is a "*** Word ..." line that is no known marker: a
+	// header the format does not have, when it stands where one may.
+	apMarkOther
+)
+
+// apMarker classifies the trimmed line t and returns the path a header
+// names (cleaned of quotes and backticks).
+func apMarker(t string) (apMark, string) {
+	if !strings.HasPrefix(t, "***") {
+		return apNoMark, ""
+	}
+	for _, m := range []struct {
+		text string
+		mark apMark
+	}{{apBegin, apMarkBegin}, {apEnd, apMarkEnd}, {apEOF, apMarkEOF}} {
+		if strings.EqualFold(t, m.text) {
+			return m.mark, ""
+		}
+	}
+	for _, m := range []struct {
+		text string
+		mark apMark
+	}{{apAdd, apMarkAdd}, {apDelete, apMarkDelete}, {apUpdate, apMarkUpdate}, {apMove, apMarkMove}} {
+		if len(t) >= len(m.text) && strings.EqualFold(t[:len(m.text)], m.text) {
+			return m.mark, apPath(t[len(m.text):])
+		}
+	}
+	if rest := strings.TrimLeft(t[3:], " \t"); rest != "" && apIsLetter(rest[0]) && len(rest) < len(t)-3 {
+		// The path of "*** Rename File: a", for the failure it becomes.
+		if _, after, ok := strings.Cut(rest, ":"); ok {
+			return apMarkOther, apPath(after)
+		}
+		return apMarkOther, ""
+	}
+	return apNoMark, ""
+}
+
+func apIsLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// apPath cleans the path of a header: models quote or backtick it.
+func apPath(s string) string {
+	s = strings.TrimSpace(s)
+	for _, q := range []string{"`", `"`, "'"} {
+		if len(s) >= 2 && strings.HasPrefix(s, q) && strings.HasSuffix(s, q) {
+			s = strings.TrimSpace(s[1 : len(s)-1])
+		}
+	}
+	return s
+}
