@@ -25,6 +25,11 @@
 // sparse checkout, computes attributes, reads split and sparse
 // indexes), gitops runs it, with the repository named explicitly and
 // the caller's GIT_DIR-style variables removed; worktree steps fall
-// back to go-git when git is not on PATH. The index is read behind one
-// small function (readIndex) so that its decoder can be replaced.
+// back to go-git when git is not on PATH.
+//
+// The index is read by our own decoder (versions 2, 3 and 4), which
+// reads the file once and looks up the touched paths in place, without
+// decoding every entry: a reply touches a handful of paths of an index
+// that may hold a hundred thousand. Split and sparse indexes are read
+// through git ls-files.
 package gitops

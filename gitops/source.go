@@ -165,7 +165,7 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 	if err != nil {
 		return engine.Entry{}, err
 	}
-	ie, inIndex := s.idx.entries[path]
+	ie, inIndex := s.idx.lookup(path)
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return engine.Entry{Mode: engine.ModeSymlink}, nil
@@ -211,7 +211,7 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 
 func (s *worktreeSource) Paths() ([]string, error) {
 	var out []string
-	for _, p := range s.idx.paths {
+	for _, p := range s.idx.paths() {
 		if _, err := s.Lookup(p); err == nil || !errors.Is(err, engine.ErrNotExist) {
 			out = append(out, p)
 		}

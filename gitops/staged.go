@@ -35,9 +35,9 @@ func (f StagedFile) Read() ([]byte, error) {
 // -N` entries are left out, as none holds staged text.
 //
 // It runs `git diff-index --cached` rather than comparing the index
-// with HEAD's tree itself: git reads every index format (split and
-// sparse ones included, which readIndex refuses) and walks both in one
-// pass, so that thousands of staged files cost one process. The index
+// with HEAD's tree itself: git walks both in one pass (split and
+// sparse indexes included, which readIndex would hand to git anyway),
+// so that thousands of staged files cost one process. The index
 // is the one GIT_INDEX_FILE names, as for every reader of this
 // package; that is the temporary index git hands a pre-commit hook
 // during `git commit -a` or `git commit PATH`. Blobs are read without

@@ -82,13 +82,13 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	idx, err := readIndex(filepath.Join(wt.gitDir, "index"))
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir, wt.root)
 	if err != nil {
 		return false, err
 	}
-	paths := slices.Clone(idx.paths)
+	paths := idx.paths()
 	for p := range want {
-		if _, ok := idx.entries[p]; !ok {
+		if _, ok := idx.lookup(p); !ok {
 			paths = append(paths, p)
 		}
 	}
@@ -164,7 +164,7 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 			}
 		}
 	}
-	idx, err := readIndex(filepath.Join(wt.gitDir, "index"))
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir, wt.root)
 	if err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *inde
 	slices.Sort(paths)
 	for _, p := range paths {
 		w, inTree := want[p]
-		e, inIndex := idx.entries[p]
+		e, inIndex := idx.lookup(p)
 		if inTree != inIndex || inIndex && (e.unmerged || e.intentToAdd || e.mode != w.mode || e.id != w.id) {
 			return p, nil
 		}
