@@ -261,8 +261,14 @@ func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 		return false, err
 	}
 	dir, err := safePath(o.Op.Path, func(q string) bool { _, ok := r.present(q); return ok })
-	if err != nil || !ps.dirs[dir] {
+	if err != nil {
 		return false, nil
+	}
+	if _, ok := r.present(dir); ok {
+		return false, nil // a file: deleted as one
+	}
+	if isDir, err := ps.isDir(dir); err != nil || !isDir {
+		return false, err
 	}
 	o.Path, o.Status = dir, AlreadyApplied
 	var doomed []*fileState

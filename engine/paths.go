@@ -52,23 +52,48 @@ func safePath(name string, exists func(string) bool) (string, error) {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // pathSet answers questions about the files of a base plus the changes
-// a reply has made so far.
+// a reply has made so far. Listing the base is the costly part (a
+// hundred thousand paths in a large index), so it is done only for the
+// questions an exact lookup cannot answer: a name that is no path, a
+// path that may name a directory.
 type pathSet struct {
-	base    []string        // sorted base paths
-	dirs    map[string]bool // every directory of a base path
+	list    func() ([]string, error)
+	loaded  bool
+	base    []string        // sorted base paths, once loaded
+	dirs    map[string]bool // every directory of a base path, once loaded
 	present func(string) (Entry, bool)
 }
 
-func newPathSet(paths []string, present func(string) (Entry, bool)) *pathSet {
+func newPathSet(list func() ([]string, error), present func(string) (Entry, bool)) *pathSet {
+	return &pathSet{list: list, present: present}
+}
+
+// load lists the base once.
+func (ps *pathSet) load() error {
+	if ps.loaded {
+		return nil
+	}
+	paths, err := ps.list()
+	if err != nil {
+		return err
+	}
 	sorted := append([]string(nil), paths...)
 	sort.Strings(sorted)
-	ps := &pathSet{base: sorted, dirs: map[string]bool{}, present: present}
+	ps.base, ps.dirs, ps.loaded = sorted, map[string]bool{}, true
 	for _, p := range sorted {
 		for d := path.Dir(p); d != "." && !ps.dirs[d]; d = path.Dir(d) {
 			ps.dirs[d] = true
 		}
 	}
-	return ps
+	return nil
+}
+
+// isDir reports whether p is a directory of the base.
+func (ps *pathSet) isDir(p string) (bool, error) {
+	if err := ps.load(); err != nil {
+		return false, err
+	}
+	return ps.dirs[p], nil
 }
 
 // resolve turns a cleaned name into a path of the base: the exact
@@ -77,6 +102,9 @@ func newPathSet(paths []string, present func(string) (Entry, bool)) *pathSet {
 func (ps *pathSet) resolve(name string) (string, error) {
 	if _, ok := ps.present(name); ok {
 		return name, nil
+	}
+	if err := ps.load(); err != nil {
+		return "", err
 	}
 	var hits []string
 	for _, p := range ps.base {
@@ -110,7 +138,12 @@ func (ps *pathSet) checkPlace(p string) error {
 			return fmt.Errorf("%w: %q goes through %s (%s)", ErrUnsafePath, p, what, d)
 		}
 	}
-	if ps.dirs[p] {
+	if _, ok := ps.present(p); ok {
+		return nil // a file, so no directory
+	}
+	if dir, err := ps.isDir(p); err != nil {
+		return err
+	} else if dir {
 		return fmt.Errorf("%w: %q names a directory", ErrUnsafePath, p)
 	}
 	return nil

@@ -158,11 +158,7 @@ func (r *resolver) present(p string) (Entry, bool) {
 
 func (r *resolver) pathSet() (*pathSet, error) {
 	if r.paths == nil {
-		all, err := r.src.Paths()
-		if err != nil {
-			return nil, err
-		}
-		r.paths = newPathSet(all, r.present)
+		r.paths = newPathSet(r.src.Paths, r.present)
 	}
 	return r.paths, nil
 }

@@ -2,30 +2,12 @@ package translate
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestParseApplyPatch(t *testing.T) {
-	for _, tc := range apCases {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseApplyPatch(tc.reply)
-			if r == nil {
-				t.Fatal("nil Reply")
-			}
-			if err != nil && !errors.Is(err, ErrNoEdits) {
-				t.Errorf("error %T: only ErrNoEdits is expected", err)
-			}
-			if diff := cmp.Diff(tc.want, apDump(r, err)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
+	applyPatchContract.runDumpCases(t, apDump, apCases)
 }
 
 func TestApplyPatchAt(t *testing.T) {
@@ -76,17 +58,12 @@ func TestApplyPatchThroughParse(t *testing.T) {
 	}
 }
 
+// TestApplyPatchPromptExample checks that the prompt's example reads
+// without failures or warnings and uses every kind of section.
 func TestApplyPatchPromptExample(t *testing.T) {
-	example, err := PromptExample(FormatApplyPatch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ParseApplyPatch(example)
-	if err != nil {
-		t.Fatalf("the prompt's example: %v", err)
-	}
-	if len(r.Failed) > 0 || len(r.Warnings) > 0 || len(r.Prose) == 0 {
-		t.Errorf("the example should read without failures or warnings and with prose: %s", apDump(r, err))
+	r := applyPatchContract.readPromptExample(t)
+	if len(r.Prose) == 0 {
+		t.Errorf("the example should hold prose: %s", apDump(r, nil))
 	}
 	kinds := map[Kind]bool{}
 	scoped, eof := false, false
@@ -96,88 +73,29 @@ func TestApplyPatchPromptExample(t *testing.T) {
 		eof = eof || op.AtEOF
 	}
 	if len(kinds) != 4 || !scoped || !eof {
-		t.Errorf("the example should add, update (with a scope and an end of file), delete and move: %s", apDump(r, err))
+		t.Errorf("the example should add, update (with a scope and an end of file), delete and move: %s", apDump(r, nil))
 	}
 }
 
 // TestApplyPatchGoldenReplies reads every reply of testdata/apply-patch:
 // each gives operations or failed sections, never an error.
 func TestApplyPatchGoldenReplies(t *testing.T) {
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", FormatApplyPatch, "*", "reply.md"))
-	if len(replies) == 0 {
-		t.Fatal("no golden cases under testdata/apply-patch")
-	}
-	for _, file := range replies {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r, err := ParseApplyPatch(string(data)); err != nil || len(r.Ops)+len(r.Failed) == 0 {
-			t.Errorf("%s: %v", file, err)
+	for _, file := range goldenReplyFiles(t, FormatApplyPatch) {
+		if r, err := ParseApplyPatch(file.text); err != nil || len(r.Ops)+len(r.Failed) == 0 {
+			t.Errorf("%s: %v", file.name, err)
 		}
 	}
 }
 
 // apDump writes what ParseApplyPatch returned, one item a line.
 func apDump(r *Reply, err error) string {
-	var b strings.Builder
-	for _, op := range r.Ops {
-		fmt.Fprintf(&b, "%d %s %s", op.Line, op.Kind, op.Path)
-		if op.NewPath != "" {
-			fmt.Fprintf(&b, " -> %s", op.NewPath)
-		}
-		if op.Group != 0 {
-			fmt.Fprintf(&b, " group %d", op.Group)
-		}
-		if op.LineHint != 0 {
-			fmt.Fprintf(&b, " hint %d", op.LineHint)
-		}
-		switch op.Where {
-		case AtStart:
-			b.WriteString(" at-start")
-		case AtEnd:
-			b.WriteString(" at-end")
-		}
-		for _, f := range []struct {
-			set  bool
-			name string
-		}{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"}, {op.AtEOF, "eof"}} {
-			if f.set {
-				b.WriteString(" " + f.name)
-			}
-		}
-		b.WriteString("\n")
-		for _, l := range op.Scope {
-			fmt.Fprintf(&b, "  scope|%s\n", l)
-		}
-		for _, l := range op.Old {
-			fmt.Fprintf(&b, "  old|%s\n", l)
-		}
-		for _, l := range op.New {
-			fmt.Fprintf(&b, "  new|%s\n", l)
-		}
-	}
-	for _, f := range r.Failed {
-		fmt.Fprintf(&b, "%d FAILED %s: %s\n", f.Line, f.Path, f.Msg)
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "warning %d: %s\n", w.Line, w.Msg)
-	}
-	for _, s := range r.Shell {
-		fmt.Fprintf(&b, "shell %d %s: %q\n", s.Line, s.Lang, s.Text)
-	}
-	for _, l := range r.Prose {
-		fmt.Fprintf(&b, "prose|%s\n", l)
-	}
-	if err != nil {
-		fmt.Fprintf(&b, "error: %v\n", err)
-	}
-	return b.String()
+	return dumpStyle{flags: func(op Operation) []dumpFlag {
+		return []dumpFlag{{op.Where == AtStart, "at-start"}, {op.Where == AtEnd, "at-end"},
+			{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"}, {op.AtEOF, "eof"}}
+	}}.dump(r, err)
 }
 
-var apCases = []struct {
-	name, reply, want string
-}{{
+var apCases = []dumpCase{{
 	name: "every section, prose around",
 	reply: `Rework the package.
 

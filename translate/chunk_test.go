@@ -2,8 +2,6 @@ package translate
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -266,10 +264,7 @@ func TestParseChunkErrors(t *testing.T) {
 				}
 				return
 			}
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v (%T), want a *ParseError", err, err)
-			}
+			pe := asParseError(t, err)
 			if pe.Line != tt.line || !strings.Contains(pe.Msg, tt.msg) || pe.Format != FormatChunk {
 				t.Errorf("error %q at line %d, want %q at line %d", pe.Msg, pe.Line, tt.msg, tt.line)
 			}
@@ -376,24 +371,7 @@ func TestParseChunkDescription(t *testing.T) {
 // without error or warning and is the reply of the prompt-example
 // golden case, which runs it through the engine.
 func TestChunkPromptExample(t *testing.T) {
-	prompt, err := os.ReadFile(filepath.Join("prompts", "chunk.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(prompt), "\n<!-- example -->\n")
-	example, tail, ok2 := strings.Cut(rest, "<!-- /example -->")
-	if !ok || !ok2 || strings.TrimSpace(tail) != "" || strings.Contains(rest, "<!-- example -->") {
-		t.Fatal("the prompt does not end with one example between <!-- example --> and <!-- /example -->")
-	}
-	r, err := ParseChunk(example)
-	if err != nil || len(r.Warnings) > 0 || r.Description == "" || len(r.Ops) == 0 {
-		t.Fatalf("example: %v, warnings %v, %+v", err, r.Warnings, r)
-	}
-	golden, err := os.ReadFile(filepath.Join("..", "testdata", "chunk", "prompt-example", "reply.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(golden) != example {
-		t.Errorf("testdata/chunk/prompt-example/reply.md differs from the prompt's example")
+	if r := chunkContract.readPromptExample(t); r.Description == "" {
+		t.Fatalf("the example has no description: %+v", r)
 	}
 }

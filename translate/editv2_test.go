@@ -1,8 +1,6 @@
 package translate
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -21,14 +19,7 @@ func ev2Create(path string, line int, new ...string) Operation {
 func ev2Lines(l ...string) []string { return l }
 
 func TestParseEditV2(t *testing.T) {
-	tests := []struct {
-		name     string
-		reply    string
-		ops      []Operation
-		prose    []string
-		shell    []Shell
-		warnings []Warning
-	}{{
+	editV2Contract.runReplyCases(t, []replyCase{{
 		name: "seed modify, unfenced",
 		reply: `Multiply instead.
 
@@ -121,30 +112,7 @@ def other_function():
 			{Line: 3, Msg: `"<<<<<<< EDIT" is not read as the start of a block: write "<<<<<<< EDIT" alone at the start of the line, with exactly seven '<'`},
 			{Line: 4, Msg: `"<<<<<<< edit" is not read as the start of a block: write "<<<<<<< EDIT" alone at the start of the line, with exactly seven '<'`},
 		},
-	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseEditV2(tt.reply)
-			if err != nil {
-				t.Fatalf("ParseEditV2: %v", err)
-			}
-			if r.Format != FormatEditV2 {
-				t.Errorf("Format = %q", r.Format)
-			}
-			if diff := cmp.Diff(tt.ops, r.Ops); diff != "" {
-				t.Errorf("ops (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.prose, r.Prose); diff != "" {
-				t.Errorf("prose (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.shell, r.Shell); diff != "" {
-				t.Errorf("shell (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.warnings, r.Warnings); diff != "" {
-				t.Errorf("warnings (-want +got):\n%s", diff)
-			}
-		})
-	}
+	}})
 }
 
 func TestParseEditV2Errors(t *testing.T) {
@@ -191,10 +159,7 @@ func TestParseEditV2Errors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := ParseEditV2(tt.reply)
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want a *ParseError", err)
-			}
+			pe := asParseError(t, err)
 			if pe.Format != FormatEditV2 || pe.Line != tt.line || !strings.Contains(pe.Msg, tt.msg) {
 				t.Errorf("error = %+v\nwant line %d and a message holding %q", pe, tt.line, tt.msg)
 			}
@@ -209,15 +174,7 @@ func TestParseEditV2Errors(t *testing.T) {
 }
 
 func TestParseEditV2NoEdits(t *testing.T) {
-	for _, reply := range []string{"", "Just prose.\n", "```bash\ngit rm a.py\n```\n", "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"} {
-		r, err := ParseEditV2(reply)
-		if !errors.Is(err, ErrNoEdits) {
-			t.Errorf("%q: err = %v, want ErrNoEdits", reply, err)
-		}
-		if r == nil || r.Format != FormatEditV2 {
-			t.Errorf("%q: reply = %+v", reply, r)
-		}
-	}
+	editV2Contract.checkNoEdits(t, "", "Just prose.\n", "```bash\ngit rm a.py\n```\n", "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n")
 	r, _ := ParseEditV2("Delete it.\n\n```sh\ngit rm a.py\n```\n")
 	if want := []Shell{{Line: 3, Lang: "sh", Text: "git rm a.py\n"}}; !cmp.Equal(r.Shell, want) || !cmp.Equal(r.Prose, ev2Lines("Delete it.")) {
 		t.Errorf("shell %+v, prose %q", r.Shell, r.Prose)
@@ -258,29 +215,7 @@ func TestEditV2Markers(t *testing.T) {
 // parse cleanly, and the golden case that runs it through the engine
 // must hold the same reply.
 func TestEditV2PromptExample(t *testing.T) {
-	prompt, err := promptFile(FormatEditV2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(prompt, "\n<!-- example -->\n"); n != 1 {
-		t.Fatalf("the prompt holds %d example lines, want exactly one", n)
-	}
-	example, err := PromptExample(FormatEditV2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ParseEditV2(example)
-	if err != nil {
-		t.Fatalf("the prompt's example does not parse: %v", err)
-	}
-	if len(r.Ops) == 0 || len(r.Warnings) > 0 || len(r.Prose) == 0 {
-		t.Errorf("the prompt's example: %d operations, warnings %v, prose %q", len(r.Ops), r.Warnings, r.Prose)
-	}
-	golden, err := os.ReadFile("../testdata/edit-v2/prompt-example/reply.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(golden) != example {
-		t.Errorf("testdata/edit-v2/prompt-example/reply.md differs from the prompt's example")
+	if r := editV2Contract.readPromptExample(t); len(r.Prose) == 0 {
+		t.Errorf("the prompt's example has no prose")
 	}
 }

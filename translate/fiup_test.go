@@ -2,8 +2,6 @@ package translate
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,12 +15,7 @@ const fu = IndentUnit
 func fiupReply(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 
 func TestParseFIUP(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		reply string
-		want  []Operation
-		prose []string
-	}{{
+	fiupContract.runReplyCases(t, []replyCase{{
 		name: "replace, seed example 1",
 		reply: fiupReply(
 			"Take a list instead.",
@@ -45,7 +38,7 @@ func TestParseFIUP(t *testing.T) {
 			"",
 			"Done.",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "src/utils.py", Line: 4,
 			Old: []string{"def calculate_sum(a, b):", fu + "result = a + b", fu + "return result"},
 			New: []string{"def calculate_sum(numbers: list[int]) -> int:", fu + "if not numbers:", fu + fu + "return 0", fu + "return sum(numbers)"},
@@ -66,7 +59,7 @@ func TestParseFIUP(t *testing.T) {
 			"→→return self.email",
 			"<<<END>>>",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "src/user.py", Line: 1,
 			Before: []string{fu + "def get_name(self):", fu + fu + "return self.name"},
 			New:    []string{"", fu + "def get_email(self):", fu + fu + "return self.email"},
@@ -85,7 +78,7 @@ func TestParseFIUP(t *testing.T) {
 			"",
 			"<<<END>>>",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "main.py", Line: 1,
 			After: []string{"class Application:", fu + "def __init__(self):"},
 			New:   []string{"from typing import Optional", ""},
@@ -101,7 +94,7 @@ func TestParseFIUP(t *testing.T) {
 			"→pass",
 			"<<<END>>>",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, TrimBlank: true,
 			Old: []string{"def deprecated_function():", fu + "pass"},
 		}},
@@ -117,7 +110,7 @@ func TestParseFIUP(t *testing.T) {
 			"",
 			"<<<END>>>",
 		),
-		want: []Operation{{Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, TrimBlank: true, Old: []string{"x = 1"}}},
+		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, TrimBlank: true, Old: []string{"x = 1"}}},
 	}, {
 		name: "replace with empty content deletes",
 		reply: fiupReply(
@@ -129,7 +122,7 @@ func TestParseFIUP(t *testing.T) {
 			"[CONTENT]",
 			"<<<END>>>",
 		),
-		want: []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, TrimBlank: true, Old: []string{"x = 1"}}},
+		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, TrimBlank: true, Old: []string{"x = 1"}}},
 	}, {
 		name: "create, seed example 5",
 		reply: fiupReply(
@@ -144,7 +137,7 @@ func TestParseFIUP(t *testing.T) {
 			"→→self.data = []",
 			"<<<END>>>",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Create, Format: "fiup", Path: "src/new_module.py", Line: 1,
 			New: []string{`"""New module."""`, "", "class DataProcessor:", fu + "def __init__(self):", fu + fu + "self.data = []"},
 		}},
@@ -163,7 +156,7 @@ func TestParseFIUP(t *testing.T) {
 			"→→ z \\\\→",
 			"<<<END>>>",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "a.py", Line: 1,
 			Old: []string{fu + "print(\"a → b\")"},
 			New: []string{fu + "print(\"Arrow: →\")", "→→x", fu + "→y", fu + fu + " z \\→"},
@@ -181,7 +174,7 @@ func TestParseFIUP(t *testing.T) {
 			"y = 2",
 			" <<<END>>> ",
 		),
-		want: []Operation{{Kind: Edit, Format: "fiup", Path: "src/a b.py", Line: 1, Before: []string{"x = 1"}, New: []string{"y = 2"}}},
+		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "src/a b.py", Line: 1, Before: []string{"x = 1"}, New: []string{"y = 2"}}},
 	}, {
 		name: "markers count only at the start of a line; content runs to END",
 		reply: fiupReply(
@@ -198,7 +191,7 @@ func TestParseFIUP(t *testing.T) {
 			"```python",
 			"<<<END>>>",
 		),
-		want: []Operation{{
+		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "doc.md", Line: 1,
 			Old: []string{"Write [ANCHOR] then", " [CONTENT]"},
 			New: []string{"[FILE]: other.py", "[OP]: DELETE", "[ANCHOR]", "```python"},
@@ -249,7 +242,7 @@ func TestParseFIUP(t *testing.T) {
 			"```",
 			"That is all.",
 		),
-		want: []Operation{
+		ops: []Operation{
 			{Kind: Edit, Format: "fiup", Path: "config.py", Line: 8, Old: []string{"DEBUG = True"}, New: []string{"DEBUG = False"}},
 			{Kind: Edit, Format: "fiup", Path: "config.py", Line: 17, Before: []string{"DEBUG = False"}, New: []string{`LOG_LEVEL = "INFO"`}},
 			{Kind: Edit, Format: "fiup", Path: "b.py", Line: 27, TrimBlank: true, Old: []string{"b = 1"}},
@@ -259,24 +252,8 @@ func TestParseFIUP(t *testing.T) {
 	}, {
 		name:  "CRLF reply",
 		reply: strings.ReplaceAll(fiupReply("<<<FIUP>>>", "[FILE]: a.py", "[OP]: REPLACE", "[ANCHOR]", "→a", "[CONTENT]", "→b", "", "<<<END>>>"), "\n", "\r\n"),
-		want:  []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, Old: []string{fu + "a"}, New: []string{fu + "b", ""}}},
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseFIUP(tc.reply)
-			if err != nil {
-				t.Fatalf("ParseFIUP: %v", err)
-			}
-			if r.Format != "fiup" {
-				t.Errorf("Format = %q", r.Format)
-			}
-			if diff := cmp.Diff(tc.want, r.Ops); diff != "" {
-				t.Errorf("ops (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tc.prose, r.Prose); diff != "" {
-				t.Errorf("prose (-want +got):\n%s", diff)
-			}
-		})
-	}
+		ops:   []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, Old: []string{fu + "a"}, New: []string{fu + "b", ""}}},
+	}})
 }
 
 func TestParseFIUPErrors(t *testing.T) {
@@ -329,11 +306,8 @@ func TestParseFIUPErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reply := fiupReply(append(append([]string{}, ok...), tc.block...)...)
 			r, err := ParseFIUP(reply)
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want a *ParseError", err)
-			}
-			want := ParseError{Format: "fiup", Line: first + tc.line, Msg: tc.msg}
+			pe := asParseError(t, err)
+			want := ParseError{Format: fiupFormat, Line: first + tc.line, Msg: tc.msg}
 			if *pe != want {
 				t.Errorf("ParseError = %+v\nwant         %+v", *pe, want)
 			}
@@ -348,15 +322,7 @@ func TestParseFIUPErrors(t *testing.T) {
 }
 
 func TestParseFIUPNoEdits(t *testing.T) {
-	for _, reply := range []string{"", "Just prose.\n", "```fiup\n```\n", "[FILE]: a.py\n[OP]: DELETE\n"} {
-		r, err := ParseFIUP(reply)
-		if !errors.Is(err, ErrNoEdits) {
-			t.Errorf("ParseFIUP(%q): err = %v, want ErrNoEdits", reply, err)
-		}
-		if r == nil || r.Format != "fiup" || len(r.Ops) != 0 {
-			t.Errorf("ParseFIUP(%q) = %+v", reply, r)
-		}
-	}
+	fiupContract.checkNoEdits(t, "", "Just prose.\n", "```fiup\n```\n", "[FILE]: a.py\n[OP]: DELETE\n")
 }
 
 func TestParseFIUPStrayEnd(t *testing.T) {
@@ -391,70 +357,27 @@ func TestFIUPDecode(t *testing.T) {
 	}
 }
 
-// fiupPromptExample returns the worked example of prompts/fiup.md: the
-// lines between "<!-- example -->" and "<!-- /example -->".
-func fiupPromptExample(t testing.TB) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("prompts", "fiup.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	_, rest, ok := strings.Cut(text, "\n<!-- example -->\n")
-	if !ok {
-		t.Fatal("prompts/fiup.md has no <!-- example --> line")
-	}
-	example, tail, ok := strings.Cut(rest, "<!-- /example -->")
-	if !ok || strings.Contains(tail, "<!-- example -->") || (example != "" && !strings.HasSuffix(example, "\n")) {
-		t.Fatal("prompts/fiup.md must end with exactly one example, closed by a <!-- /example --> line")
-	}
-	if strings.TrimSpace(tail) != "" {
-		t.Fatal("prompts/fiup.md must end with its example")
-	}
-	return example
-}
-
 // TestFIUPPromptExample checks that the prompt's worked example reads
 // without error, uses arrows and blank content edges the way the prompt
 // says, and is the reply of the golden case testdata/fiup/prompt-example
 // (which runs it through the engine).
 func TestFIUPPromptExample(t *testing.T) {
-	example := fiupPromptExample(t)
-	r, err := ParseFIUP(example)
-	if err != nil {
-		t.Fatalf("the prompt's example: %v", err)
-	}
-	if len(r.Ops) < 2 || len(r.Prose) == 0 {
+	if r := fiupContract.readPromptExample(t); len(r.Ops) < 2 || len(r.Prose) == 0 {
 		t.Errorf("the prompt's example should hold prose and several blocks: %+v", r)
-	}
-	golden, err := os.ReadFile(filepath.Join("..", "testdata", "fiup", "prompt-example", "reply.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(golden) != example {
-		t.Errorf("testdata/fiup/prompt-example/reply.md differs from the example in prompts/fiup.md")
 	}
 }
 
 // TestFIUPGoldenReplies reads every reply of testdata/fiup: each gives
 // operations or a *ParseError, never another error.
 func TestFIUPGoldenReplies(t *testing.T) {
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", "fiup", "*", "reply.md"))
-	if len(replies) == 0 {
-		t.Fatal("no golden cases under testdata/fiup")
-	}
-	for _, file := range replies {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := ParseFIUP(string(data))
+	for _, file := range goldenReplyFiles(t, fiupFormat) {
+		r, err := ParseFIUP(file.text)
 		var pe *ParseError
 		if err != nil && !errors.As(err, &pe) {
-			t.Errorf("%s: %v", file, err)
+			t.Errorf("%s: %v", file.name, err)
 		}
 		if err == nil && len(r.Ops) == 0 {
-			t.Errorf("%s: no operations", file)
+			t.Errorf("%s: no operations", file.name)
 		}
 	}
 }

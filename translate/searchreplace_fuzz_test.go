@@ -3,11 +3,21 @@ package translate
 import (
 	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
 )
+
+// searchReplaceContract is what ParseSearchReplace promises for any
+// reply.
+var searchReplaceContract = readerContract{
+	parse:             ParseSearchReplace,
+	formats:           []string{FormatDiff, FormatDiffFenced},
+	unnamedOps:        true,
+	pathBreaks:        "\r\n",
+	parseErrors:       true,
+	emptyWithoutError: true,
+}
 
 // FuzzParseSearchReplace checks that no reply makes the reader panic,
 // that every line it names lies within the reply, and that operations
@@ -27,60 +37,26 @@ func FuzzParseSearchReplace(f *testing.F) {
 	f.Add("<<<<<<< SEARCH\n")
 	f.Add("```bash\n")
 	f.Fuzz(func(t *testing.T, reply string) {
-		n := len(splitLines(reply))
-		inReply := func(what string, line int) {
-			if line < 1 || line > n {
-				t.Fatalf("%s at line %d, outside the reply's %d lines", what, line, n)
-			}
-		}
-		r, err := ParseSearchReplace(reply)
-		if r == nil {
-			t.Fatal("nil Reply")
-		}
-		var pe *ParseError
-		switch {
-		case err == nil, errors.Is(err, ErrNoEdits):
-		case errors.As(err, &pe):
-			inReply("error", pe.Line)
-		default:
-			t.Fatalf("unexpected error type %T: %v", err, err)
-		}
-		if r.Format != FormatDiff && r.Format != FormatDiffFenced {
-			t.Fatalf("format %q", r.Format)
-		}
+		lines, r, err := searchReplaceContract.check(t, reply)
 		for _, op := range r.Ops {
-			inReply("operation", op.Line)
-			if op.Path == "" || strings.ContainsAny(op.Path, "\r\n") {
-				t.Fatalf("operation with path %q", op.Path)
-			}
 			if op.Kind != Edit && op.Kind != Create || (op.Kind == Create) != op.Append {
 				t.Fatalf("operation %+v", op)
 			}
 			if op.Kind == Edit && blank(op.Old) {
 				t.Fatalf("edit without SEARCH lines: %+v", op)
 			}
-			for _, l := range append(append([]string{}, op.Old...), op.New...) {
-				if strings.Contains(l, "\n") {
-					t.Fatalf("line %q holds a line break", l)
-				}
-			}
-		}
-		for _, s := range r.Shell {
-			inReply("shell block", s.Line)
-		}
-		for _, w := range r.Warnings {
-			inReply("warning", w.Line)
 		}
 		sp, _ := splitSearchReplace(reply)
 		for _, b := range sp.Blocks {
-			inReply("block", b.Line)
-			inReply("block end", b.End)
+			inReply(t, lines, "block", b.Line)
+			inReply(t, lines, "block end", b.End)
 			if b.NameLine != 0 {
-				inReply("file name", b.NameLine)
+				inReply(t, lines, "file name", b.NameLine)
 			}
 		}
-		if err != nil && pe != nil {
-			inReply("stop", sp.Stop)
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			inReply(t, lines, "stop", sp.Stop)
 		}
 	})
 }

@@ -261,10 +261,7 @@ func TestSplitLines(t *testing.T) {
 func TestParseSearchReplaceErrors(t *testing.T) {
 	reply := "a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n\n```\n<<<<<<< SEARCH\nz\n"
 	r, err := ParseSearchReplace(reply)
-	var pe *ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v, want a *ParseError", err)
-	}
+	pe := asParseError(t, err)
 	if pe.Line != 11 || pe.Format != FormatDiff {
 		t.Errorf("ParseError = %+v, want line 11, format diff", pe)
 	}

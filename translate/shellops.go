@@ -263,6 +263,8 @@ func fileCommand(words []string, line int) ([]Operation, string) {
 					return nil, fmt.Sprintf("%s: the option %s is not understood; the command is not turned into an operation", name, a)
 				}
 			}
+		case a == "":
+			return nil, fmt.Sprintf("%s names an empty path; the command is not turned into an operation", name)
 		default:
 			paths = append(paths, a)
 		}

@@ -1,32 +1,26 @@
 package translate
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// udiffContract is what ParseUdiff promises for any reply. Paths may hold
+// any character but a line break: refusing control characters is the
+// engine's job.
+var udiffContract = readerContract{
+	parse:      ParseUdiff,
+	formats:    []string{FormatUdiff},
+	pathBreaks: "\n",
+}
+
 // FuzzParseUdiff checks that no reply makes the reader panic, that
-// every line it names lies within the reply and holds what it should
-// (paths may hold any character but a line break: refusing control
-// characters is the engine's job),
+// every line it names lies within the reply and holds what it should,
 // that operations are well formed, and that the detector fires exactly
 // when the reader finds a diff. The golden cases' replies and the
 // prompt are the seeds.
 func FuzzParseUdiff(f *testing.F) {
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", "udiff", "*", "reply.md"))
-	for _, file := range replies {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(data))
-	}
-	if data, err := os.ReadFile(filepath.Join("prompts", "udiff.md")); err == nil {
-		f.Add(string(data))
-	}
+	addSeedFiles(f, goldenReplies(FormatUdiff), promptPath(FormatUdiff))
 	f.Add("```diff\n@@ @@\n-a\n+b\n```\n")
 	f.Add("diff --git \"a/x\\ty\" b/z\nrename from \"x\\ty\"\nrename to z\nold mode 120000\nnew mode 100755\n")
 	f.Add("diff --git a/x b/x\nGIT binary patch\nliteral 0\n\n@@ -1,99999999999 +1 @@\n-\n")
@@ -36,39 +30,12 @@ func FuzzParseUdiff(f *testing.F) {
 	f.Add("diff --git \n--- /dev/null\n+++ 0")
 	f.Add("diff --git \"\"0\nrename from 0\r0")
 	f.Fuzz(func(t *testing.T, reply string) {
-		lines := splitLines(reply)
-		n := len(lines)
-		inReply := func(what string, line int) {
-			if line < 1 || line > n {
-				t.Fatalf("%s at line %d, outside the reply's %d lines", what, line, n)
-			}
-		}
-		r, err := ParseUdiff(reply)
-		if r == nil {
-			t.Fatal("nil Reply")
-		}
-		switch {
-		case err == nil:
-			if len(r.Ops)+len(r.Failed) == 0 {
-				t.Fatal("no error and no operation")
-			}
-		case errors.Is(err, ErrNoEdits):
-			if len(r.Ops)+len(r.Failed) != 0 {
-				t.Fatalf("ErrNoEdits with operations: %v", err)
-			}
-		default:
-			t.Fatalf("unexpected error %T: %v", err, err)
-		}
+		lines, r, err := udiffContract.check(t, reply)
 		if at := udiffAt(reply); (at >= 0) != (err == nil) || at > len(reply) {
 			t.Fatalf("udiffAt = %d, but ParseUdiff returned %v", at, err)
 		}
-		if r.Format != FormatUdiff || len(r.Prose) > n {
-			t.Fatalf("format %q, %d prose lines of %d", r.Format, len(r.Prose), n)
-		}
-		groups := map[int]string{}
 		for _, op := range r.Ops {
-			inReply("operation", op.Line)
-			if op.Format != FormatUdiff || op.Path == "" || strings.Contains(op.Path, "\n") || op.Overwrite || op.Recursive {
+			if op.Overwrite || op.Recursive {
 				t.Fatalf("operation %+v", op)
 			}
 			text := strings.TrimLeft(lines[op.Line-1], " ")
@@ -77,10 +44,6 @@ func FuzzParseUdiff(f *testing.F) {
 				if op.Group == 0 || !op.Ordered || len(op.Old)+len(op.New) == 0 || op.LineHint < 0 {
 					t.Fatalf("edit %+v", op)
 				}
-				if p, ok := groups[op.Group]; ok && p != op.Path {
-					t.Fatalf("group %d spans %s and %s", op.Group, p, op.Path)
-				}
-				groups[op.Group] = op.Path
 				if !strings.HasPrefix(text, "@@") && !warned(r, op.Line, "no @@ line") {
 					t.Fatalf("edit at line %d %q: no @@ line and no warning", op.Line, text)
 				}
@@ -88,7 +51,7 @@ func FuzzParseUdiff(f *testing.F) {
 				if !strings.HasPrefix(text, "diff --git ") && !strings.HasPrefix(text, "--- ") && !strings.HasPrefix(text, "+++ ") {
 					t.Fatalf("%s at line %d %q: no file header there", op.Kind, op.Line, text)
 				}
-				if op.Kind == Rename && (op.NewPath == "" || op.NewPath == op.Path || strings.Contains(op.NewPath, "\n")) {
+				if op.Kind == Rename && op.NewPath == op.Path {
 					t.Fatalf("rename %+v", op)
 				}
 			case Chmod:
@@ -98,25 +61,6 @@ func FuzzParseUdiff(f *testing.F) {
 			default:
 				t.Fatalf("operation kind %s", op.Kind)
 			}
-			for _, ls := range [][]string{op.Old, op.New} {
-				for _, l := range ls {
-					if strings.ContainsAny(l, "\n") {
-						t.Fatalf("line %q holds a line break", l)
-					}
-				}
-			}
-		}
-		for _, f := range r.Failed {
-			inReply("failure", f.Line)
-			if f.Msg == "" {
-				t.Fatal("failure without a message")
-			}
-		}
-		for _, w := range r.Warnings {
-			inReply("warning", w.Line)
-		}
-		for _, s := range r.Shell {
-			inReply("shell block", s.Line)
 		}
 	})
 }

@@ -14,53 +14,10 @@ import (
 
 // udiffDump writes what ParseUdiff returned, one item a line.
 func udiffDump(r *Reply, err error) string {
-	var b strings.Builder
-	for _, op := range r.Ops {
-		fmt.Fprintf(&b, "%d %s %q", op.Line, op.Kind, op.Path)
-		if op.NewPath != "" {
-			fmt.Fprintf(&b, " -> %q", op.NewPath)
-		}
-		if op.Group != 0 {
-			fmt.Fprintf(&b, " group %d", op.Group)
-		}
-		if op.LineHint != 0 {
-			fmt.Fprintf(&b, " hint %d", op.LineHint)
-		}
-		for _, f := range []struct {
-			set  bool
-			name string
-		}{{op.Overwrite, "overwrite"}, {op.Executable, "executable"}, {op.Where == AtStart, "at-start"}} {
-			if f.set {
-				b.WriteString(" " + f.name)
-			}
-		}
-		if op.Format != FormatUdiff || op.Kind == Edit && !op.Ordered {
-			fmt.Fprintf(&b, " BAD format %q ordered %v", op.Format, op.Ordered)
-		}
-		b.WriteString("\n")
-		for _, l := range op.Old {
-			fmt.Fprintf(&b, "  old|%s\n", l)
-		}
-		for _, l := range op.New {
-			fmt.Fprintf(&b, "  new|%s\n", l)
-		}
-	}
-	for _, f := range r.Failed {
-		fmt.Fprintf(&b, "%d FAILED %q: %s\n", f.Line, f.Path, f.Msg)
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "warning %d: %s\n", w.Line, w.Msg)
-	}
-	for _, s := range r.Shell {
-		fmt.Fprintf(&b, "shell %d %s: %q\n", s.Line, s.Lang, s.Text)
-	}
-	for _, l := range r.Prose {
-		fmt.Fprintf(&b, "prose|%s\n", l)
-	}
-	if err != nil {
-		fmt.Fprintf(&b, "error: %v\n", err)
-	}
-	return b.String()
+	return dumpStyle{quote: true, flags: func(op Operation) []dumpFlag {
+		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Executable, "executable"}, {op.Where == AtStart, "at-start"},
+			{op.Kind == Edit && !op.Ordered, "BAD unordered"}}
+	}}.dump(r, err)
 }
 
 // fenced wraps lines in a ```diff fence.
@@ -69,9 +26,7 @@ func fenced(lines ...string) string {
 }
 
 func TestParseUdiff(t *testing.T) {
-	for _, tc := range []struct {
-		name, reply, want string
-	}{{
+	udiffContract.runDumpCases(t, udiffDump, []dumpCase{{
 		name: "two files in one fence, with and without a/ b/",
 		reply: "Rename the variable.\n\n" + fenced(
 			"--- a/src/x.py",
@@ -433,14 +388,7 @@ warning 5: the hunk changes whether x ends with a line break; the file keeps its
   new|b
 prose|Fix.
 `,
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseUdiff(tc.reply)
-			if diff := cmp.Diff(tc.want, udiffDump(r, err)); diff != "" {
-				t.Errorf("ParseUdiff (-want +got):\n%s", diff)
-			}
-		})
-	}
+	}})
 }
 
 func TestParseUdiffNoEdits(t *testing.T) {
@@ -699,17 +647,10 @@ func spliceExact(t *testing.T, content string, edits []Operation) string {
 }
 
 // TestUdiffPromptExample checks that the example of the prompt reads
-// without failures or warnings.
+// without failures or warnings and is detected as udiff alone.
 func TestUdiffPromptExample(t *testing.T) {
-	ex, err := PromptExample(FormatUdiff)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := ParseUdiff(ex)
-	if err != nil || len(r.Failed)+len(r.Warnings) > 0 || len(r.Ops) == 0 {
-		t.Fatalf("%v\n%s", err, udiffDump(r, err))
-	}
-	if names := Detect(ex); len(names) != 1 || names[0] != FormatUdiff {
+	udiffContract.readPromptExample(t)
+	if names := Detect(promptExample(t, FormatUdiff)); len(names) != 1 || names[0] != FormatUdiff {
 		t.Errorf("Detect = %v", names)
 	}
 }

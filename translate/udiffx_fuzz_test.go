@@ -2,28 +2,23 @@ package translate
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// udiffxContract is what ParseUdiffx promises for any reply.
+var udiffxContract = readerContract{
+	parse:      ParseUdiffx,
+	formats:    []string{FormatUdiffx},
+	pathBreaks: "\r\n",
+}
 
 // FuzzParseUdiffx checks that no reply makes the reader panic, that
 // every line it names lies within the reply and holds what it should,
 // and that operations are well formed. The golden cases' replies and
 // the prompt are the seeds.
 func FuzzParseUdiffx(f *testing.F) {
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", "udiffx", "*", "reply.md"))
-	for _, file := range replies {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(data))
-	}
-	if data, err := os.ReadFile(filepath.Join("prompts", "udiffx.md")); err == nil {
-		f.Add(string(data))
-	}
+	addSeedFiles(f, goldenReplies(FormatUdiffx), promptPath(FormatUdiffx))
 	f.Add("<FILE_CHANGES><FILE_DELETE file_path='a'/><FILE_RENAME from_path=a to_path=b></FILE_CHANGES>")
 	f.Add("```\n<FILE_CHANGES>\n<FILE_NEW file_path=\"a\">\n```x\n1\n```\n</FILE_NEW>\n<FILE_PATCH file_path=\"b\">\n@@ @@\n-a\n+b\n```\n")
 	f.Add("x <FILE_CHANGES>\r\n<FILE_PATCH file_path=\"b\"\r\n<FILE_X>\r\n</FILE_X></file_changes>\r\n<FILE_CHANGES>")
@@ -31,41 +26,8 @@ func FuzzParseUdiffx(f *testing.F) {
 	f.Add("<FILE_CHANGES\n<FILE_PATCH file_pAth=0>+</FILE_PATCH")
 	f.Add("<FILe_CHANGES><FILE_DELETE file_pAth=0\r0>")
 	f.Fuzz(func(t *testing.T, reply string) {
-		lines := splitLines(reply)
-		n := len(lines)
-		inReply := func(what string, line int) {
-			if line < 1 || line > n {
-				t.Fatalf("%s at line %d, outside the reply's %d lines", what, line, n)
-			}
-		}
-		r, err := ParseUdiffx(reply)
-		if r == nil {
-			t.Fatal("nil Reply")
-		}
-		switch {
-		case err == nil:
-			if len(r.Ops)+len(r.Failed) == 0 {
-				t.Fatal("no error and no directive")
-			}
-		case errors.Is(err, ErrNoEdits):
-			if len(r.Ops)+len(r.Failed) != 0 {
-				t.Fatalf("ErrNoEdits with directives: %v", err)
-			}
-		default:
-			t.Fatalf("unexpected error %T: %v", err, err)
-		}
-		if r.Format != FormatUdiffx {
-			t.Fatalf("format %q", r.Format)
-		}
-		if len(r.Prose) > n {
-			t.Fatalf("%d prose lines from a reply of %d", len(r.Prose), n)
-		}
-		groups := map[int]string{}
+		lines, r, _ := udiffxContract.check(t, reply)
 		for _, op := range r.Ops {
-			inReply("operation", op.Line)
-			if op.Format != FormatUdiffx || op.Path == "" || strings.ContainsAny(op.Path, "\r\n") {
-				t.Fatalf("operation %+v", op)
-			}
 			text := lines[op.Line-1]
 			switch op.Kind {
 			case Create:
@@ -77,17 +39,10 @@ func FuzzParseUdiffx(f *testing.F) {
 					t.Fatalf("delete %+v", op)
 				}
 			case Rename:
-				if op.NewPath == "" || strings.ContainsAny(op.NewPath, "\r\n") {
-					t.Fatalf("rename %+v", op)
-				}
 			case Edit:
 				if op.Group == 0 || !op.Ordered || len(op.Old)+len(op.New) == 0 {
 					t.Fatalf("edit %+v", op)
 				}
-				if p, ok := groups[op.Group]; ok && p != op.Path {
-					t.Fatalf("group %d spans %s and %s", op.Group, p, op.Path)
-				}
-				groups[op.Group] = op.Path
 				if !strings.Contains(text, "@@") && !warned(r, op.Line, "no @@ line") {
 					t.Fatalf("edit at line %d %q: no @@ line and no warning", op.Line, text)
 				}
@@ -97,37 +52,8 @@ func FuzzParseUdiffx(f *testing.F) {
 			if op.Kind != Edit && !strings.Contains(strings.ToUpper(text), "<FILE_") {
 				t.Fatalf("%s at line %d %q: no tag there", op.Kind, op.Line, text)
 			}
-			for _, ls := range [][]string{op.Old, op.New} {
-				for _, l := range ls {
-					if strings.ContainsAny(l, "\n") {
-						t.Fatalf("line %q holds a line break", l)
-					}
-				}
-			}
-		}
-		for _, f := range r.Failed {
-			inReply("failure", f.Line)
-			if f.Msg == "" {
-				t.Fatal("failure without a message")
-			}
-		}
-		for _, w := range r.Warnings {
-			inReply("warning", w.Line)
-		}
-		for _, s := range r.Shell {
-			inReply("shell block", s.Line)
 		}
 	})
-}
-
-// warned reports whether r holds a warning at line that says what.
-func warned(r *Reply, line int, what string) bool {
-	for _, w := range r.Warnings {
-		if w.Line == line && strings.Contains(w.Msg, what) {
-			return true
-		}
-	}
-	return false
 }
 
 // FuzzHunks checks that no patch makes the hunk reader panic, that it

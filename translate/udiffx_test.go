@@ -2,10 +2,7 @@ package translate
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,56 +10,13 @@ import (
 
 // udxDump writes what ParseUdiffx returned, one item a line.
 func udxDump(r *Reply, err error) string {
-	var b strings.Builder
-	for _, op := range r.Ops {
-		fmt.Fprintf(&b, "%d %s %s", op.Line, op.Kind, op.Path)
-		if op.NewPath != "" {
-			fmt.Fprintf(&b, " -> %s", op.NewPath)
-		}
-		if op.Group != 0 {
-			fmt.Fprintf(&b, " group %d", op.Group)
-		}
-		if op.LineHint != 0 {
-			fmt.Fprintf(&b, " hint %d", op.LineHint)
-		}
-		for _, f := range []struct {
-			set  bool
-			name string
-		}{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"}} {
-			if f.set {
-				b.WriteString(" " + f.name)
-			}
-		}
-		b.WriteString("\n")
-		for _, l := range op.Old {
-			fmt.Fprintf(&b, "  old|%s\n", l)
-		}
-		for _, l := range op.New {
-			fmt.Fprintf(&b, "  new|%s\n", l)
-		}
-	}
-	for _, f := range r.Failed {
-		fmt.Fprintf(&b, "%d FAILED %s: %s\n", f.Line, f.Path, f.Msg)
-	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "warning %d: %s\n", w.Line, w.Msg)
-	}
-	for _, s := range r.Shell {
-		fmt.Fprintf(&b, "shell %d %s: %q\n", s.Line, s.Lang, s.Text)
-	}
-	for _, l := range r.Prose {
-		fmt.Fprintf(&b, "prose|%s\n", l)
-	}
-	if err != nil {
-		fmt.Fprintf(&b, "error: %v\n", err)
-	}
-	return b.String()
+	return dumpStyle{flags: func(op Operation) []dumpFlag {
+		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"}}
+	}}.dump(r, err)
 }
 
 func TestParseUdiffx(t *testing.T) {
-	for _, tc := range []struct {
-		name, reply, want string
-	}{{
+	udiffxContract.runDumpCases(t, udxDump, []dumpCase{{
 		name: "every directive, prose around",
 		reply: `Rename the helper and drop the old notes.
 
@@ -297,25 +251,7 @@ prose|Run the tests after:
   new|` + "```" + `
   new|End.
 `,
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseUdiffx(tc.reply)
-			if r == nil {
-				t.Fatal("nil reply")
-			}
-			if r.Format != FormatUdiffx {
-				t.Errorf("format %q", r.Format)
-			}
-			for _, op := range r.Ops {
-				if op.Format != FormatUdiffx {
-					t.Errorf("op format %q", op.Format)
-				}
-			}
-			if diff := cmp.Diff(tc.want, udxDump(r, err)); diff != "" {
-				t.Errorf("ParseUdiffx (-want +got):\n%s", diff)
-			}
-		})
-	}
+	}})
 }
 
 func TestParseUdiffxNoEdits(t *testing.T) {
@@ -396,49 +332,20 @@ func TestUdxStripFence(t *testing.T) {
 	}
 }
 
-// udxPromptExample returns the worked example of prompts/udiffx.md.
-func udxPromptExample(t testing.TB) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("prompts", "udiffx.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(data), "\n<!-- example -->\n")
-	if !ok {
-		t.Fatal("prompts/udiffx.md has no <!-- example --> line")
-	}
-	example, tail, ok := strings.Cut(rest, "<!-- /example -->")
-	if !ok || strings.Contains(tail, "<!-- example -->") || !strings.HasSuffix(example, "\n") {
-		t.Fatal("prompts/udiffx.md must hold exactly one example, closed by a <!-- /example --> line")
-	}
-	return example
-}
-
 // TestUdiffxPromptExample checks that the prompt's example reads
 // cleanly, uses every directive, and is the reply of the golden case
 // testdata/udiffx/prompt-example (which runs it through the engine).
 func TestUdiffxPromptExample(t *testing.T) {
-	example := udxPromptExample(t)
-	r, err := ParseUdiffx(example)
-	if err != nil {
-		t.Fatalf("the prompt's example: %v", err)
-	}
-	if len(r.Failed) > 0 || len(r.Warnings) > 0 || len(r.Prose) == 0 {
-		t.Errorf("the example should read without failures or warnings and with prose: %s", udxDump(r, err))
+	r := udiffxContract.readPromptExample(t)
+	if len(r.Prose) == 0 {
+		t.Errorf("the example should hold prose: %s", udxDump(r, nil))
 	}
 	kinds := map[Kind]bool{}
 	for _, op := range r.Ops {
 		kinds[op.Kind] = true
 	}
 	if len(kinds) != 4 {
-		t.Errorf("the example should use every directive: %s", udxDump(r, err))
-	}
-	golden, err := os.ReadFile(filepath.Join("..", "testdata", "udiffx", "prompt-example", "reply.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(golden) != example {
-		t.Errorf("testdata/udiffx/prompt-example/reply.md differs from the example in prompts/udiffx.md")
+		t.Errorf("the example should use every directive: %s", udxDump(r, nil))
 	}
 }
 
@@ -446,19 +353,11 @@ func TestUdiffxPromptExample(t *testing.T) {
 // gives operations or failed directives, never an error, except the
 // case without an envelope.
 func TestUdiffxGoldenReplies(t *testing.T) {
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", "udiffx", "*", "reply.md"))
-	if len(replies) == 0 {
-		t.Fatal("no golden cases under testdata/udiffx")
-	}
-	for _, file := range replies {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := ParseUdiffx(string(data))
-		noEdits := filepath.Base(filepath.Dir(file)) == "no-envelope"
+	for _, file := range goldenReplyFiles(t, FormatUdiffx) {
+		r, err := ParseUdiffx(file.text)
+		noEdits := filepath.Base(filepath.Dir(file.name)) == "no-envelope"
 		if noEdits != errors.Is(err, ErrNoEdits) || err == nil && len(r.Ops)+len(r.Failed) == 0 {
-			t.Errorf("%s: %v", file, err)
+			t.Errorf("%s: %v", file.name, err)
 		}
 	}
 }

@@ -1,14 +1,16 @@
 package translate
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
+
+// wholeContract is what ParseWhole promises for any reply.
+var wholeContract = readerContract{
+	parse:      ParseWhole,
+	formats:    []string{FormatWhole},
+	pathBreaks: "\r\n",
+}
 
 // FuzzParseWhole checks that no reply makes the reader panic, that
 // every line it names lies within the reply (an operation's and a
@@ -17,14 +19,7 @@ import (
 // that the operations written back as blocks read the same. The golden
 // cases' replies and the prompt's example are the seeds.
 func FuzzParseWhole(f *testing.F) {
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", FormatWhole, "*", "reply.md"))
-	for _, file := range replies {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(data))
-	}
+	addSeedFiles(f, goldenReplies(FormatWhole))
 	if example, err := PromptExample(FormatWhole); err == nil {
 		f.Add(example)
 	}
@@ -35,36 +30,11 @@ func FuzzParseWhole(f *testing.F) {
 	f.Add("a.py\n<source>\nx\n</source>\n")
 	f.Add("a.py\n```\n<<<<<<< SEARCH\n```\n")
 	f.Fuzz(func(t *testing.T, reply string) {
-		lines := splitLines(reply)
-		inReply := func(what string, line int) {
-			if line < 1 || line > len(lines) {
-				t.Fatalf("%s at line %d, outside the reply's %d lines", what, line, len(lines))
-			}
-		}
+		lines, r, _ := wholeContract.check(t, reply)
 		onFence := func(what string, line int) {
-			inReply(what, line)
 			if _, ok := openWhole(strings.TrimSpace(lines[line-1])); !ok {
 				t.Fatalf("%s at line %d, %q, which opens no fence", what, line, lines[line-1])
 			}
-		}
-		r, err := ParseWhole(reply)
-		if r == nil {
-			t.Fatal("nil Reply")
-		}
-		switch {
-		case err == nil:
-			if len(r.Ops)+len(r.Failed) == 0 {
-				t.Fatal("no operations and no error")
-			}
-		case errors.Is(err, ErrNoEdits):
-			if len(r.Ops)+len(r.Failed) != 0 {
-				t.Fatalf("ErrNoEdits with %d operations", len(r.Ops))
-			}
-		default:
-			t.Fatalf("unexpected error %T: %v", err, err)
-		}
-		if r.Format != FormatWhole {
-			t.Fatalf("format %q", r.Format)
 		}
 		prev := 0
 		for _, op := range r.Ops {
@@ -73,27 +43,18 @@ func FuzzParseWhole(f *testing.F) {
 				t.Fatalf("operation at line %d after one at %d", op.Line, prev)
 			}
 			prev = op.Line
-			if op.Kind != Create || op.Format != FormatWhole || op.Overwrite != (len(op.New) > 0) || op.Append ||
-				op.Path == "" || strings.ContainsAny(op.Path, "\r\n") || !wholeName(op.Path, true) {
+			if op.Kind != Create || op.Overwrite != (len(op.New) > 0) || op.Append || !wholeName(op.Path, true) {
 				t.Fatalf("operation %+v", op)
-			}
-			for _, l := range op.New {
-				if strings.Contains(l, "\n") {
-					t.Fatalf("line %q", l)
-				}
 			}
 		}
 		for _, fl := range r.Failed {
 			onFence("failed block", fl.Line)
-			if fl.Path == "" || fl.Msg == "" {
+			if fl.Path == "" {
 				t.Fatalf("failure %+v", fl)
 			}
 		}
 		for _, s := range r.Shell {
 			onFence("shell block", s.Line)
-		}
-		for _, w := range r.Warnings {
-			inReply("warning", w.Line)
 		}
 		at := wholeAt(reply)
 		if (at >= 0) != (len(r.Ops)+len(r.Failed) > 0) {
@@ -128,20 +89,6 @@ func FuzzParseWhole(f *testing.F) {
 			}
 			b.WriteString(fence + "\n\n")
 		}
-		again, err := ParseWhole(b.String())
-		if err != nil {
-			t.Fatalf("written back: %v\n%s", err, b.String())
-		}
-		norm := func(ops []Operation) []Operation {
-			out := make([]Operation, len(ops))
-			for i, op := range ops {
-				op.Line = 0
-				out[i] = op
-			}
-			return out
-		}
-		if diff := cmp.Diff(norm(r.Ops), norm(again.Ops)); diff != "" {
-			t.Fatalf("written back (-first +again):\n%s\n%s", diff, b.String())
-		}
+		checkReadsBack(t, ParseWhole, r.Ops, b.String())
 	})
 }

@@ -1,11 +1,8 @@
 package translate
 
 import (
-	"errors"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // wholeOp is a whole-file operation as ParseWhole builds it.
@@ -14,16 +11,7 @@ func wholeOp(path string, line int, content ...string) Operation {
 }
 
 func TestParseWhole(t *testing.T) {
-	tests := []struct {
-		name     string
-		reply    string
-		ops      []Operation
-		prose    []string
-		shell    []Shell
-		warnings []Warning
-		failed   []Failure
-		noEdits  bool
-	}{{
+	wholeContract.runReplyCases(t, []replyCase{{
 		name:  "name on the line before, prose around",
 		reply: "Add a greeting.\n\nsrc/app.py\n```python\ndef hi():\n    return 1\n```\n\nDone.\n",
 		ops:   []Operation{wholeOp("src/app.py", 4, "def hi():", "    return 1")},
@@ -135,33 +123,7 @@ func TestParseWhole(t *testing.T) {
 		reply:   "Nothing to do.\n",
 		prose:   []string{"Nothing to do."},
 		noEdits: true,
-	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseWhole(tt.reply)
-			if tt.noEdits != errors.Is(err, ErrNoEdits) || (!tt.noEdits && err != nil) {
-				t.Fatalf("error %v", err)
-			}
-			if r.Format != FormatWhole {
-				t.Errorf("format %q", r.Format)
-			}
-			if diff := cmp.Diff(tt.ops, r.Ops); diff != "" {
-				t.Errorf("ops (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.prose, r.Prose); diff != "" {
-				t.Errorf("prose (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.shell, r.Shell); diff != "" {
-				t.Errorf("shell (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.warnings, r.Warnings); diff != "" {
-				t.Errorf("warnings (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.failed, r.Failed); diff != "" {
-				t.Errorf("failed (-want +got):\n%s", diff)
-			}
-		})
-	}
+	}})
 }
 
 func TestWholeAt(t *testing.T) {

@@ -1,0 +1,195 @@
+// Command benchrun measures git-llm-apply side by side with git doing
+// the same job, in the same run, on repositories it generates
+// deterministically, and prints a table of medians and ratios. It is
+// what scripts/bench runs; see the README's Performance section.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+var (
+	workDir = flag.String("dir", "", "where to generate the repositories (default: a temporary directory, removed afterwards)")
+	runs    = flag.Int("runs", 9, "timed runs of each command, after one warm-up run")
+	files   = flag.Int("files", 100000, "files of the large repository")
+	lines   = flag.Int("lines", 50000, "lines of the large source file")
+	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
+	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
+)
+
+func main() {
+	flag.Parse()
+	if *quick {
+		*files, *lines, *runs = 2000, 5000, 3
+	}
+	dir := *workDir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "llm-apply-bench")
+		check(err)
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	env := benchEnv(dir)
+	bin := *binary
+	if bin == "" {
+		bin = filepath.Join(dir, "git-llm-apply")
+		run(env, ".", "go", "build", "-o", bin, "./cmd/git-llm-apply")
+	}
+	b := &bench{env: env, bin: bin, dir: dir}
+	b.report()
+}
+
+// benchEnv is the environment of every command: no user or system
+// configuration, fixed identities and dates, so that runs compare.
+func benchEnv(dir string) []string {
+	home := filepath.Join(dir, "home")
+	check(os.MkdirAll(home, 0o755))
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Bench", "GIT_AUTHOR_EMAIL=bench@example.com", "GIT_AUTHOR_DATE=@1700000000 +0000",
+		"GIT_COMMITTER_NAME=Bench", "GIT_COMMITTER_EMAIL=bench@example.com", "GIT_COMMITTER_DATE=@1700000000 +0000")
+}
+
+type bench struct {
+	env       []string
+	bin, dir  string
+	rows      []row
+	checkGits time.Duration // git apply --cached --check of case 1, for case 2
+}
+
+// row is one line of the table: our median, git's (0 when there is no
+// git equivalent), the bound the issue sets and whether it holds.
+type row struct {
+	name       string
+	ours, gits time.Duration
+	bound      string
+	ok         bool
+	note       string
+}
+
+func (b *bench) report() {
+	big := b.bigRepo()
+	small := b.smallRepo()
+	b.caseCheck(big)
+	b.caseApply(big)
+	b.caseManyEdits()
+	b.caseCorpus()
+	b.caseStartup(small)
+	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
+	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")
+	fmt.Println("| --- | ---: | ---: | ---: | --- | --- |")
+	for _, r := range b.rows {
+		gits, ratio := "", ""
+		if r.gits > 0 {
+			gits = ms(r.gits)
+			ratio = fmt.Sprintf("%.2f", float64(r.ours)/float64(r.gits))
+		}
+		met := "yes"
+		if !r.ok {
+			met = "**no**"
+		}
+		ours := ms(r.ours)
+		if r.note != "" {
+			ours = r.note
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.name, ours, gits, ratio, r.bound, met)
+	}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func numCPU() int {
+	out, err := exec.Command("nproc").Output()
+	if err != nil {
+		return 0
+	}
+	var n int
+	fmt.Sscan(string(out), &n)
+	return n
+}
+
+// median runs fn once to warm up, then *runs times, and returns the
+// median wall time. prepare, when set, runs before each run, untimed.
+func median(prepare func(), fn func()) time.Duration {
+	if prepare != nil {
+		prepare()
+	}
+	fn()
+	times := make([]time.Duration, *runs)
+	for i := range times {
+		if prepare != nil {
+			prepare()
+		}
+		start := time.Now()
+		fn()
+		times[i] = time.Since(start)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	return times[len(times)/2]
+}
+
+// run runs a command and fails the benchmark when it fails.
+func run(env []string, dir string, name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		fail("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+}
+
+func output(env []string, dir string, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		fail("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	return string(out)
+}
+
+// maxRSS runs a command and returns its peak resident memory.
+func maxRSS(env []string, dir string, name string, args ...string) int64 {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	if err := cmd.Run(); err != nil {
+		fail("%s: %v", name, err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return 0
+}
+
+func check(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+// rng is the one source of randomness: a fixed seed, so that every run
+// generates the same repositories and replies.
+var rng = rand.New(rand.NewPCG(1, 2))
