@@ -86,8 +86,8 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 	if err := r.checkNotCheckedOut(opts); err != nil {
 		return err
 	}
-	if err := r.repo.Storer.HasEncodedObject(plumbing.NewHash(newID)); err != nil {
-		return fmt.Errorf("gitops: commit %s is not in the object store: %w", newID, err)
+	if has, err := r.hasObject(plumbing.NewHash(newID)); err != nil || !has {
+		return fmt.Errorf("gitops: commit %s is not in the object store (%v)", newID, err)
 	}
 	if _, err := f.WriteString(newID + "\n"); err != nil {
 		return fmt.Errorf("gitops: writing %s: %w", lock, err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	git "github.com/go-git/go-git/v5"
 )
@@ -41,6 +42,9 @@ type Repo struct {
 	commonDir string // objects, refs, config
 	mainRoot  string // the main worktree's top, "" when bare
 	repo      *git.Repository
+
+	objs     *objectStore // objects read without go-git's whole pack index
+	objsOnce sync.Once
 
 	// env looks up environment variables (os.LookupEnv; tests replace
 	// it).

@@ -81,7 +81,7 @@ func (r *Repo) ResolveCommit(rev string) (string, error) {
 			if n > len(c.ParentHashes) {
 				return "", unknown(fmt.Sprintf("%s has no parent %d", c.Hash, n))
 			}
-			if c, err = r.repo.CommitObject(c.ParentHashes[n-1]); err != nil {
+			if c, err = r.readCommit(c.ParentHashes[n-1]); err != nil {
 				return "", unknown(err.Error())
 			}
 		default: // '~'
@@ -89,7 +89,7 @@ func (r *Repo) ResolveCommit(rev string) (string, error) {
 				if len(c.ParentHashes) == 0 {
 					return "", unknown(fmt.Sprintf("%s has no parent", c.Hash))
 				}
-				if c, err = r.repo.CommitObject(c.ParentHashes[0]); err != nil {
+				if c, err = r.readCommit(c.ParentHashes[0]); err != nil {
 					return "", unknown(err.Error())
 				}
 			}
@@ -160,7 +160,7 @@ func (r *Repo) resolveShortID(short string) (plumbing.Hash, error) {
 // peelToCommit follows annotated tags down to a commit.
 func (r *Repo) peelToCommit(h plumbing.Hash) (*object.Commit, error) {
 	for range 16 {
-		o, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, h)
+		o, err := r.readEncoded(h)
 		if err != nil {
 			return nil, fmt.Errorf("object %s: %w", h, err)
 		}

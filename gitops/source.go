@@ -22,7 +22,7 @@ func (r *Repo) RevisionSource(rev string) (engine.Source, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := r.repo.CommitObject(plumbing.NewHash(id))
+	c, err := r.readCommit(plumbing.NewHash(id))
 	if err != nil {
 		return nil, "", fmt.Errorf("gitops: reading commit %s: %w", id, err)
 	}

@@ -3,7 +3,6 @@ package gitops
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,18 +155,14 @@ func (r *Repo) readTree(id plumbing.Hash) ([]treeEntry, error) {
 	return parseTree(data)
 }
 
-// readObject returns the content of object id, which must be of type t.
+// readObject returns the content of object id, which must be of type
+// t: an object of another type is plumbing.ErrObjectNotFound, as
+// go-git's storage has it.
 func (r *Repo) readObject(t plumbing.ObjectType, id plumbing.Hash) ([]byte, error) {
-	o, err := r.repo.Storer.EncodedObject(t, id)
-	if err != nil {
-		return nil, fmt.Errorf("gitops: reading %s %s: %w", t, id, err)
+	got, data, err := r.readRaw(id)
+	if err == nil && got != t {
+		err = plumbing.ErrObjectNotFound
 	}
-	rd, err := o.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("gitops: reading %s %s: %w", t, id, err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
 	if err != nil {
 		return nil, fmt.Errorf("gitops: reading %s %s: %w", t, id, err)
 	}

@@ -211,7 +211,7 @@ type treeFile struct {
 
 // treeFiles lists the files of commit's tree by path.
 func (r *Repo) treeFiles(commit string) (map[string]treeFile, error) {
-	c, err := r.repo.CommitObject(plumbing.NewHash(commit))
+	c, err := r.readCommit(plumbing.NewHash(commit))
 	if err != nil {
 		return nil, fmt.Errorf("gitops: reading commit %s: %w", commit, err)
 	}

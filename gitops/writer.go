@@ -93,7 +93,7 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 	}
 	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree}
 	if opts.Parent != "" {
-		c, err := r.repo.CommitObject(plumbing.NewHash(opts.Parent))
+		c, err := r.readCommit(plumbing.NewHash(opts.Parent))
 		if err != nil {
 			return nil, fmt.Errorf("%w: parent %s: %v", ErrUnknownRevision, opts.Parent, err)
 		}
@@ -190,7 +190,9 @@ func (r *Repo) writeObjects(objs []pendingObject) error {
 			continue
 		}
 		done[p.id] = true
-		if r.repo.Storer.HasEncodedObject(p.id) == nil {
+		if has, err := r.hasObject(p.id); err != nil {
+			return err
+		} else if has {
 			continue
 		}
 		if _, err := r.repo.Storer.SetEncodedObject(p.obj); err != nil {

@@ -318,7 +318,10 @@ func TestHookRunIsFastOnALargeChange(t *testing.T) {
 	if res.code != 1 || !strings.Contains(res.stderr, "pkg07/zz.go:4: found elision placeholder") {
 		t.Errorf("exit %d, want 1\n%s", res.code, res.stderr)
 	}
-	if took > 3*time.Second {
+	// About 150 ms on an idle 2-core machine; the bound is loose so
+	// that a loaded CI runner does not fail it, yet catches a hook that
+	// reads files one process at a time.
+	if took > 10*time.Second {
 		t.Errorf("hook run took %v", took)
 	}
 }
