@@ -13,6 +13,12 @@ type FileChange struct {
 	OldPath, NewPath string
 	OldMode, NewMode Mode
 	Old, New         []byte
+
+	// regions, when set, are the spans where Old and New differ, from
+	// the engine's record of its edits; FormatPatch diffs only around
+	// them in a long file. It checks them and diffs the whole file
+	// when they do not fit, so a stale hint is slow, never wrong.
+	regions []span
 }
 
 // IsCreate reports whether c adds a file.

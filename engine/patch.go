@@ -55,7 +55,9 @@ const nullID = "0000000000000000000000000000000000000000"
 // The output is git's byte for byte except in three places, none of
 // which changes what the patch does: where several equally short diffs
 // exist, znkr.io/diff may pick another one than xdiff (rare in code,
-// more common in text of many repeated lines); binary data is always a
+// more common in text of many repeated lines), and in a long file that
+// Resolve edited, which is diffed only around its edits, the tie may
+// also go otherwise than in a diff of the whole; binary data is always a
 // literal deflated by Go rather than C zlib; and ids are cut to Abbrev
 // digits without git's lengthening of ambiguous prefixes.
 //
@@ -186,7 +188,7 @@ func formatFile(w *bytes.Buffer, c FileChange, opts PatchOptions) {
 		newLabel = "/dev/null"
 	}
 	fmt.Fprintf(w, "--- %s%s\n+++ %s%s\n", oldLabel, labelTab(oldLabel), newLabel, labelTab(newLabel))
-	writeHunks(w, c.Old, c.New, opts.Context)
+	writeHunks(w, c.Old, c.New, c.regions, opts.Context)
 }
 
 // labelTab is what git appends to a ---/+++ label: a tab when the label
@@ -198,13 +200,30 @@ func labelTab(label string) string {
 	return ""
 }
 
-// writeHunks writes the text hunks turning old into new.
-func writeHunks(w *bytes.Buffer, old, new []byte, context int) {
-	hunks := textdiff.Hunks(old, new, diff.Context(context), textdiff.IndentHeuristic())
+// writeHunks writes the text hunks turning old into new. With regions,
+// the spans where they differ, a long file is diffed only around them
+// (see regionHunks): a whole-file diff costs time in the file's length
+// for each change, which made many edits to a long file slow.
+func writeHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
+	var lines [][]byte
+	var hunks []textdiff.Hunk[[]byte]
+	ok := false
+	if len(regions) > 0 {
+		lines = splitLines(old)
+		if len(lines) >= regionMinLines {
+			hunks, ok = regionHunks(old, new, lines, regions, context)
+		}
+	}
+	if !ok {
+		hunks = textdiff.Hunks(old, new, diff.Context(context), textdiff.IndentHeuristic())
+	}
 	if len(hunks) == 0 {
 		return
 	}
-	funcs := newFuncFinder(bytes.SplitAfter(old, []byte("\n")))
+	if lines == nil {
+		lines = splitLines(old)
+	}
+	funcs := newFuncFinder(lines)
 	for _, h := range hunks {
 		writeHunkHeader(w, h.LineNoX, h.EndLineNoX-h.LineNoX, h.LineNoY, h.EndLineNoY-h.LineNoY, funcs.find(h.LineNoX))
 		for _, e := range h.Edits {
@@ -222,6 +241,21 @@ func writeHunks(w *bytes.Buffer, old, new []byte, context int) {
 			}
 		}
 	}
+}
+
+// splitLines cuts b after each "\n"; a last line without one is kept,
+// an empty one after the final "\n" is not (as textdiff counts lines).
+func splitLines(b []byte) [][]byte {
+	lines := make([][]byte, 0, bytes.Count(b, []byte("\n"))+1)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n') + 1
+		if i == 0 {
+			i = len(b)
+		}
+		lines = append(lines, b[:i:i])
+		b = b[i:]
+	}
+	return lines
 }
 
 // writeHunkHeader writes "@@ -s1,c1 +s2,c2 @@ func" for ranges given as

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -510,6 +511,36 @@ func BenchmarkFormatPatch(b *testing.B) {
 	for b.Loop() {
 		if _, err := FormatPatch(changes, PatchOptions{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFormatPatchLarge: one-line edits spread over a long file,
+// diffed around the edits (region) or whole, as FormatPatch did before
+// the engine passed its regions on. The time per edit of the region
+// path should not grow with the file.
+func BenchmarkFormatPatchLarge(b *testing.B) {
+	for _, n := range []int{50000, 500000} {
+		src := memSource{"big.go": {ModeRegular, largeFile(n)}}
+		for _, edits := range []int{1, 500} {
+			res, err := Resolve(src, largeEdits(n, edits), Options{Format: "diff"})
+			if err != nil || res.Failed() > 0 {
+				b.Fatalf("Resolve: %v, %d failed", err, res.Failed())
+			}
+			whole := slices.Clone(res.Changes)
+			whole[0].regions = nil
+			for _, path := range []struct {
+				name    string
+				changes []FileChange
+			}{{"region", res.Changes}, {"whole", whole}} {
+				b.Run(fmt.Sprintf("%s/lines=%d/edits=%d", path.name, n, edits), func(b *testing.B) {
+					for b.Loop() {
+						if _, err := FormatPatch(path.changes, PatchOptions{}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -92,6 +92,7 @@ type fileState struct {
 	exists   bool
 	mode     Mode
 	d        *doc
+	base     *doc // the doc read from the base: d is another once the reply replaced the file
 	m        *matcher
 	lang     string
 	binary   bool
@@ -140,6 +141,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 				return nil, err
 			}
 			f.setDoc(newDoc(f.orig))
+			f.base = f.d
 			f.binary = isBinary(f.orig)
 		}
 	}
@@ -200,8 +202,14 @@ func (r *resolver) changes() []FileChange {
 		case f.origPath != "" && f.exists:
 			c = FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig}
 			c.New = f.orig
-			if f.d != nil && len(f.d.log) > 0 {
+			switch {
+			case f.d != f.base:
+				// Deleted and created again: a doc of its own, whose
+				// splices say nothing of how it differs from orig.
+				c.New = f.d.bytes()
+			case f.d != nil && len(f.d.log) > 0:
 				c.New = f.d.bytes() // only edited files are written back
+				c.regions = changedSpans(f.d.log)
 			}
 			if c.OldPath == c.NewPath && c.OldMode == c.NewMode && string(c.Old) == string(c.New) {
 				continue

@@ -54,3 +54,21 @@ func BenchmarkResolve(b *testing.B) {
 	}
 	b.Run("loose/lines=50000", func(b *testing.B) { benchResolve(b, 50000, 500, "\t", FuzzLoose) })
 }
+
+// BenchmarkMatcherFind: finding one three-line pattern in a 50,000-line
+// file at each rung, the view already built (the cost per edit).
+func BenchmarkMatcherFind(b *testing.B) {
+	d := newDoc([]byte(bigFile(50000)))
+	m := newMatcher(d, "go")
+	pattern := []string{"\ty := x * 2500", "\treturn y", "}"}
+	for _, r := range []Rung{RungExact, RungTrailing, RungIndent, RungWhitespace, RungComments, RungTypography} {
+		m.view(r) // built once per file, outside the loop
+		b.Run(r.String(), func(b *testing.B) {
+			for b.Loop() {
+				if len(m.find(pattern, r)) != 1 {
+					b.Fatal("not found once")
+				}
+			}
+		})
+	}
+}
