@@ -118,6 +118,7 @@ func BenchmarkReadIndex(b *testing.B) {
 						b.Fatalf("%s not found", p)
 					}
 				}
+				idx.close()
 			}
 		})
 		b.Run("v"+v+"/paths/go-git", func(b *testing.B) {
@@ -137,8 +138,9 @@ func BenchmarkReadIndex(b *testing.B) {
 					b.Fatal(err)
 				}
 				if n := len(idx.paths()); n != benchEntries {
-					b.Fatal(n)
+					b.Fatal(n, idx.err())
 				}
+				idx.close()
 			}
 		})
 		b.Run("v"+v+"/lookup10-only/gitops", func(b *testing.B) {
@@ -146,6 +148,7 @@ func BenchmarkReadIndex(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			defer idx.close()
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, p := range wanted {

@@ -1,11 +1,12 @@
 package gitops
 
-// Finding paths in a decoded index: binary search over entry offsets
-// (v2, v3) or restart points (v4), and listing every path.
+// Finding paths in an index: binary search over its marks, then one
+// read of the entries from a mark to the next; and listing every path,
+// which reads all entries again.
 
 import (
-	"bytes"
 	"encoding/binary"
+	"errors"
 	"iter"
 	"slices"
 	"strings"
@@ -13,28 +14,13 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/engine"
 )
 
-// entryAt decodes the entry at off, which parseIndex checked.
-func (idx *index) entryAt(off int) (e indexEntry, stage int) {
-	data := idx.data
-	flags := binary.BigEndian.Uint16(data[off+flagsAt:])
-	copy(e.id[:], data[off+idAt:])
-	e.mode = modeOf(binary.BigEndian.Uint32(data[off+modeAt:]))
-	e.intentToAdd = flags&flagExtended != 0 && binary.BigEndian.Uint16(data[off+nameAt:])&xflagIntentToAdd != 0
-	return e, int(flags&flagStage) >> 12
-}
-
-// nameV2 is the name of the version 2 or 3 entry at off.
-func (idx *index) nameV2(off int) []byte {
-	data := idx.data
-	flags := binary.BigEndian.Uint16(data[off+flagsAt:])
-	p := off + nameAt
-	if flags&flagExtended != 0 {
-		p += 2
-	}
-	if n := int(flags & flagNameLen); n != flagNameLen {
-		return data[p : p+n]
-	}
-	return data[p : p+bytes.IndexByte(data[p:], 0)]
+// entryAt decodes the entry at the start of e, which newIndex checked.
+func entryAt(e []byte) (ie indexEntry, stage int) {
+	flags := binary.BigEndian.Uint16(e[flagsAt:])
+	copy(ie.id[:], e[idAt:])
+	ie.mode = modeOf(binary.BigEndian.Uint32(e[modeAt:]))
+	ie.intentToAdd = flags&flagExtended != 0 && binary.BigEndian.Uint16(e[nameAt:])&xflagIntentToAdd != 0
+	return ie, int(flags&flagStage) >> 12
 }
 
 // fold adds the next entry of a path to acc, what the earlier ones gave
@@ -56,39 +42,28 @@ func compare(name []byte, path string) int {
 	return 1
 }
 
+func (idx *index) markName(m int) []byte {
+	end := len(idx.markNames)
+	if m+1 < len(idx.marks) {
+		end = int(idx.marks[m+1].name)
+	}
+	return idx.markNames[idx.marks[m].name:end]
+}
+
 // lookup returns the entry of path; for an unmerged path, that of its
-// last stage, with unmerged set.
+// last stage, with unmerged set. When the file cannot be read (see
+// index), it finds nothing and err says why.
 func (idx *index) lookup(path string) (indexEntry, bool) {
-	switch {
-	case idx.listed != nil:
+	if idx.listed != nil {
 		i, ok := slices.BinarySearchFunc(idx.listed, path, func(l listedEntry, p string) int { return strings.Compare(l.path, p) })
 		if !ok {
 			return indexEntry{}, false
 		}
 		return idx.listed[i].e, true
-	case idx.v4:
-		return idx.lookupV4(path)
 	}
-	lo, hi := 0, len(idx.offs)
-	for lo < hi {
-		if m := int(uint(lo+hi) >> 1); compare(idx.nameV2(int(idx.offs[m])), path) < 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	var acc indexEntry
-	seen := false
-	for ; lo < len(idx.offs) && compare(idx.nameV2(int(idx.offs[lo])), path) == 0; lo++ {
-		e, stage := idx.entryAt(int(idx.offs[lo]))
-		acc, seen = fold(acc, seen, e, stage), true
-	}
-	return acc, seen
-}
-
-// lookupV4 decodes entries from the last mark whose name sorts before
-// path (the first mark when none does) until the names pass path.
-func (idx *index) lookupV4(path string) (indexEntry, bool) {
+	// The entries of path are after the last mark before it (the first
+	// mark when none is) and before the first mark after it: marks
+	// between those two are entries of path, another of its stages.
 	lo, hi := 0, len(idx.marks)
 	for lo < hi {
 		if m := int(uint(lo+hi) >> 1); compare(idx.markName(m), path) < 0 {
@@ -97,68 +72,93 @@ func (idx *index) lookupV4(path string) (indexEntry, bool) {
 			hi = m
 		}
 	}
-	if len(idx.marks) == 0 {
+	for hi < len(idx.marks) && compare(idx.markName(hi), path) == 0 {
+		hi++
+	}
+	if hi == 0 {
+		return indexEntry{}, false // before the first entry, or none
+	}
+	from := max(lo-1, 0)
+	to := idx.end
+	if hi < len(idx.marks) {
+		to = int(idx.marks[hi].off)
+	}
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	if idx.failed != nil {
 		return indexEntry{}, false
 	}
-	mk := idx.marks[max(lo-1, 0)]
-	var buf [256]byte
-	name := append(buf[:0], idx.markNames[mk.name:mk.nend]...)
-	off, next := mk.off, mk.next
-	var acc indexEntry
-	seen := false
-	for i := mk.i; ; {
+	e, ok, err := idx.find(path, from, to)
+	if err != nil {
+		idx.fail(err)
+		return indexEntry{}, false
+	}
+	return e, ok
+}
+
+// find reads the entries from mark from to the offset to and decodes
+// those of path.
+func (idx *index) find(path string, from, to int) (acc indexEntry, seen bool, err error) {
+	mk := idx.marks[from]
+	span, err := idx.read(int(mk.off), to)
+	if err != nil {
+		return acc, false, err
+	}
+	name := idx.markName(from)
+	if idx.v4 {
+		// Each name is decoded into the one before: a copy of the
+		// mark's, in a buffer lookups share.
+		name = append(idx.name[:0], name...)
+	}
+	for off, next := 0, int(mk.next-mk.off); ; {
 		c := compare(name, path)
 		if c > 0 {
 			break
 		}
 		if c == 0 {
-			e, stage := idx.entryAt(off)
+			e, stage := entryAt(span[off:])
 			acc, seen = fold(acc, seen, e, stage), true
 		}
-		if i++; i == idx.n {
+		if off = next; off == len(span) {
 			break
 		}
-		var err error
-		off = next
-		if name, next, err = v4Entry(idx.data, off, len(idx.data)-checksumSize, name); err != nil {
-			break // not reached: parseIndex decoded the same bytes
+		var size int
+		if name, size, err = idx.decode(span[off:], name); err != nil {
+			return acc, false, err
 		}
+		next = off + size
 	}
-	return acc, seen
+	if idx.v4 {
+		idx.name = name[:0]
+	}
+	return acc, seen, nil
 }
 
-func (idx *index) markName(m int) []byte {
-	return idx.markNames[idx.marks[m].name:idx.marks[m].nend]
+// read returns the bytes of the file from off to end, in a buffer
+// lookups share, once the file is found unchanged.
+func (idx *index) read(off, end int) ([]byte, error) {
+	if err := idx.unchanged(); err != nil {
+		return nil, err
+	}
+	if cap(idx.buf) < end-off {
+		idx.buf = make([]byte, end-off)
+	}
+	b := idx.buf[:end-off]
+	if err := readFull(idx.r, b, off); err != nil {
+		return nil, err
+	}
+	if cap(idx.buf) > windowSize {
+		idx.buf = nil // a rare long span: not kept
+	}
+	return b, nil
 }
 
-// raw yields the name and offset of each entry of the file in order;
-// a name is only valid until the next one.
-func (idx *index) raw(yield func([]byte, int) bool) {
-	if !idx.v4 {
-		for _, off := range idx.offs {
-			if !yield(idx.nameV2(int(off)), int(off)) {
-				return
-			}
-		}
-		return
-	}
-	var name []byte
-	off := headerSize
-	for range idx.n {
-		var next int
-		var err error
-		if name, next, err = v4Entry(idx.data, off, len(idx.data)-checksumSize, name); err != nil {
-			return // not reached: parseIndex decoded the same bytes
-		}
-		if !yield(name, off) {
-			return
-		}
-		off = next
-	}
-}
+// errStop ends a walk early.
+var errStop = errors.New("stop")
 
 // all yields each path once, in index order, with its entry as lookup
-// gives it. The paths share one allocation.
+// gives it; the paths share one allocation. It reads the file again, and
+// stops early when it fails; err then says why.
 func (idx *index) all() iter.Seq2[string, indexEntry] {
 	return func(yield func(string, indexEntry) bool) {
 		if idx.listed != nil {
@@ -169,6 +169,13 @@ func (idx *index) all() iter.Seq2[string, indexEntry] {
 			}
 			return
 		}
+		if idx.n == 0 || idx.err() != nil {
+			return
+		}
+		if err := idx.unchanged(); err != nil {
+			idx.failWith(err)
+			return
+		}
 		// A Builder never changes bytes it has written, so each path
 		// can be a piece of what it holds, taken as it grows.
 		var sb strings.Builder
@@ -176,26 +183,39 @@ func (idx *index) all() iter.Seq2[string, indexEntry] {
 		var cur string
 		var acc indexEntry
 		seen := false
-		for name, off := range idx.raw {
-			e, stage := idx.entryAt(off)
+		_, err := idx.walk(idx.end, func(_, _ int, raw, name []byte) error {
+			e, stage := entryAt(raw)
 			if seen && string(name) == cur {
 				acc = fold(acc, true, e, stage)
-				continue
+				return nil
 			}
 			if seen && !yield(cur, acc) {
-				return
+				return errStop
 			}
 			start := sb.Len()
 			sb.Write(name)
 			cur, acc, seen = sb.String()[start:], fold(indexEntry{}, false, e, stage), true
-		}
-		if seen {
+			return nil
+		})
+		switch {
+		case err == errStop:
+		case err != nil:
+			idx.failWith(err)
+		case seen:
 			yield(cur, acc)
 		}
 	}
 }
 
-// paths lists each path once, in index order.
+// failWith is fail for callers that do not hold the lock.
+func (idx *index) failWith(err error) {
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
+	idx.fail(err)
+}
+
+// paths lists each path once, in index order; when the file cannot be
+// read, those before the failure, and err says why.
 func (idx *index) paths() []string {
 	out := make([]string, 0, idx.n+len(idx.listed))
 	for p := range idx.all() {

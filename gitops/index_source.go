@@ -37,7 +37,10 @@ func (r *Repo) loadIndex() (*index, error) {
 // unmerged (conflicted) path is listed by Paths, but Lookup and Read
 // fail for it, saying so; an intent-to-add entry (`git add -N`) does
 // not exist in this base. A split or sparse index is read with the git
-// CLI; without it, that is an error.
+// CLI; without it, that is an error. The index file stays open while
+// the source is in use (until it is garbage), which keeps the index as
+// it was here; should the file be written in place meanwhile, Lookup,
+// Read and Paths fail, saying so.
 func (r *Repo) IndexSource() (engine.Source, error) {
 	idx, err := r.loadIndex()
 	if err != nil {
@@ -56,6 +59,9 @@ func (s *indexSource) Lookup(path string) (engine.Entry, error) {
 		return engine.Entry{}, err
 	}
 	e, ok := s.idx.lookup(path)
+	if err := s.idx.err(); err != nil {
+		return engine.Entry{}, err
+	}
 	if !ok || e.intentToAdd {
 		return engine.Entry{}, engine.ErrNotExist
 	}
@@ -79,6 +85,9 @@ func (s *indexSource) Paths() ([]string, error) {
 		if !e.intentToAdd {
 			out = append(out, p)
 		}
+	}
+	if err := s.idx.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 )
@@ -385,6 +387,11 @@ func TestReadIndexMissing(t *testing.T) {
 	}
 }
 
+// parseIndex reads an index file held in memory.
+func parseIndex(data []byte) (*index, error) {
+	return newIndex(bytes.NewReader(data), int64(len(data)))
+}
+
 // cleanIndex returns the fixture's index without extensions (written by
 // update-index --index-info, which makes no cache tree), in version v,
 // and where its last entry starts.
@@ -407,8 +414,8 @@ func cleanIndex(t *testing.T, tr *testRepo, v string) ([]byte, int) {
 		t.Fatalf("v%s: %v", v, err)
 	}
 	last := 0
-	for _, off := range idx.raw {
-		last = off
+	if _, err := idx.walk(idx.end, func(_, off int, _, _ []byte) error { last = off; return nil }); err != nil {
+		t.Fatal(err)
 	}
 	return data, last
 }
@@ -507,6 +514,136 @@ func TestReadIndexCorruptFile(t *testing.T) {
 	}
 }
 
+// TestReadIndexLarge reads indexes larger than the window of the
+// sequential passes, with names longer than the window, and the stages
+// of an unmerged path on both sides of a mark.
+func TestReadIndexLarge(t *testing.T) {
+	tr := newTestRepo(t)
+	id := tr.gitEnv(tr.dir, nil, "x\n", "hash-object", "-w", "--stdin")
+	var info strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&info, "100644 %s 0\tp/%04d\n", id, i)
+	}
+	// Entries 31, 32 and 33: the mark at entry 32 is the middle stage.
+	fmt.Fprintf(&info, "0 %s 0\tp/0031\n", strings.Repeat("0", 40))
+	for stage := 1; stage <= 3; stage++ {
+		fmt.Fprintf(&info, "100644 %s %d\tp/0031\n", id, stage)
+	}
+	for _, n := range []int{5000, windowSize + 5000} {
+		fmt.Fprintf(&info, "100755 %s 0\tq/%s\n", id, strings.Repeat("d/", n/2))
+	}
+	for _, v := range []string{"2", "4"} {
+		t.Run("v"+v, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "index")
+			env := []string{"GIT_INDEX_FILE=" + file}
+			tr.gitEnv(tr.dir, env, info.String(), "update-index", "--index-info")
+			tr.gitEnv(tr.dir, env, "", "update-index", "--index-version", v)
+			r := tr.open(tr.dir)
+			idx, err := r.readIndex(file, r.gitDir, r.root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer idx.close()
+			if fi, err := os.Stat(file); err != nil || fi.Size() < 2*windowSize {
+				t.Fatalf("setup: the index is not larger than the window: %v", err)
+			}
+			if len(idx.marks) < 3 || string(idx.markName(1)) != "p/0031" {
+				t.Fatalf("setup: the second mark is not in the middle of p/0031's stages")
+			}
+			checkIndex(t, tr, idx, file, nil)
+			if err := idx.err(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestIndexFileChanged changes the index file while an IndexSource has
+// it open: replaced as git does, the source keeps the index it read;
+// written in place, cut or closed, the source fails, saying so.
+func TestIndexFileChanged(t *testing.T) {
+	tr := stagedRepo(t)
+	file := filepath.Join(t.TempDir(), "index")
+	env := []string{"GIT_INDEX_FILE=" + file}
+	tr.gitEnv(tr.dir, env, "", "read-tree", "HEAD")
+	r := tr.open(tr.dir)
+	r.env = lookupIn(append(tr.env, env...))
+	open := func() (engine.Source, *index) {
+		t.Helper()
+		src, err := r.IndexSource()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := src.Lookup("a.txt"); err != nil {
+			t.Fatal(err)
+		}
+		return src, src.(*indexSource).idx
+	}
+
+	src, _ := open()
+	tr.gitEnv(tr.dir, env, "", "update-index", "--add", "--cacheinfo", "100644,"+tr.git("rev-parse", ":new.txt")+",added.txt")
+	if _, err := src.Lookup("added.txt"); err != engine.ErrNotExist {
+		t.Errorf("replaced: Lookup(added.txt) = %v, want ErrNotExist (the index as opened)", err)
+	}
+	if data, err := src.Read("a.txt"); err != nil || string(data) != "hello\n" {
+		t.Errorf("replaced: Read(a.txt) = %q, %v", data, err)
+	}
+	if paths, err := src.Paths(); err != nil || slices.Contains(paths, "added.txt") {
+		t.Errorf("replaced: Paths() = %v, %v", paths, err)
+	}
+
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	for _, tc := range []struct {
+		name   string
+		change func(idx *index) error
+		want   string
+	}{
+		{"written in place", func(*index) error {
+			if err := os.WriteFile(file, bytes.Replace(data, []byte("a.txt"), []byte("a.txx"), 1), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(file, later, later) // as if written later than it was read
+		}, "changed while it was in use"},
+		{"cut", func(*index) error { return os.Truncate(file, int64(len(data)/2)) }, "changed while it was in use"},
+		{"closed", func(idx *index) error { idx.close(); return nil }, "file already closed"},
+	} {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, idx := open()
+		if err := tc.change(idx); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"a.txt", "dir/b.txt", "missing"} {
+			if _, err := src.Lookup(p); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), file) {
+				t.Errorf("%s: Lookup(%s) = %v, want an error with %q and the file's name", tc.name, p, err, tc.want)
+			}
+		}
+		if _, err := src.Paths(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Paths() = %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestNewIndexShrunk: a file that ends before the size it had when
+// opened has changed meanwhile (when what is gone was to be read: not
+// the checksum).
+func TestNewIndexShrunk(t *testing.T) {
+	tr, _ := indexFixture(t, false)
+	for _, v := range []string{"2", "4"} {
+		data, last := cleanIndex(t, tr, v)
+		for _, n := range []int{headerSize + 1, last + 1} {
+			if _, err := newIndex(bytes.NewReader(data[:n]), int64(len(data))); !errors.Is(err, errIndexChanged) {
+				t.Errorf("v%s: %d of %d bytes: %v, want errIndexChanged", v, n, len(data), err)
+			}
+		}
+	}
+}
+
 func TestParseLsFiles(t *testing.T) {
 	id := strings.Repeat("ab", 20)
 	for _, bad := range []string{
@@ -524,7 +661,8 @@ func TestParseLsFiles(t *testing.T) {
 
 // FuzzReadIndex feeds parseIndex arbitrary bytes, from indexes git
 // wrote in each version: no panic, and no allocation beyond what the
-// file's size allows, whatever its header claims.
+// file's size allows, whatever its header claims; nor when the bytes
+// change after they were checked.
 func FuzzReadIndex(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + strings.Repeat("\x00", 20)))
 	f.Add([]byte("DIRC\x00\x00\x00\x04\xff\xff\xff\xff" + strings.Repeat("\x00", 100)))
@@ -559,13 +697,42 @@ func FuzzReadIndex(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(idx.offs) > len(data)/minEntrySize || len(idx.marks) > len(data)/minEntrySize+1 || len(idx.markNames) > len(data) {
-			t.Fatalf("%d offsets, %d marks and %d bytes of names for %d bytes",
-				len(idx.offs), len(idx.marks), len(idx.markNames), len(data))
+		if len(idx.marks) > len(data)/minEntrySize+1 || len(idx.markNames) > len(data) {
+			t.Fatalf("%d marks and %d bytes of names for %d bytes", len(idx.marks), len(idx.markNames), len(data))
 		}
+		var paths []string
 		for p := range idx.all() {
 			idx.lookup(p)
+			paths = append(paths, p)
 		}
 		idx.lookup("b/c")
+		if err := idx.err(); err != nil {
+			t.Fatalf("the bytes newIndex checked: %v", err)
+		}
+		// The file changes after it was opened (cut, its bytes changed,
+		// shifted): whatever lookups find, no panic, and a cut before
+		// the entries end is an error.
+		flipped, shifted := slices.Clone(data), make([]byte, len(data))
+		for i := headerSize; i < len(flipped); i++ {
+			flipped[i] ^= byte(i)
+		}
+		copy(shifted, data[1:])
+		cut := data[:len(data)/2]
+		for _, changed := range []struct {
+			data    []byte
+			mustErr bool
+		}{{cut, len(cut) < idx.end && idx.n > 0}, {flipped, false}, {shifted, false}} {
+			idx.r, idx.failed = bytes.NewReader(changed.data), nil
+			for p := range idx.all() {
+				idx.lookup(p)
+			}
+			if changed.mustErr && !errors.Is(idx.err(), errIndexChanged) {
+				t.Fatalf("all() on a file cut to %d of %d bytes: %v", len(cut), len(data), idx.err())
+			}
+			idx.failed = nil
+			for _, p := range paths {
+				idx.lookup(p)
+			}
+		}
 	})
 }

@@ -166,6 +166,9 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 		return engine.Entry{}, err
 	}
 	ie, inIndex := s.idx.lookup(path)
+	if err := s.idx.err(); err != nil {
+		return engine.Entry{}, err
+	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return engine.Entry{Mode: engine.ModeSymlink}, nil
@@ -211,7 +214,11 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 
 func (s *worktreeSource) Paths() ([]string, error) {
 	var out []string
-	for _, p := range s.idx.paths() {
+	all := s.idx.paths()
+	if err := s.idx.err(); err != nil {
+		return nil, err
+	}
+	for _, p := range all {
 		if _, err := s.Lookup(p); err == nil || !errors.Is(err, engine.ErrNotExist) {
 			out = append(out, p)
 		}

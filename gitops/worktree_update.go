@@ -86,11 +86,15 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	defer idx.close()
 	paths := idx.paths()
 	for p := range want {
 		if _, ok := idx.lookup(p); !ok {
 			paths = append(paths, p)
 		}
+	}
+	if err := idx.err(); err != nil {
+		return false, err
 	}
 	changed, err := r.firstLocalChange(wt, want, idx, paths)
 	return changed == "", err
@@ -169,6 +173,7 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 		return err
 	}
 	p, err := r.firstLocalChange(wt, fromFiles, idx, changed)
+	idx.close()
 	if err != nil {
 		return err
 	}
@@ -238,6 +243,9 @@ func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *inde
 	for _, p := range paths {
 		w, inTree := want[p]
 		e, inIndex := idx.lookup(p)
+		if err := idx.err(); err != nil {
+			return "", err
+		}
 		if inTree != inIndex || inIndex && (e.unmerged || e.intentToAdd || e.mode != w.mode || e.id != w.id) {
 			return p, nil
 		}
