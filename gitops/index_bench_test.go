@@ -23,7 +23,7 @@ const benchEntries = 100_000
 // benchIndex has git write an index of benchEntries files in version
 // v (distinct made-up blob ids: git does not check they exist) and
 // returns its path and benchLookups paths of it.
-func benchIndex(b *testing.B, v string) (string, []string) {
+func benchIndex(b testing.TB, v string) (string, []string) {
 	b.Helper()
 	dir := b.TempDir()
 	file := filepath.Join(dir, "index")

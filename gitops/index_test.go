@@ -736,3 +736,44 @@ func FuzzReadIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestReadIndexOfBenchmarkSize reads indexes of the benchmark's size
+// (100,000 entries) in versions 2 and 4 and checks every entry against
+// git ls-files -s, as the performance issue asks.
+func TestReadIndexOfBenchmarkSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 100,000-entry indexes")
+	}
+	for _, v := range []string{"2", "4"} {
+		file, _ := benchIndex(t, v)
+		cmd := exec.Command("git", "ls-files", "-s", "-z")
+		cmd.Dir, cmd.Env = filepath.Dir(file), append(testEnv(filepath.Dir(file)), "GIT_INDEX_FILE="+file)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := f.Stat()
+		idx, err := newIndex(f, fi.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			meta, path, _ := strings.Cut(rec, "\t")
+			fields := strings.Fields(meta)
+			e, ok := idx.lookup(path)
+			if !ok || fmt.Sprintf("%06o %s %s", uint32(e.mode), e.id, fields[2]) != meta {
+				t.Fatalf("v%s: %q: got %06o %s (found %v), git says %s", v, path, uint32(e.mode), e.id, ok, meta)
+			}
+			n++
+		}
+		if got := len(idx.paths()); got != n || n != benchEntries {
+			t.Errorf("v%s: %d paths, git lists %d, want %d", v, got, n, benchEntries)
+		}
+		idx.close()
+	}
+}

@@ -10,20 +10,52 @@ import (
 	"time"
 )
 
-// tenFileReply is a 10-file, 20-edit reply in the diff format: two
-// lines changed in each of ten files spread over the repository.
-func (b *bench) tenFileReply(r *repo) string {
-	var text strings.Builder
-	text.WriteString("Rename the alpha and gamma lines of ten files.\n\n")
+// tenFileEdits picks ten files spread over the repository and the two
+// lines of each that the case-1 reply changes.
+func tenFileEdits(r *repo) (paths []string, olds [][2]string) {
 	for k := 0; k < 10; k++ {
 		i := rng.IntN(len(r.paths) - 1) // the last path is src/big.go
-		p := r.paths[i]
-		for _, word := range []string{"alpha", "gamma"} {
-			old := fmt.Sprintf("%s %d", word, i)
-			text.WriteString(searchReplace(p, []string{old}, []string{old + " renamed"}))
+		paths = append(paths, r.paths[i])
+		olds = append(olds, [2]string{fmt.Sprintf("alpha %d", i), fmt.Sprintf("gamma %d", i)})
+	}
+	return paths, olds
+}
+
+// tenFileReply writes the 10-file, 20-edit reply in a format: the same
+// edits in each, so that every format is measured on the same job.
+func (b *bench) tenFileReply(format string, paths []string, olds [][2]string) string {
+	var t strings.Builder
+	t.WriteString("Rename the alpha and gamma lines of ten files.\n\n")
+	if format == "apply-patch" {
+		t.WriteString("*** Begin Patch\n")
+	}
+	for k, p := range paths {
+		switch format {
+		case "diff":
+			for _, old := range olds[k] {
+				t.WriteString(searchReplace(p, []string{old}, []string{old + " renamed"}))
+			}
+		case "udiff":
+			t.WriteString("```diff\n--- a/" + p + "\n+++ b/" + p + "\n")
+			for _, old := range olds[k] {
+				t.WriteString("@@\n-" + old + "\n+" + old + " renamed\n")
+			}
+			t.WriteString("```\n\n")
+		case "apply-patch":
+			t.WriteString("*** Update File: " + p + "\n")
+			for _, old := range olds[k] {
+				t.WriteString("@@\n-" + old + "\n+" + old + " renamed\n")
+			}
+		case "fiup":
+			for _, old := range olds[k] {
+				t.WriteString("<<<FIUP>>>\n[FILE]: " + p + "\n[OP]: REPLACE\n[ANCHOR]\n" + old + "\n[CONTENT]\n" + old + " renamed\n<<<END>>>\n\n")
+			}
 		}
 	}
-	return b.writeReply("ten-files.md", text.String())
+	if format == "apply-patch" {
+		t.WriteString("*** End Patch\n")
+	}
+	return b.writeReply("ten-files-"+format+".md", t.String())
 }
 
 // patchOf is the git diff of a reply, made by translate: the equivalent
@@ -35,23 +67,31 @@ func (b *bench) patchOf(r *repo, reply, name string) string {
 	return p
 }
 
-// caseCheck: check of the 10-file reply against the index, and git
-// apply --cached --check of the same patch.
+// caseCheck: check of the 10-file reply against the index, in several
+// formats, and git apply --cached --check of the same patch.
 func (b *bench) caseCheck(r *repo) {
-	reply := b.tenFileReply(r)
+	paths, olds := tenFileEdits(r)
+	reply := b.tenFileReply("diff", paths, olds)
+	b.tenFile = reply
 	patch := b.patchOf(r, reply, "ten-files.patch")
-	ours := median(nil, func() { run(b.env, r.dir, b.bin, "check", "-q", reply) })
 	gits := median(nil, func() { run(b.env, r.dir, "git", "apply", "--cached", "--check", patch) })
-	b.rows = append(b.rows, row{name: fmt.Sprintf("1. check, 10 files / 20 edits, %d-file index", len(r.paths)),
-		ours: ours, gits: gits, bound: "≤ 1.5 × git apply --cached --check", ok: ours <= gits*3/2})
 	b.checkGits = gits
+	for _, format := range []string{"diff", "udiff", "apply-patch", "fiup"} {
+		reply := b.tenFileReply(format, paths, olds)
+		if got := output(b.env, r.dir, b.bin, "translate", reply); got != output(b.env, r.dir, b.bin, "translate", b.tenFile) {
+			fail("the %s reply does not make the same diff as the diff reply", format)
+		}
+		ours := median(nil, func() { run(b.env, r.dir, b.bin, "check", "-q", reply) })
+		b.rows = append(b.rows, row{name: fmt.Sprintf("1. check, 10 files / 20 edits (%s), %d-file index", format, len(r.paths)),
+			ours: ours, gits: gits, bound: "≤ 1.5 × git apply --cached --check", ok: ours <= gits*3/2})
+	}
 }
 
 // caseApply: apply of the same reply to a new branch, against git's
 // own pipeline for recording a patch without touching the index, and
 // its peak memory.
 func (b *bench) caseApply(r *repo) {
-	reply := filepath.Join(b.dir, "ten-files.md")
+	reply := b.tenFile
 	patch := filepath.Join(b.dir, "ten-files.patch")
 	tmpIndex := filepath.Join(b.dir, "tmp-index")
 	drop := func(branch string) func() {
@@ -86,15 +126,17 @@ func (b *bench) caseApply(r *repo) {
 // editsReply is a reply of n SEARCH/REPLACE edits to src/big.go of a
 // file of size lines, spread evenly; indent adds four spaces to every
 // SEARCH line, so that the edits match at the indent rung.
-func (b *bench) editsReply(size, n int, indent bool) string {
+func (b *bench) editsReply(size, n int, indent bool) (string, int) {
 	var text strings.Builder
 	text.WriteString("Renumber some steps.\n\n")
 	step := max(1, (size-1)/n)
+	made := 0
 	for k := 0; k < n; k++ {
 		i := 1 + k*step
 		if i >= size {
 			break
 		}
+		made++
 		old := fmt.Sprintf("\tv%06d := compute(%d) // step %d", i, i*7%1000, i)
 		search := old
 		if indent {
@@ -103,21 +145,23 @@ func (b *bench) editsReply(size, n int, indent bool) string {
 		text.WriteString(searchReplace("src/big.go", []string{search}, []string{strings.Replace(old, "step", "stage", 1)}))
 	}
 	name := fmt.Sprintf("edits-%d-%d-%v.md", size, n, indent)
-	return b.writeReply(name, text.String())
+	return b.writeReply(name, text.String()), made
 }
 
 // caseManyEdits: 500 edits to the big source file at the format's
 // fuzz and at loose, and the cost of one edit as the file grows.
 func (b *bench) caseManyEdits() {
 	r := b.sourceRepo(*lines)
-	reply := b.editsReply(*lines, 500, false)
+	reply, _ := b.editsReply(*lines, 500, false)
 	def := median(nil, func() { run(b.env, r.dir, b.bin, "check", "-q", reply) })
 	b.rows = append(b.rows, row{name: fmt.Sprintf("3. 500 edits to a %d-line file", *lines), ours: def, bound: "< 100 ms", ok: def < 100*time.Millisecond})
 	loose := median(nil, func() { run(b.env, r.dir, b.bin, "check", "-q", "--fuzz", "loose", reply) })
 	b.rows = append(b.rows, row{name: "3. the same, --fuzz loose", ours: loose, bound: "< 1 s", ok: loose < time.Second})
 
-	// The marginal cost of an edit: (500 edits - 1 edit) / 499, at the
-	// exact rung and at the indent rung, for three file lengths.
+	// The marginal cost of an edit: (2000 edits - 1 edit) / 1999, at
+	// the exact rung and at the indent rung, for three file lengths
+	// (enough edits that the large file's fixed cost does not drown
+	// them).
 	sizes := []int{*lines / 10, *lines, *lines * 10}
 	repos := map[int]*repo{*lines: r}
 	for _, size := range sizes {
@@ -130,10 +174,11 @@ func (b *bench) caseManyEdits() {
 		per := make([]time.Duration, len(sizes))
 		for i, size := range sizes {
 			dir := repos[size].dir
-			one, many := b.editsReply(size, 1, indent), b.editsReply(size, 500, indent)
+			one, _ := b.editsReply(size, 1, indent)
+			many, n := b.editsReply(size, perEditN, indent)
 			t1 := median(nil, func() { run(b.env, dir, b.bin, "check", "-q", one) })
 			tn := median(nil, func() { run(b.env, dir, b.bin, "check", "-q", many) })
-			per[i] = max(0, (tn-t1)/499)
+			per[i] = max(0, (tn-t1)/time.Duration(n-1))
 			note[i] = fmt.Sprintf("%d lines: %.1f µs", size, float64(per[i].Nanoseconds())/1000)
 		}
 		rung := "exact"
@@ -147,6 +192,9 @@ func (b *bench) caseManyEdits() {
 			bound: "flat in file length", ok: ok})
 	}
 }
+
+// perEditN is how many edits the per-edit measurement makes.
+const perEditN = 2000
 
 var nsPerOp = regexp.MustCompile(`BenchmarkCorpus\S*\s+\d+\s+(\d+(?:\.\d+)?) ns/op`)
 

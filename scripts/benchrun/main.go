@@ -70,6 +70,7 @@ type bench struct {
 	bin, dir  string
 	rows      []row
 	checkGits time.Duration // git apply --cached --check of case 1, for case 2
+	tenFile   string        // the case-1 reply in the diff format
 }
 
 // row is one line of the table: our median, git's (0 when there is no
