@@ -8,7 +8,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Errors callers can match with errors.Is. Returned errors wrap them
@@ -83,18 +89,44 @@ func Open(dir string) (*Repo, error) {
 	}
 	r.mainRoot = r.findMainRoot(cfg)
 
-	opts := &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true}
-	at := root
-	if root == "" {
-		// go-git searches upwards for ".git" only; a bare git dir is
-		// opened as it is.
-		at, opts.DetectDotGit = gitDir, false
+	// The repository is found already: go-git gets its storage built on
+	// the git dir and common dir (as its PlainOpen would), seen through
+	// a filter that hides the extensions gitops handles itself.
+	dot := osfs.New(gitDir)
+	var fs billy.Filesystem = dot
+	if r.commonDir != gitDir {
+		fs = dotgit.NewRepositoryFilesystem(dot, osfs.New(r.commonDir))
 	}
-	r.repo, err = git.PlainOpenWithOptions(at, opts)
+	var wt billy.Filesystem
+	if root != "" {
+		wt = osfs.New(root)
+	}
+	r.repo, err = git.Open(handledExtensions{filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, wt)
 	if err != nil {
-		return nil, fmt.Errorf("gitops: opening %s: %w", at, err)
+		return nil, fmt.Errorf("gitops: opening %s: %w", gitDir, err)
 	}
 	return r, nil
+}
+
+// handledExtensions is go-git's storage with the repository extensions
+// gitops supports itself taken out of the configuration go-git checks.
+// go-git refuses any extension it does not know, and `git
+// sparse-checkout set` turns on extensions.worktreeConfig, which only
+// says where per-worktree configuration lives: gitops reads
+// config.worktree itself (see config), and go-git reads no setting
+// that may stand there on the paths gitops uses.
+type handledExtensions struct{ *filesystem.Storage }
+
+func (h handledExtensions) Config() (*config.Config, error) {
+	cfg, err := h.Storage.Config()
+	if err != nil || cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
+		return cfg, err
+	}
+	ext := cfg.Raw.Section("extensions")
+	for _, name := range []string{"worktreeConfig", "worktreeconfig"} {
+		ext.RemoveOption(name)
+	}
+	return cfg, nil
 }
 
 // Root returns the top of the working tree, or "" for a bare
