@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -24,7 +25,7 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	s := streams{in, out, errw}
 	err := newApp(s).Run(context.Background(), args)
 	if err != nil && !errors.Is(err, errEditsFailed) {
-		fmt.Fprintf(errw, "git llm-apply: %v\n", err)
+		fmt.Fprintf(errw, "git llm-apply: %s\n", trimPkgPrefix(err))
 	}
 	return exitCode(err)
 }
@@ -136,9 +137,9 @@ func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
 func trimPkgPrefix(err error) string {
 	msg := err.Error()
 	for _, p := range []string{"engine: ", "gitops: ", "translate: "} {
-		if len(msg) > len(p) && msg[:len(p)] == p {
-			return msg[len(p):]
-		}
+		// Inner packages prefix their errors for callers in Go; a
+		// person needs only the sentence.
+		msg = strings.ReplaceAll(msg, p, "")
 	}
 	return msg
 }

@@ -31,6 +31,11 @@ func openBase(repo *gitops.Repo, base string) (engine.Source, string, error) {
 	commit := ""
 	switch base {
 	case "index":
+		if repo.Root() == "" {
+			// A bare repository has no index to speak of (an empty one
+			// would make every file look absent).
+			return nil, "", usageError("this repository is bare: it has no index to resolve edits against; name a revision with --base (for example --base HEAD)")
+		}
 		src, err = repo.IndexSource()
 	case "worktree":
 		if repo.Root() == "" {

@@ -55,3 +55,101 @@ func TestSparseIndexRepository(t *testing.T) {
 	r.fsck()
 	r.assertUntouched(before)
 }
+
+// oddRepo makes a repository in one of the states git allows and
+// returns where to run and the arguments apply needs there.
+type oddRepo struct {
+	name  string
+	setup func(t *testing.T, r *repo) (dir string, args []string)
+	// want is "" when apply must work, else a word its error must hold.
+	want string
+}
+
+func TestOddRepositories(t *testing.T) {
+	reply := "Import sys.\n\n" + block("src/app.py", "import os\n", "import os\nimport sys\n")
+	cases := []oddRepo{
+		{name: "packed refs only", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("pack-refs", "--all")
+			return r.dir, nil
+		}},
+		{name: "branch name that is also a tag", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("tag", "odd")
+			return r.dir, nil
+		}},
+		{name: "detached HEAD", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("checkout", "-q", "--detach")
+			return r.dir, nil
+		}},
+		{name: "split index", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("update-index", "--split-index")
+			return r.dir, nil
+		}},
+		{name: "index version 4", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("update-index", "--index-version", "4")
+			return r.dir, nil
+		}},
+		{name: "core.autocrlf", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("config", "core.autocrlf", "true")
+			return r.dir, nil
+		}},
+		{name: "shared clone (alternates)", setup: func(t *testing.T, r *repo) (string, []string) {
+			c := &repo{t: t, dir: t.TempDir()}
+			c.git("clone", "-q", "--shared", r.dir, ".")
+			return c.dir, nil
+		}},
+		{name: "shallow clone", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.write("more.txt", "more\n")
+			r.git("add", "more.txt")
+			r.git("commit", "-q", "-m", "second")
+			c := &repo{t: t, dir: t.TempDir()}
+			c.git("clone", "-q", "--depth", "1", "file://"+r.dir, ".")
+			return c.dir, nil
+		}},
+		{name: "bare repository with --base", setup: func(t *testing.T, r *repo) (string, []string) {
+			c := &repo{t: t, dir: t.TempDir()}
+			c.git("clone", "-q", "--bare", r.dir, ".")
+			return c.dir, []string{"--base", "main"}
+		}},
+		{name: "bare repository, index base", want: "it has no index", setup: func(t *testing.T, r *repo) (string, []string) {
+			c := &repo{t: t, dir: t.TempDir()}
+			c.git("clone", "-q", "--bare", r.dir, ".")
+			return c.dir, nil
+		}},
+		{name: "bare repository, worktree base", want: "needs a working tree", setup: func(t *testing.T, r *repo) (string, []string) {
+			c := &repo{t: t, dir: t.TempDir()}
+			c.git("clone", "-q", "--bare", r.dir, ".")
+			return c.dir, []string{"--base", "worktree"}
+		}},
+		{name: "conflicted index", want: "unmerged", setup: func(t *testing.T, r *repo) (string, []string) {
+			r.git("checkout", "-q", "-b", "other")
+			r.write("src/app.py", strings.Replace(appPy, "import os", "import os as o", 1))
+			r.git("commit", "-q", "-am", "other")
+			r.git("checkout", "-q", "main")
+			r.write("src/app.py", strings.Replace(appPy, "import os", "import os as p", 1))
+			r.git("commit", "-q", "-am", "main")
+			r.gitMayFail("merge", "-q", "other")
+			return r.dir, nil
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"src/app.py": appPy})
+			dir, args := c.setup(t, r)
+			res := r.runIn(dir, "", append(append([]string{"apply", "-b", "odd"}, args...), r.reply("r.md", reply))...)
+			if c.want != "" {
+				if res.code == 0 || !strings.Contains(res.stderr, c.want) {
+					t.Errorf("exit %d, want a refusal saying %q:\n%s", res.code, c.want, res.stderr)
+				}
+				return
+			}
+			if res.code != 0 {
+				t.Fatalf("exit %d\n%s", res.code, res.stderr)
+			}
+			w := &repo{t: t, dir: dir}
+			if s := w.show("refs/heads/odd", "src/app.py"); !strings.Contains(s, "import sys") {
+				t.Errorf("app.py on odd:\n%s", s)
+			}
+			w.git("fsck", "--strict", "--no-dangling")
+		})
+	}
+}
