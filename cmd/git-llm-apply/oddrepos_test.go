@@ -120,6 +120,13 @@ func TestOddRepositories(t *testing.T) {
 			c.git("clone", "-q", "--bare", r.dir, ".")
 			return c.dir, []string{"--base", "worktree"}
 		}},
+		{name: "unborn branch (no commit yet), file staged", setup: func(t *testing.T, r *repo) (string, []string) {
+			c := &repo{t: t, dir: t.TempDir()}
+			c.git("init", "-q", "-b", "main")
+			c.write("src/app.py", appPy)
+			c.git("add", "src/app.py")
+			return c.dir, nil
+		}},
 		{name: "conflicted index", want: "unmerged", setup: func(t *testing.T, r *repo) (string, []string) {
 			r.git("checkout", "-q", "-b", "other")
 			r.write("src/app.py", strings.Replace(appPy, "import os", "import os as o", 1))
