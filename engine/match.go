@@ -77,10 +77,15 @@ func (v *view) note(entry int, lines []string) {
 // patternKeys returns the keys of the pattern lines the rung compares,
 // and which lines they are.
 func (v *view) patternKeys(pattern []string) (kept []int, keys []string) {
-	key := v.keyer()
-	for i, l := range pattern {
+	return lineKeys(v.keyer(), v.skip, pattern)
+}
+
+// lineKeys keys lines read in order with key, leaving out the blank
+// ones when skip is set.
+func lineKeys(key normalizer, skip bool, lines []string) (kept []int, keys []string) {
+	for i, l := range lines {
 		k := key(l)
-		if v.skip && k == "" {
+		if skip && k == "" {
 			continue
 		}
 		kept = append(kept, i)
@@ -89,9 +94,10 @@ func (v *view) patternKeys(pattern []string) (kept []int, keys []string) {
 	return kept, keys
 }
 
-// keys returns the keys of the lines the rung compares.
+// keys returns the keys of the lines the rung compares. It needs no
+// view of the file, so asking builds none.
 func (m *matcher) keys(lines []string, r Rung) []string {
-	_, keys := m.view(r).patternKeys(lines)
+	_, keys := lineKeys(keyFunc(r, m.lang), r.skipsBlank(), lines)
 	return keys
 }
 

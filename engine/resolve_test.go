@@ -331,3 +331,35 @@ func TestChmodChangesOnlyTheMode(t *testing.T) {
 		t.Errorf("patch:\n%s", patch)
 	}
 }
+
+// countingSource counts how often the base is listed.
+type countingSource struct {
+	memSource
+	listed int
+}
+
+func (c *countingSource) Paths() ([]string, error) {
+	c.listed++
+	return c.memSource.Paths()
+}
+
+// Listing a large index's every path is the costly part of resolving;
+// exact names must not need it, a name by suffix lists once.
+func TestPathsListedOnlyWhenNeeded(t *testing.T) {
+	src := &countingSource{memSource: files("src/a.py", "x\n", "src/b.py", "y\n")}
+	ops := []translate.Operation{sr("src/a.py", "x\n", "X\n"), sr("src/b.py", "y\n", "Y\n")}
+	if _, err := Resolve(src, ops, Options{Format: "diff"}); err != nil {
+		t.Fatal(err)
+	}
+	if src.listed != 0 {
+		t.Errorf("exact names listed the base %d times", src.listed)
+	}
+	ops = []translate.Operation{sr("a.py", "x\n", "X\n"), sr("b.py", "y\n", "Y\n")}
+	res, err := Resolve(src, ops, Options{Format: "diff"})
+	if err != nil || res.Failed() > 0 {
+		t.Fatalf("%v %+v", err, res.Outcomes)
+	}
+	if src.listed != 1 {
+		t.Errorf("suffix names listed the base %d times, want 1", src.listed)
+	}
+}

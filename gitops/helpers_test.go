@@ -289,3 +289,32 @@ func checkPaths(t *testing.T, tr *testRepo, src engine.Source, leftOut string) {
 		t.Errorf("Paths() = %v, want %v", paths, want)
 	}
 }
+
+// checkRead checks that src reads path as content, or refuses to read
+// it when it is a submodule.
+func checkRead(t *testing.T, src engine.Source, path string, mode engine.Mode, content string) {
+	t.Helper()
+	data, err := src.Read(path)
+	if mode == engine.ModeGitlink {
+		if err == nil {
+			t.Errorf("Read(%s) of a submodule: no error", path)
+		}
+		return
+	}
+	if err != nil || string(data) != content {
+		t.Errorf("Read(%s) = %q, %v, want %q", path, data, err, content)
+	}
+}
+
+// checkAbsent checks that src has none of paths.
+func checkAbsent(t *testing.T, src engine.Source, paths []string) {
+	t.Helper()
+	for _, p := range paths {
+		if _, err := src.Lookup(p); err != engine.ErrNotExist {
+			t.Errorf("Lookup(%s) = %v, want ErrNotExist", p, err)
+		}
+		if _, err := src.Read(p); err != engine.ErrNotExist {
+			t.Errorf("Read(%s) = %v, want ErrNotExist", p, err)
+		}
+	}
+}

@@ -60,25 +60,9 @@ func TestIndexSource(t *testing.T) {
 		if want := tr.git("rev-parse", ":"+tc.path); e.Mode != tc.mode || e.ID != want {
 			t.Errorf("Lookup(%s) = %o %s, want %o %s", tc.path, e.Mode, e.ID, tc.mode, want)
 		}
-		data, err := src.Read(tc.path)
-		if tc.mode == engine.ModeGitlink {
-			if err == nil {
-				t.Errorf("Read(%s) of a submodule: no error", tc.path)
-			}
-			continue
-		}
-		if err != nil || string(data) != tc.content {
-			t.Errorf("Read(%s) = %q, %v, want %q", tc.path, data, err, tc.content)
-		}
+		checkRead(t, src, tc.path, tc.mode, tc.content)
 	}
-	for _, p := range []string{"ab.txt", "ita.txt", "dir", "dir/sub", "missing", "a.txt/x"} {
-		if _, err := src.Lookup(p); err != engine.ErrNotExist {
-			t.Errorf("Lookup(%s) = %v, want ErrNotExist", p, err)
-		}
-		if _, err := src.Read(p); err != engine.ErrNotExist {
-			t.Errorf("Read(%s) = %v, want ErrNotExist", p, err)
-		}
-	}
+	checkAbsent(t, src, []string{"ab.txt", "ita.txt", "dir", "dir/sub", "missing", "a.txt/x"})
 	for _, p := range []string{"../x", "/a.txt", ".git/HEAD", "dir//b.txt"} {
 		if _, err := src.Lookup(p); err == nil || errors.Is(err, engine.ErrNotExist) {
 			t.Errorf("Lookup(%q) = %v, want a bad path error", p, err)

@@ -164,33 +164,31 @@ func (x *packIndex) find(id plumbing.Hash) (int64, bool, error) {
 	if id[0] > 0 {
 		lo = int64(x.fanout[id[0]-1])
 	}
+	// Once the range fits in one read, it is read whole and searched
+	// in memory; until then each probe reads one name.
+	var bulk []byte
+	first := int64(-1)
 	for lo < hi {
-		if (hi-lo)*x.stride <= x.readAtOnce {
+		if first < 0 && (hi-lo)*x.stride <= x.readAtOnce {
 			b, err := x.read(x.names+lo*x.stride, (hi-lo-1)*x.stride+20)
 			if err != nil {
 				return 0, false, err
 			}
-			for first := lo; lo < hi; {
-				mid := lo + (hi-lo)/2
-				rel := (mid - first) * x.stride
-				switch c := compareName(id, b[rel:rel+20]); {
-				case c == 0:
-					x.lastID, x.lastPos = id, mid
-					return mid, true, nil
-				case c < 0:
-					hi = mid
-				default:
-					lo = mid + 1
-				}
-			}
-			break
+			bulk, first = b, lo
 		}
 		mid := lo + (hi-lo)/2
-		b, err := x.read(x.names+mid*x.stride, 20)
-		if err != nil {
-			return 0, false, err
+		var name []byte
+		if first >= 0 {
+			rel := (mid - first) * x.stride
+			name = bulk[rel : rel+20]
+		} else {
+			b, err := x.read(x.names+mid*x.stride, 20)
+			if err != nil {
+				return 0, false, err
+			}
+			name = b
 		}
-		switch c := compareName(id, b); {
+		switch c := compareName(id, name); {
 		case c == 0:
 			x.lastID, x.lastPos = id, mid
 			return mid, true, nil

@@ -40,16 +40,7 @@ func TestRevisionSource(t *testing.T) {
 		if want := tr.git("rev-parse", "HEAD~1:"+tc.path); err != nil || e.Mode != tc.mode || e.ID != want {
 			t.Errorf("Lookup(%s) = %o %s, %v, want %o %s", tc.path, e.Mode, e.ID, err, tc.mode, want)
 		}
-		data, err := src.Read(tc.path)
-		if tc.mode == engine.ModeGitlink {
-			if err == nil {
-				t.Errorf("Read(%s) of a submodule: no error", tc.path)
-			}
-			continue
-		}
-		if err != nil || string(data) != tc.content {
-			t.Errorf("Read(%s) = %q, %v, want %q", tc.path, data, err, tc.content)
-		}
+		checkRead(t, src, tc.path, tc.mode, tc.content)
 	}
 	for _, p := range []string{"new.txt", "dir", "dir/sub", "missing", "a.txt/x", "link/x"} {
 		if _, err := src.Lookup(p); err != engine.ErrNotExist {
@@ -108,25 +99,9 @@ func TestWorktreeSource(t *testing.T) {
 		if err != nil || e.Mode != tc.mode || e.ID != "" {
 			t.Errorf("Lookup(%s) = %+v, %v, want mode %o", tc.path, e, err, tc.mode)
 		}
-		data, err := src.Read(tc.path)
-		if tc.mode == engine.ModeGitlink {
-			if err == nil {
-				t.Errorf("Read(%s) of a submodule: no error", tc.path)
-			}
-			continue
-		}
-		if err != nil || string(data) != tc.content {
-			t.Errorf("Read(%s) = %q, %v, want %q", tc.path, data, err, tc.content)
-		}
+		checkRead(t, src, tc.path, tc.mode, tc.content)
 	}
-	for _, p := range []string{"dir", "dir/sub/d.txt", "missing", "a.txt/x", "out/secret", "link/x"} {
-		if _, err := src.Lookup(p); err != engine.ErrNotExist {
-			t.Errorf("Lookup(%s) = %v, want ErrNotExist", p, err)
-		}
-		if _, err := src.Read(p); err != engine.ErrNotExist {
-			t.Errorf("Read(%s) = %v, want ErrNotExist", p, err)
-		}
-	}
+	checkAbsent(t, src, []string{"dir", "dir/sub/d.txt", "missing", "a.txt/x", "out/secret", "link/x"})
 	if _, err := src.Lookup("../outside/secret"); err == nil || errors.Is(err, engine.ErrNotExist) {
 		t.Errorf("Lookup(../outside/secret) = %v, want a bad path error", err)
 	}

@@ -147,6 +147,9 @@ func TestOddRepositories(t *testing.T) {
 				if res.code == 0 || !strings.Contains(res.stderr, c.want) {
 					t.Errorf("exit %d, want a refusal saying %q:\n%s", res.code, c.want, res.stderr)
 				}
+				if strings.Contains(res.stderr, "gitops: ") || strings.Contains(res.stderr, "engine: ") {
+					t.Errorf("the error shows an inner package prefix:\n%s", res.stderr)
+				}
 				return
 			}
 			if res.code != 0 {
