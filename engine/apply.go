@@ -45,6 +45,10 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		if err != nil {
 			return nil, err
 		}
+		if f.refused != "" {
+			r.fail(o, ErrTooLarge, "%s", f.refused)
+			continue
+		}
 		switch op.Kind {
 		case translate.Edit:
 			if target != nil && target != f {
@@ -287,6 +291,10 @@ func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 			r.fail(o, ErrNotEditable, "%s holds the submodule %s, which is never edited", dir, p)
 			return true, nil
 		}
+		if f.refused != "" {
+			r.fail(o, ErrTooLarge, "%s", f.refused)
+			return true, nil
+		}
 		doomed = append(doomed, f)
 	}
 	for _, f := range doomed {
@@ -324,6 +332,8 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		return err
 	}
 	switch {
+	case g.refused != "":
+		r.fail(o, ErrTooLarge, "%s", g.refused)
 	case to == f.path:
 		o.Status = AlreadyApplied
 	case !f.exists && g.exists:

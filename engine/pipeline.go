@@ -28,7 +28,17 @@ type RunOptions struct {
 	// ShellOps turns the file commands of shell blocks into delete and
 	// rename operations (--shell-ops).
 	ShellOps bool
+	// Interrupt, once closed, stops the run before the next reply: Run
+	// returns the results so far with ErrInterrupted. A reply being
+	// resolved or recorded when it closes is finished first, so each
+	// reply is recorded whole or not at all.
+	Interrupt <-chan struct{}
+	// Limits refuses replies and files over them.
+	Limits Limits
 }
+
+// ErrInterrupted: RunOptions.Interrupt stopped the run between replies.
+var ErrInterrupted = errors.New("engine: interrupted")
 
 // ReplyStatus is what became of one reply (SPEC section 8).
 type ReplyStatus string
@@ -79,8 +89,8 @@ func (r *ReplyResult) Failed() bool {
 // hands every reply's changes to rec (nil: nothing is recorded, as for
 // check and translate). A reply that cannot be read or whose edits fail
 // is reported in its ReplyResult; the error is for what stops the run:
-// an unreadable base, a recording failure, or a generated patch that
-// does not verify (a bug, never committed).
+// an unreadable base, a recording failure, a generated patch that
+// does not verify (a bug, never committed), or ErrInterrupted.
 func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyResult, error) {
 	cur := newOverlay(base)
 	var parent *overlay // nil: no notes about the base differing from the parent
@@ -89,6 +99,11 @@ func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyRe
 	}
 	var out []*ReplyResult
 	for _, in := range inputs {
+		select {
+		case <-opts.Interrupt:
+			return out, ErrInterrupted
+		default:
+		}
 		res, err := runOne(in, cur, parent, rec, opts)
 		if err != nil {
 			return out, err // the reply that stopped the run has no result to report
@@ -106,16 +121,23 @@ func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyRe
 
 func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
 	res := &ReplyResult{Source: in.Source}
+	if err := opts.Limits.checkReply(in.Text); err != nil {
+		res.Err, res.Status = err, Rejected
+		return res, nil
+	}
 	reply, err := translate.ParseWith(in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
 	if reply != nil {
 		res.Format, res.Shell, res.Warnings = reply.Format, reply.Shell, reply.Warnings
 		res.Subject, res.Body = translate.Describe(reply)
 	}
+	if err == nil {
+		err = opts.Limits.checkEdits(len(reply.Ops))
+	}
 	if err != nil {
 		res.Err, res.Status = err, Rejected
 		return res, nil
 	}
-	result, err := Resolve(cur, reply.Ops, Options{Format: reply.Format, Fuzz: opts.Fuzz})
+	result, err := Resolve(cur, reply.Ops, Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits})
 	if err != nil {
 		return res, err
 	}

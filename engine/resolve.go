@@ -24,6 +24,8 @@ type Options struct {
 	// Format is the reply's format; it sets the default top rung.
 	Format string
 	Fuzz   Fuzz
+	// Limits refuses files over its FileSize and LineLength.
+	Limits Limits
 }
 
 // Outcome is the result of one edit.
@@ -96,6 +98,7 @@ type fileState struct {
 	m        *matcher
 	lang     string
 	binary   bool
+	refused  string // why Limits keep the file from being touched ("" when they do not)
 }
 
 func (f *fileState) matcher() *matcher {
@@ -139,6 +142,10 @@ func (r *resolver) file(p string) (*fileState, error) {
 		if e.Mode != ModeGitlink {
 			if f.orig, err = r.src.Read(p); err != nil {
 				return nil, err
+			}
+			if f.refused = r.opts.Limits.checkFile(p, f.orig); f.refused != "" {
+				f.orig = nil // nothing is read into lines, nothing changes
+				break
 			}
 			f.setDoc(newDoc(f.orig))
 			f.base = f.d

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,12 +62,9 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 	if err := os.MkdirAll(filepath.Dir(refPath), 0o777); err != nil {
 		return fmt.Errorf("gitops: cannot create %s: %w", ref, err)
 	}
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%w: unable to create %s: file exists; another git process seems to be running in this repository (if not, remove the file)", ErrRefLocked, lock)
-	}
+	f, err := r.lockRef(ref, lock)
 	if err != nil {
-		return fmt.Errorf("gitops: locking %s: %w", ref, err)
+		return err
 	}
 	committed := false
 	defer func() {
@@ -109,7 +107,69 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 		return fmt.Errorf("gitops: updating %s: %w", ref, err)
 	}
 	committed = true
+	if err := syncDir(filepath.Dir(refPath)); err != nil {
+		return fmt.Errorf("gitops: %s is updated but not yet on disk: %w", ref, err)
+	}
 	return nil
+}
+
+// started is when this process began: a lock file older than that was
+// left by a process that can no longer be running this command.
+var started = time.Now()
+
+// defaultLockTimeout is git's core.filesRefLockTimeout default: how long
+// to keep trying a lock another writer holds.
+const defaultLockTimeout = 100 * time.Millisecond
+
+// lockRef creates lock exclusively, retrying with git's back-off for
+// core.filesRefLockTimeout (100 ms): a writer holds a ref lock for
+// about a millisecond. ErrRefLocked when it stays; the error tells a
+// lock older than this run (left by a killed process) from a live one,
+// and gives the command that removes it.
+func (r *Repo) lockRef(ref, lock string) (*os.File, error) {
+	timeout := defaultLockTimeout
+	if cfg, err := r.config(); err == nil {
+		if v, ok := cfg.get("core.filesreflocktimeout"); ok {
+			if ms, err := strconv.Atoi(v); err == nil {
+				timeout = time.Duration(ms) * time.Millisecond
+			}
+		}
+	}
+	deadline := time.Now().Add(timeout)
+	wait := time.Millisecond
+	for {
+		f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("gitops: locking %s: %w", ref, err)
+		}
+		if timeout >= 0 && !time.Now().Before(deadline) {
+			return nil, lockedError(ref, lock)
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 20*time.Millisecond)
+	}
+}
+
+// lockedError says who holds lock: a writer still running, or one that
+// stopped before this run began.
+func lockedError(ref, lock string) error {
+	fi, err := os.Stat(lock)
+	if err == nil && fi.ModTime().Before(started) {
+		return fmt.Errorf("%w: %s was left at %s by a git process that did not finish; if none is running in this repository, remove it with: rm %s",
+			ErrRefLocked, lock, fi.ModTime().Format(time.DateTime), shellQuote(lock))
+	}
+	return fmt.Errorf("%w: another process is updating %s (it holds %s)", ErrRefLocked, ref, lock)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@+=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkRefConflict fails when ref cannot exist next to the other refs:

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 )
@@ -184,9 +185,44 @@ func TestFinishRefLocked(t *testing.T) {
 	if out := tr.git("branch", "--list", "locked"); out != "" {
 		t.Errorf("branch created: %q", out)
 	}
-	os.Remove(lock)
+	if strings.Contains(err.Error(), "rm ") {
+		t.Errorf("a lock made during the run is called stale: %v", err)
+	}
+
+	// A lock older than the run was left by a process that died: the
+	// error says so and gives the command that removes it.
+	old := started.Add(-time.Hour)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	err = w.Finish()
+	if !errors.Is(err, ErrRefLocked) || !strings.Contains(err.Error(), "rm "+lock) {
+		t.Fatalf("Finish with a stale lock: %v, want ErrRefLocked with the rm command", err)
+	}
+
+	// A writer that lets go within core.filesRefLockTimeout is waited for.
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		os.Remove(lock)
+	}()
+	if err := os.Chtimes(lock, time.Now(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Finish(); err != nil {
-		t.Fatalf("Finish after the lock went away: %v", err)
+		t.Fatalf("Finish while the lock goes away: %v", err)
+	}
+	tr.fsck()
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/repo/.git/refs/heads/x.lock": "/repo/.git/refs/heads/x.lock",
+		"/my repo/x.lock":              "'/my repo/x.lock'",
+		"/it's/x.lock":                 `'/it'\''s/x.lock'`,
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
 	}
 }
 

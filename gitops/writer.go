@@ -182,25 +182,5 @@ func (w *BranchWriter) Record(changes []engine.FileChange, message string) (stri
 // Commits returns the ids recorded so far, in order.
 func (w *BranchWriter) Commits() []string { return append([]string(nil), w.commits...) }
 
-// writeObjects stores objects in order, skipping those already stored.
-func (r *Repo) writeObjects(objs []pendingObject) error {
-	done := map[plumbing.Hash]bool{}
-	for _, p := range objs {
-		if done[p.id] {
-			continue
-		}
-		done[p.id] = true
-		if has, err := r.hasObject(p.id); err != nil {
-			return err
-		} else if has {
-			continue
-		}
-		if _, err := r.repo.Storer.SetEncodedObject(p.obj); err != nil {
-			return fmt.Errorf("gitops: writing %s %s: %w", p.obj.Type(), p.id, err)
-		}
-	}
-	return nil
-}
-
 // Author is the author the writer's commits carry.
 func (w *BranchWriter) Author() Ident { return w.author }

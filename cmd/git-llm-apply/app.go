@@ -41,11 +41,12 @@ type commonOptions struct {
 	Quiet    bool
 	Verbose  bool
 	ShellOps bool
+	Limits   engine.Limits
 	Replies  []string
 }
 
 func commonFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "auto", Usage: "reply `FORMAT`: auto, or one of " + joinNames()},
 		&cli.StringFlag{Name: "base", Value: "index", Usage: "resolve edits against `SRC`: index, worktree, or a revision"},
 		&cli.StringFlag{Name: "fuzz", Value: "format", Usage: "matching tolerance `LEVEL`: exact, format (each format's own), or loose"},
@@ -53,7 +54,7 @@ func commonFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "shell-ops", Usage: "turn git rm, git mv, rm and mv lines of shell blocks into delete and rename operations (nothing is run)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say how each edit was matched"},
-	}
+	}, limitFlags()...)
 }
 
 func joinNames() string {
@@ -81,6 +82,9 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 		Replies:  cmd.Args().Slice(),
 	}
 	var err error
+	if o.Limits, err = readLimits(cmd); err != nil {
+		return o, err
+	}
 	if o.Fuzz, err = engine.ParseFuzz(cmd.String("fuzz")); err != nil {
 		return o, usageError("%v", trimPkgPrefix(err))
 	}
@@ -107,7 +111,8 @@ Edits are resolved against the index by default and recorded as one commit
 per reply on a branch. Your working tree, index and HEAD are never changed.
 
 Exit status: 0 every edit resolved (or was already applied), 1 an edit
-failed, 2 bad usage or no edit found, 3 the branch moved under us.`,
+failed, 2 bad usage, no edit found or a reply over a limit, 3 the branch
+moved under us (or is locked), 130 interrupted between two replies.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
 		},

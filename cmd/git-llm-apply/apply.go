@@ -80,7 +80,7 @@ func runApply(o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	inputs, err := readReplies(o.Replies, s.in)
+	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
 	}
@@ -104,9 +104,16 @@ func runApply(o applyOptions, s streams) error {
 		}
 		return err
 	}
+	stop, release := onInterrupt()
+	defer release() // after the branch, worktree and patch files are written
 	results, err := engine.Run(inputs, t.src, w, engine.RunOptions{
 		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
+		Interrupt: stop, Limits: o.Limits,
 	})
+	stopped := errors.Is(err, engine.ErrInterrupted)
+	if stopped {
+		err = nil // the replies recorded so far are kept
+	}
 	if err == nil && len(w.Commits()) > 0 {
 		err = w.Finish()
 	}
@@ -122,7 +129,10 @@ func runApply(o applyOptions, s streams) error {
 		report(s, o.commonOptions, results, outputs{branch: t.branch})
 		return err
 	}
-	out := outputs{branch: t.branch}
+	out := outputs{branch: t.branch, stopped: stopped}
+	if stopped {
+		out.unread = unread(results, inputs)
+	}
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {
 		if out.patches, err = writePatches(o.PatchDir, results, w.Author()); err != nil {
@@ -149,6 +159,9 @@ func runApply(o applyOptions, s streams) error {
 	}
 	if len(after) > 0 {
 		return fmt.Errorf("the commits are recorded on %s, but %w", t.branch, errors.Join(after...))
+	}
+	if stopped {
+		return interruptedError(results, inputs, t.branch)
 	}
 	return statusOf(results)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"github.com/urfave/cli/v3"
 
@@ -24,30 +25,39 @@ means apply would succeed.`,
 			if err != nil {
 				return err
 			}
-			_, results, err := resolveOnly(o, s)
+			_, results, stopped, err := resolveOnly(o, s)
 			if err != nil {
 				return err
 			}
-			report(s, o, results, outputs{})
+			report(s, o, results, outputs{stopped: stopped != nil, unread: unreadOf(stopped)})
+			if stopped != nil {
+				return stopped
+			}
 			return statusOf(results)
 		},
 	}
 }
 
 // resolveOnly runs the replies against the base without recording.
-func resolveOnly(o commonOptions, s streams) (*gitops.Repo, []*engine.ReplyResult, error) {
-	repo, err := openRepo(o.Dir)
-	if err != nil {
-		return nil, nil, err
+// An interrupt ends the run early: the results so far come back with
+// stopped, the error that says where it stopped.
+func resolveOnly(o commonOptions, s streams) (repo *gitops.Repo, results []*engine.ReplyResult, stopped *stopError, err error) {
+	if repo, err = openRepo(o.Dir); err != nil {
+		return nil, nil, nil, err
 	}
-	inputs, err := readReplies(o.Replies, s.in)
+	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	src, _, err := openBase(repo, o.Base)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	results, err := engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps})
-	return repo, results, err
+	stop, release := onInterrupt()
+	defer release()
+	results, err = engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps, Interrupt: stop, Limits: o.Limits})
+	if errors.Is(err, engine.ErrInterrupted) {
+		return repo, results, &stopError{interruptedError(results, inputs, ""), unread(results, inputs)}, nil
+	}
+	return repo, results, nil, err
 }

@@ -193,9 +193,15 @@ func (r *repo) show(rev, path string) string {
 	return r.git("show", rev+":"+path)
 }
 
+// fsck runs git fsck --strict and fails on any finding, warnings
+// included (dangling objects aside: a refused run may leave some).
 func (r *repo) fsck() {
 	r.t.Helper()
-	r.git("fsck", "--strict", "--no-dangling")
+	cmd := exec.Command("git", "fsck", "--strict", "--no-dangling", "--no-progress")
+	cmd.Dir = r.dir
+	if out, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
+		r.t.Fatalf("git fsck --strict: %v\n%s", err, out)
+	}
 }
 
 func (r *repo) branches() string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,8 +13,10 @@ import (
 
 // readReplies loads the replies named on the command line: files, "-"
 // for standard input, or directories (their regular files, hidden ones
-// aside, in name order). No name at all reads standard input.
-func readReplies(names []string, stdin io.Reader) ([]engine.Input, error) {
+// aside, in name order). No name at all reads standard input. A reply
+// larger than limit bytes (when limit > 0) is refused before more than
+// limit+1 bytes of it are read.
+func readReplies(names []string, stdin io.Reader, limit int64) ([]engine.Input, error) {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
@@ -25,7 +28,10 @@ func readReplies(names []string, stdin io.Reader) ([]engine.Input, error) {
 				return nil, usageError(`standard input ("-") can be read only once`)
 			}
 			usedStdin = true
-			data, err := io.ReadAll(stdin)
+			data, err := readLimited(stdin, limit)
+			if errors.Is(err, engine.ErrTooLarge) {
+				return nil, replyTooLarge("on standard input", limit)
+			}
 			if err != nil {
 				return nil, usageError("reading standard input: %v", err)
 			}
@@ -37,7 +43,7 @@ func readReplies(names []string, stdin io.Reader) ([]engine.Input, error) {
 			return nil, usageError("cannot read reply: %v", err)
 		}
 		if !fi.IsDir() {
-			in, err := readFile(name)
+			in, err := readFile(name, limit)
 			if err != nil {
 				return nil, err
 			}
@@ -54,7 +60,7 @@ func readReplies(names []string, stdin io.Reader) ([]engine.Input, error) {
 			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			in, err := readFile(filepath.Join(name, e.Name()))
+			in, err := readFile(filepath.Join(name, e.Name()), limit)
 			if err != nil {
 				return nil, err
 			}
@@ -68,10 +74,34 @@ func readReplies(names []string, stdin io.Reader) ([]engine.Input, error) {
 	return out, nil
 }
 
-func readFile(name string) (engine.Input, error) {
-	data, err := os.ReadFile(name)
+func readFile(name string, limit int64) (engine.Input, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return engine.Input{}, usageError("cannot read reply: %v", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && limit > 0 && fi.Size() > limit {
+		return engine.Input{}, replyTooLarge(name, limit)
+	}
+	data, err := readLimited(f, limit)
+	if errors.Is(err, engine.ErrTooLarge) {
+		return engine.Input{}, replyTooLarge(name, limit)
+	}
 	if err != nil {
 		return engine.Input{}, usageError("cannot read reply: %v", err)
 	}
 	return engine.Input{Source: name, Text: string(data)}, nil
+}
+
+// readLimited reads r to its end, or fails with engine.ErrTooLarge
+// after limit+1 bytes (limit <= 0: no limit).
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		return io.ReadAll(r)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, engine.ErrTooLarge
+	}
+	return data, err
 }

@@ -12,12 +12,15 @@ import (
 )
 
 // statusOf is the exit status a run's replies earn: 2 when a reply
-// held no edit, else 1 when an edit failed.
+// held no edit or was over a limit, else 1 when an edit failed.
 func statusOf(results []*engine.ReplyResult) error {
 	var err error
 	for _, r := range results {
 		if errors.Is(r.Err, translate.ErrNoEdits) {
 			return &exitError{exitUsage, errors.New("no edit found")}
+		}
+		if errors.Is(r.Err, engine.ErrTooLarge) {
+			return &exitError{exitUsage, errors.New("a reply is over a limit (see the flags --max-*)")}
 		}
 		if r.Failed() {
 			err = errEditsFailed
@@ -39,6 +42,9 @@ type outputs struct {
 	branch  string
 	diffs   map[int]string
 	patches map[int]string
+	// stopped: an interrupt ended the run before the replies in unread.
+	stopped bool
+	unread  []string
 }
 
 // report prints the run's account: JSON on stdout with --json, and the
@@ -47,9 +53,11 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 	branch := out.branch
 	if o.JSON {
 		doc := struct {
-			Replies []jsonReply `json:"replies"`
-			OK      bool        `json:"ok"`
-		}{Replies: []jsonReply{}, OK: statusOf(results) == nil}
+			Replies     []jsonReply `json:"replies"`
+			OK          bool        `json:"ok"`
+			Interrupted bool        `json:"interrupted,omitempty"`
+			Unread      []string    `json:"unread,omitempty"`
+		}{Replies: []jsonReply{}, OK: statusOf(results) == nil && !out.stopped, Interrupted: out.stopped, Unread: out.unread}
 		for i, r := range results {
 			b := ""
 			if r.Commit != "" {

@@ -27,7 +27,7 @@ field and its patch file in "patch") is printed instead.`,
 			if err != nil {
 				return err
 			}
-			repo, results, err := resolveOnly(o, s)
+			repo, results, stopped, err := resolveOnly(o, s)
 			if err != nil {
 				return err
 			}
@@ -55,7 +55,10 @@ field and its patch file in "patch") is printed instead.`,
 					}
 				}
 			}
-			report(s, o, results, outputs{diffs: diffs, patches: patches})
+			report(s, o, results, outputs{diffs: diffs, patches: patches, stopped: stopped != nil, unread: unreadOf(stopped)})
+			if stopped != nil {
+				return stopped
+			}
 			return statusOf(results)
 		},
 	}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Crashes, races and interrupts (issue: reliability). Each test runs
+// the built binary against a real repository and checks what git
+// itself says afterwards.
+
+// createReply is a reply that creates path with content: it applies
+// whatever earlier runs recorded, and again, identically, when a run
+// recorded it before being killed.
+func createReply(subject, path, content string) string {
+	return subject + "\n\n" + block(path, "", content)
+}
+
+// lockFiles lists the *.lock files under the repository's .git.
+func lockFiles(t *testing.T, gitDir string) []string {
+	t.Helper()
+	var locks []string
+	filepath.WalkDir(gitDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
+			locks = append(locks, p)
+		}
+		return nil
+	})
+	return locks
+}
+
+// SIGKILL at random moments of many apply runs: afterwards git fsck is
+// clean, every branch names a complete commit whose files are whole, a
+// lock left behind is reported with the command that removes it, and
+// the checkout never changed.
+func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	before := r.snapshot()
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 1))
+	t.Logf("seed %d", seed)
+	runs := 60
+	if testing.Short() {
+		runs = 15
+	}
+	dir := t.TempDir()
+	// Three replies per run, on a branch of its own or appended to a
+	// shared one; -o writes patch files as well.
+	apply := func(i int) *exec.Cmd {
+		replies := filepath.Join(dir, fmt.Sprintf("run%03d", i))
+		os.MkdirAll(replies, 0o755)
+		for k := 0; k < 3; k++ {
+			name := fmt.Sprintf("new/%03d-%d.txt", i, k)
+			os.WriteFile(filepath.Join(replies, fmt.Sprintf("r%d.md", k)),
+				[]byte(createReply(fmt.Sprintf("Add %s.", name), name, strings.Repeat(name+"\n", 50))), 0o644)
+		}
+		branch := "crash/shared"
+		if i%3 == 0 {
+			branch = fmt.Sprintf("crash/own-%03d", i)
+		}
+		cmd := exec.Command(binary, "apply", "-q", "-b", branch, "-o", filepath.Join(dir, "patches", strconv.Itoa(i)), replies)
+		cmd.Dir = r.dir
+		return cmd
+	}
+	// Unkilled runs of the same shape bound the random delays (their
+	// median, and a tenth more, so that some kills come after the
+	// last write).
+	var spans []time.Duration
+	for i := runs; i < runs+3; i++ {
+		start := time.Now()
+		if out, err := apply(i).CombinedOutput(); err != nil {
+			t.Fatalf("unkilled run: %v\n%s", err, out)
+		}
+		spans = append(spans, time.Since(start))
+	}
+	slices.Sort(spans)
+	span := spans[1] * 11 / 10
+	probe := r.reply("probe.md", createReply("Probe.", "probe.txt", "probe\n"))
+	killed, stale := 0, 0
+	for i := 0; i < runs; i++ {
+		branch := "crash/shared"
+		if i%3 == 0 {
+			branch = fmt.Sprintf("crash/own-%03d", i)
+		}
+		cmd := apply(i)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(span) + 1)))
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			killed++
+		}
+
+		for _, lock := range lockFiles(t, filepath.Join(r.dir, ".git")) {
+			// The next run refuses, saying the lock is older than it and
+			// how to remove it; removing it as told recovers.
+			res := r.run("apply", "-q", "-b", branch, probe)
+			if res.code != exitMoved || !strings.Contains(res.stderr, "rm "+lock) {
+				t.Fatalf("run after a kill left %s: exit %d, want 3 with the rm command\n%s", lock, res.code, res.stderr)
+			}
+			os.Remove(lock)
+			stale++
+		}
+	}
+	tmp, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "??", "tmp_obj_*"))
+	t.Logf("%d of %d runs killed (an unkilled run takes about %v); %d stale locks reported and removed; %d temporary object files left for git gc",
+		killed, runs, span, stale, len(tmp))
+
+	r.fsck()
+	r.assertUntouched(before)
+	// Every branch is a chain of whole commits: each file a commit adds
+	// holds exactly what its reply wrote.
+	for _, b := range strings.Fields(r.branches()) {
+		if !strings.HasPrefix(b, "crash/") {
+			continue
+		}
+		for _, f := range r.tree(b) {
+			name := strings.Fields(f)[1]
+			if strings.HasPrefix(name, "new/") {
+				if got, want := r.show(b, name), strings.Repeat(name+"\n", 50); got != want {
+					t.Errorf("%s:%s is not whole: %q", b, name, got)
+				}
+			}
+		}
+	}
+	// And the repository goes on working.
+	final := r.reply("final.md", createReply("Final.", "final.txt", "final\n"))
+	if res := r.run("apply", "-q", "-b", "crash/shared", final); res.code != 0 {
+		t.Fatalf("apply after the crashes: exit %d\n%s", res.code, res.stderr)
+	}
+	r.fsck()
+}
+
+// A ref lock left by a killed process, older than the run: the run
+// records nothing, exits 3 and gives the command that removes it; once
+// removed, the same command works.
+func TestStaleRefLock(t *testing.T) {
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	before := r.snapshot()
+	lock := filepath.Join(r.dir, ".git", "refs", "heads", "stale.lock")
+	if err := os.WriteFile(lock, []byte("0123456789012345678901234567890123456789\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(lock, old, old)
+	reply := r.reply("r.md", createReply("Add a.", "a.txt", "a\n"))
+	res := r.run("apply", "-b", "stale", reply)
+	if res.code != exitMoved || !strings.Contains(res.stderr, "rm "+lock) || !strings.Contains(res.stderr, "nothing was recorded") {
+		t.Fatalf("exit %d, want 3 with the rm command\n%s", res.code, res.stderr)
+	}
+	if b := r.branches(); b != "main" {
+		t.Errorf("branches: %s", b)
+	}
+	os.Remove(lock)
+	if res := r.run("apply", "-b", "stale", reply); res.code != 0 {
+		t.Fatalf("after removing the lock: exit %d\n%s", res.code, res.stderr)
+	}
+	r.fsck()
+	r.assertUntouched(before)
+}
+
+// Eight processes append to one branch at once, round after round:
+// each records its commit on top of the others or exits 3 having
+// recorded nothing, and no recorded commit is lost.
+func TestConcurrentRunsOnOneBranch(t *testing.T) {
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	r.git("branch", "race")
+	before := r.snapshot()
+	rounds, procs := 12, 8
+	if testing.Short() {
+		rounds = 4
+	}
+	var recorded []string // commits of the runs that exited 0
+	want := map[string]bool{}
+	for round := 0; round < rounds; round++ {
+		cmds := make([]*exec.Cmd, procs)
+		outs := make([]*strings.Builder, procs)
+		errs := make([]*strings.Builder, procs)
+		for j := range cmds {
+			name := fmt.Sprintf("race/%02d-%d.txt", round, j)
+			reply := r.reply(fmt.Sprintf("r%02d-%d.md", round, j), createReply("Add "+name+".", name, name+"\n"))
+			cmds[j] = exec.Command(binary, "apply", "--json", "-b", "race", reply)
+			cmds[j].Dir = r.dir
+			outs[j], errs[j] = &strings.Builder{}, &strings.Builder{}
+			cmds[j].Stdout, cmds[j].Stderr = outs[j], errs[j]
+		}
+		for _, c := range cmds {
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		won := 0
+		for j, c := range cmds {
+			c.Wait()
+			name := fmt.Sprintf("race/%02d-%d.txt", round, j)
+			switch code := c.ProcessState.ExitCode(); code {
+			case 0:
+				var doc struct {
+					Replies []struct{ Commit string } `json:"replies"`
+				}
+				if err := json.Unmarshal([]byte(outs[j].String()), &doc); err != nil || len(doc.Replies) != 1 || doc.Replies[0].Commit == "" {
+					t.Fatalf("round %d, run %d: report %q (%v)", round, j, outs[j], err)
+				}
+				recorded = append(recorded, doc.Replies[0].Commit)
+				want[name] = true
+				won++
+			case exitMoved:
+				if !strings.Contains(errs[j].String(), "nothing was recorded") {
+					t.Errorf("round %d, run %d: exit 3 without saying nothing was recorded:\n%s", round, j, errs[j])
+				}
+			default:
+				t.Fatalf("round %d, run %d: exit %d\n%s", round, j, code, errs[j])
+			}
+		}
+		if won == 0 {
+			t.Fatalf("round %d: no run recorded (the first to take the lock always can)", round)
+		}
+	}
+	// The branch is one line of exactly the recorded commits.
+	chain := strings.Fields(r.git("rev-list", "--first-parent", "race", "^main"))
+	if all := strings.Fields(r.git("rev-list", "race", "^main")); len(all) != len(chain) {
+		t.Errorf("race is not linear: %d commits, %d on the first-parent line", len(all), len(chain))
+	}
+	if len(chain) != len(recorded) {
+		t.Errorf("race holds %d commits; %d runs said they recorded one", len(chain), len(recorded))
+	}
+	for _, c := range recorded {
+		if out, err := exec.Command("git", "-C", r.dir, "merge-base", "--is-ancestor", c, "race").CombinedOutput(); err != nil {
+			t.Errorf("commit %s, reported recorded, is not on race: %v %s", c, err, out)
+		}
+	}
+	got := map[string]bool{}
+	for _, f := range r.tree("race") {
+		if name := strings.Fields(f)[1]; strings.HasPrefix(name, "race/") {
+			got[name] = true
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("files on race:\n%v\nwant those of the runs that exited 0:\n%v", got, want)
+	}
+	t.Logf("%d rounds of %d processes: %d recorded, %d refused with exit 3", rounds, procs, len(recorded), rounds*procs-len(recorded))
+	r.fsck()
+	r.assertUntouched(before)
+}
+
+// SIGINT during a long batch: the replies recorded before it stay, the
+// one in hand is recorded whole, the rest are not read, and the report
+// says which.
+func TestInterruptedBatch(t *testing.T) {
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	before := r.snapshot()
+	dir := t.TempDir()
+	const n = 3000
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("new/%04d.txt", i)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%04d.md", i)), []byte(createReply("Add "+name+".", name, name+"\n")), 0o644)
+	}
+	cmd := exec.Command(binary, "apply", "-q", "-b", "batch", dir)
+	cmd.Dir = r.dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+	m := regexp.MustCompile(`interrupted: (\d+) of 3000 replies done; the last, (\S+), is recorded whole on batch; not read: (\S+) to (\S+) \((\d+) replies\)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("the report does not say where the run stopped:\n%s", stderr.String())
+	}
+	done, _ := strconv.Atoi(m[1])
+	last := filepath.Join(dir, fmt.Sprintf("r%04d.md", done-1))
+	if m[2] != last || m[3] != filepath.Join(dir, fmt.Sprintf("r%04d.md", done)) || m[5] != strconv.Itoa(n-done) {
+		t.Errorf("report %q does not match %d replies done", m[0], done)
+	}
+	// One commit per reply done, in order, each holding its file.
+	subjects := strings.Split(strings.TrimSpace(r.git("log", "--reverse", "--format=%s", "batch", "^main")), "\n")
+	if len(subjects) != done {
+		t.Fatalf("batch holds %d commits, the report says %d replies were recorded", len(subjects), done)
+	}
+	for i, s := range subjects {
+		if want := fmt.Sprintf("Add new/%04d.txt.", i); s != want {
+			t.Fatalf("commit %d is %q, want %q", i, s, want)
+		}
+	}
+	files := r.tree("batch")
+	if len(files) != done+1 { // and src/app.py
+		t.Errorf("batch holds %d files, want %d", len(files), done+1)
+	}
+	t.Logf("interrupted after %d of %d replies", done, n)
+	r.fsck()
+	r.assertUntouched(before)
+}

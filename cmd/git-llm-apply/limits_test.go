@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"0": 0, "512": 512, "64m": 64 << 20, "64M": 64 << 20, "64MiB": 64 << 20, "64mb": 64 << 20,
+		"1k": 1024, "2g": 2 << 30, " 3k ": 3 << 10,
+	} {
+		if got, err := parseSize("f", in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "-1", "1t", "9999999999g", "1.5m"} {
+		if _, err := parseSize("f", in); err == nil || exitCode(err) != exitUsage {
+			t.Errorf("parseSize(%q): %v, want a usage error", in, err)
+		}
+	}
+	for _, n := range []int64{0, 1, 1000, 1024, 64 << 20, 1<<20 + 1} {
+		if got, err := parseSize("f", sizeFlag(n)); err != nil || got != n {
+			t.Errorf("sizeFlag(%d) = %q reads back as %d, %v", n, sizeFlag(n), got, err)
+		}
+	}
+}
+
+// Each limit refuses with an error naming its flag, records nothing,
+// and gives way when the flag raises it.
+func TestLimitsEndToEnd(t *testing.T) {
+	long := strings.Repeat("x", 2000)
+	r := newRepo(t, map[string]string{"src/app.py": appPy, "big.txt": strings.Repeat("big line\n", 1000), "minified.js": long + "\nshort\n"})
+	before := r.snapshot()
+	edit := r.reply("edit.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
+	bigEdit := r.reply("big.md", "Change big.\n\n"+block("big.txt", "big line\n", "small line\n"))
+	minEdit := r.reply("min.md", "Change min.\n\n"+block("minified.js", "short\n", "y\n"))
+	for _, c := range []struct {
+		name  string
+		args  []string
+		code  int
+		want  string
+		raise []string // flags under which the same command works
+	}{
+		{"reply size", []string{"--max-reply-size", "100", edit}, exitUsage, "is larger than --max-reply-size (100 bytes)", []string{"--max-reply-size", "1k"}},
+		{"reply line", []string{"--max-line-length", "10", edit}, exitUsage, "reply line 1 is 11 bytes long, more than --max-line-length (10 bytes)", []string{"--max-line-length", "0"}},
+		{"edits", []string{"--max-edits", "0", edit}, exitOK, "", nil},
+		{"file size", []string{"--max-file-size", "1k", bigEdit}, exitFailed, "big.txt is 8.8 KiB, more than --max-file-size (1 KiB)", []string{"--max-file-size", "16k"}},
+		{"file line", []string{"--max-line-length", "1k", minEdit}, exitFailed, "line 1 of minified.js is 2.0 KiB long, more than --max-line-length (1 KiB)", []string{"--max-line-length", "4k"}},
+		{"bad size", []string{"--max-file-size", "lots", edit}, exitUsage, `--max-file-size: "lots" is not a size`, nil},
+	} {
+		args := append([]string{"apply", "-b", "limits"}, c.args...)
+		res := r.run(args...)
+		if res.code != c.code || !strings.Contains(res.stderr, c.want) {
+			t.Errorf("%s: exit %d, want %d saying %q\n%s", c.name, res.code, c.code, c.want, res.stderr)
+		}
+		if c.code != exitOK {
+			if b := r.branches(); b != "main" {
+				t.Errorf("%s: branches %q after a refusal", c.name, b)
+			}
+		} else {
+			r.git("branch", "-D", "limits")
+		}
+		if c.raise != nil {
+			last := c.args[len(c.args)-1]
+			if res := r.run(append(append([]string{"apply", "-b", "limits"}, c.raise...), last)...); res.code != 0 {
+				t.Errorf("%s, raised: exit %d\n%s", c.name, res.code, res.stderr)
+			}
+			r.git("branch", "-D", "limits")
+		}
+	}
+	res := r.runIn(r.dir, strings.Repeat("y", 2048), "check", "--max-reply-size", "1k")
+	if res.code != exitUsage || !strings.Contains(res.stderr, "reply on standard input is larger than --max-reply-size (1 KiB)") {
+		t.Errorf("standard input over the limit: exit %d\n%s", res.code, res.stderr)
+	}
+	r.fsck()
+	r.assertUntouched(before)
+}
+
+// maxRSS runs cmd and returns its exit status, duration and peak
+// resident memory in MiB. Linux counts the memory of the parent at the
+// fork into the child's peak, so the caller keeps its own small.
+func maxRSS(t *testing.T, cmd *exec.Cmd) (int, time.Duration, int64) {
+	t.Helper()
+	debug.FreeOSMemory()
+	start := time.Now()
+	cmd.Run()
+	d := time.Since(start)
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage here")
+	}
+	return cmd.ProcessState.ExitCode(), d, ru.Maxrss >> 10 // KiB on Linux
+}
+
+// writeStream writes n lines made by line to path without holding them.
+func writeStream(t *testing.T, path string, n int, line func(i int) string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	for i := 0; i < n; i++ {
+		w.WriteString(line(i))
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// A 100 MB reply is refused at once and a 1,000,000-line file edited
+// within seconds, both in bounded memory.
+func TestLargeInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	r := newRepo(t, map[string]string{"small.txt": "small\n"})
+	writeStream(t, filepath.Join(r.dir, "big.txt"), 1000000, func(i int) string { return fmt.Sprintf("line %d of the file\n", i) })
+	r.git("add", "big.txt")
+	r.git("commit", "-q", "-m", "big")
+	huge := filepath.Join(t.TempDir(), "huge.md")
+	blk := block("big.txt", "line 5 of the file\n", "line five\n")
+	writeStream(t, huge, (100<<20)/len(blk)+1, func(int) string { return blk })
+
+	cmd := exec.Command(binary, "check", huge)
+	cmd.Dir = r.dir
+	code, d, rss := maxRSS(t, cmd)
+	t.Logf("100 MB reply: exit %d in %v, %d MiB", code, d, rss)
+	if code != exitUsage || d > 5*time.Second || rss > 64 {
+		t.Errorf("100 MB reply: exit %d in %v, %d MiB; want exit 2, refused within seconds in little memory", code, d, rss)
+	}
+	cmd = exec.Command(binary, "check")
+	cmd.Dir = r.dir
+	cmd.Stdin, _ = os.Open(huge)
+	code, d, rss = maxRSS(t, cmd)
+	t.Logf("100 MB reply on standard input: exit %d in %v, %d MiB", code, d, rss)
+	if code != exitUsage || d > 5*time.Second || rss > 3*64 {
+		t.Errorf("100 MB reply on standard input: exit %d in %v, %d MiB; want exit 2 within seconds, under 3 x --max-reply-size", code, d, rss)
+	}
+
+	edit := r.reply("edit.md", "Change the end.\n\n"+block("big.txt", "line 999998 of the file\nline 999999 of the file\n", "the end\n"))
+	cmd = exec.Command(binary, "apply", "-q", "-b", "big", edit)
+	cmd.Dir = r.dir
+	code, d, rss = maxRSS(t, cmd)
+	t.Logf("1,000,000-line file (19 MB): exit %d in %v, %d MiB", code, d, rss)
+	if code != 0 || d > 30*time.Second || rss > 1024 {
+		t.Errorf("1,000,000-line file: exit %d in %v, %d MiB; want it applied within seconds, under 1 GiB", code, d, rss)
+	}
+	if got := r.git("diff", "--stat", "main", "big"); !strings.Contains(got, "1 insertion(+), 2 deletions(-)") {
+		t.Errorf("diff: %s", got)
+	}
+	r.fsck()
+}

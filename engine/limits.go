@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Limits bound what a run reads, so that a hostile or runaway reply, or
+// an edit aimed at a huge file, is refused at once with an error that
+// names the limit, instead of being handled slowly in unbounded memory.
+// A field of zero or less sets no limit.
+type Limits struct {
+	ReplySize  int64 // bytes of one reply (--max-reply-size)
+	FileSize   int64 // bytes of a file an operation touches (--max-file-size)
+	LineLength int   // bytes of one line, of a reply or of a file an operation touches (--max-line-length)
+	Edits      int   // operations in one reply (--max-edits)
+}
+
+// DefaultLimits are the limits of the command line. They let through
+// any reply and source file a person would write, with room to spare;
+// each has its flag to raise it.
+var DefaultLimits = Limits{
+	ReplySize:  64 << 20,
+	FileSize:   64 << 20,
+	LineLength: 1 << 20,
+	Edits:      10000,
+}
+
+// ErrTooLarge: an input is over one of the Limits.
+var ErrTooLarge = errors.New("engine: over a limit")
+
+// checkReply refuses a reply over the size or line-length limit, naming
+// the first line that is too long.
+func (l Limits) checkReply(text string) error {
+	if l.ReplySize > 0 && int64(len(text)) > l.ReplySize {
+		return fmt.Errorf("%w: the reply is %s, more than --max-reply-size (%s)", ErrTooLarge, Size(int64(len(text))), Size(l.ReplySize))
+	}
+	if l.LineLength <= 0 {
+		return nil
+	}
+	for n, rest := 1, text; rest != ""; n++ {
+		i := strings.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		if i > l.LineLength {
+			return fmt.Errorf("%w: reply line %d is %s long, more than --max-line-length (%s)", ErrTooLarge, n, Size(int64(i)), Size(int64(l.LineLength)))
+		}
+		rest = rest[min(i+1, len(rest)):]
+	}
+	return nil
+}
+
+// checkEdits refuses a reply with more operations than the limit.
+func (l Limits) checkEdits(n int) error {
+	if l.Edits > 0 && n > l.Edits {
+		return fmt.Errorf("%w: the reply holds %d operations, more than --max-edits (%d)", ErrTooLarge, n, l.Edits)
+	}
+	return nil
+}
+
+// checkFile says why the file path of content data may not be touched,
+// or "" when it may.
+func (l Limits) checkFile(path string, data []byte) string {
+	if l.FileSize > 0 && int64(len(data)) > l.FileSize {
+		return fmt.Sprintf("%s is %s, more than --max-file-size (%s)", path, Size(int64(len(data))), Size(l.FileSize))
+	}
+	if l.LineLength <= 0 || len(data) <= l.LineLength {
+		return ""
+	}
+	for n, rest := 1, data; len(rest) > 0; n++ {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		if i > l.LineLength {
+			return fmt.Sprintf("line %d of %s is %s long, more than --max-line-length (%s)", n, path, Size(int64(i)), Size(int64(l.LineLength)))
+		}
+		rest = rest[min(i+1, len(rest)):]
+	}
+	return ""
+}
+
+// Size writes a byte count as a person reads it: "512 bytes",
+// "64 KiB", "1.5 MiB".
+func Size(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	v, suffix := float64(n)/unit, "KiB"
+	for _, s := range []string{"MiB", "GiB", "TiB"} {
+		if v < unit {
+			break
+		}
+		v, suffix = v/unit, s
+	}
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), suffix)
+	}
+	return fmt.Sprintf("%.1f %s", v, suffix)
+}

@@ -1,0 +1,68 @@
+package translate
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The multi-line expressions the marker detectors replaced (lineAt is
+// faster on large replies); the fuzz target holds them to the same
+// answers.
+var (
+	searchMarkerRe = regexp.MustCompile(`(?m)^\s*<{5,9} SEARCH>?\s*$`)
+	fiupMarkerRe   = regexp.MustCompile(`(?mi)^\s*<<<FIUP>>>\s*$`)
+	editMarkerRe   = regexp.MustCompile(`(?m)^\s*<<<<<<< EDIT\s*$`)
+)
+
+// FuzzParseAuto reads any reply the way the commands do (auto-detected,
+// formats mixed, shell operations on) and checks that it never panics,
+// that every operation comes from a format Detect found (or a shell
+// block) and names a line of the reply, that a reply without error has
+// operations, and that the line detectors agree with the expressions
+// they replaced. The seeds are every format's golden replies and
+// prompt example.
+func FuzzParseAuto(f *testing.F) {
+	for _, name := range FormatNames() {
+		addSeedFiles(f, goldenReplies(name))
+		if example, err := PromptExample(name); err == nil {
+			f.Add(example)
+		}
+	}
+	f.Add("a.txt\n```\n  <<<<<<< SEARCH>\t\n=======\nx\n>>>>>>> REPLACE\n```\n")
+	f.Add("\n\n <<<fiup>>> \n[FILE]: a\n<<<END>>>\n<<<<<<< EDIT\r\n")
+	f.Fuzz(func(t *testing.T, reply string) {
+		for _, d := range []struct {
+			name   string
+			detect func(string) int
+			re     *regexp.Regexp
+		}{
+			{"search", lineAt(isSearchMarker), searchMarkerRe},
+			{"fiup", lineAt(func(l string) bool { return strings.EqualFold(l, "<<<FIUP>>>") }), fiupMarkerRe},
+			{"edit", lineAt(func(l string) bool { return l == "<<<<<<< EDIT" }), editMarkerRe},
+		} {
+			if got, want := d.detect(reply) >= 0, d.re.MatchString(reply); got != want {
+				t.Fatalf("%s marker: lineAt says %v, the expression %v", d.name, got, want)
+			}
+		}
+		names := Detect(reply)
+		if !slices.Equal(names, Detect(reply)) {
+			t.Fatal("Detect is not deterministic")
+		}
+		r, err := ParseWith(reply, ParseOptions{Format: "auto", ShellOps: true})
+		if err == nil && (r == nil || len(r.Ops) == 0) {
+			t.Fatalf("no error and no operation: %+v", r)
+		}
+		if r == nil {
+			return
+		}
+		lines := splitLines(reply)
+		for _, op := range r.Ops {
+			if op.Format != "shell" && !slices.Contains(names, op.Format) && !(op.Format == FormatDiffFenced && slices.Contains(names, FormatDiff)) {
+				t.Fatalf("operation of format %q from a reply detected as %q", op.Format, names)
+			}
+			inReply(t, lines, "operation", op.Line)
+		}
+	})
+}
