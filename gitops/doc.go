@@ -23,9 +23,10 @@
 // gitops is the only package of the module that imports go-git. Where
 // the git CLI does a step better (it applies checkout filters and
 // sparse checkout, computes attributes, reads split and sparse
-// indexes), gitops runs it, with the repository named explicitly and
-// the caller's GIT_DIR-style variables removed; worktree steps fall
-// back to go-git when git is not on PATH.
+// indexes, fetches the objects a partial clone left out), gitops runs
+// it, with the repository named explicitly and the caller's
+// GIT_DIR-style variables removed; worktree steps fall back to go-git
+// when git is not on PATH.
 //
 // The index is read by our own decoder (versions 2, 3 and 4), which
 // reads the file once and looks up the touched paths in place, without

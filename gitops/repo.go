@@ -61,8 +61,15 @@ type Repo struct {
 // above it, the way git does: a ".git" directory or ".git" file
 // ("gitdir: ..." of a linked worktree or submodule), else dir itself
 // being a git dir (bare repository). GIT_CEILING_DIRECTORIES stops the
-// search. It returns ErrNoRepository when there is none.
+// search. GIT_DIR and GIT_WORK_TREE (relative to dir) and core.worktree
+// say where the repository and its working tree are, as they do for
+// git. It returns ErrNoRepository when there is none, and refuses a
+// repository whose format git-llm-apply does not support, saying why.
 func Open(dir string) (*Repo, error) {
+	return open(dir, os.LookupEnv)
+}
+
+func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("gitops: %w", err)
@@ -72,62 +79,135 @@ func Open(dir string) (*Repo, error) {
 	} else {
 		return nil, fmt.Errorf("gitops: %w", err)
 	}
-	root, gitDir, err := discover(abs, ceilings(os.Getenv("GIT_CEILING_DIRECTORIES")))
-	if err != nil {
-		return nil, err
+	var root, gitDir string
+	explicit := false
+	if gd, _ := env("GIT_DIR"); gd != "" {
+		if gitDir, err = explicitGitDir(abs, gd); err != nil {
+			return nil, err
+		}
+		explicit = true
+	} else {
+		ceil, _ := env("GIT_CEILING_DIRECTORIES")
+		if root, gitDir, err = discover(abs, ceilings(ceil)); err != nil {
+			return nil, err
+		}
 	}
-	r := &Repo{root: root, gitDir: gitDir, commonDir: commonDirOf(gitDir), env: os.LookupEnv}
+	r := &Repo{root: root, gitDir: gitDir, commonDir: commonDirOf(gitDir), env: env}
 	cfg, err := readConfigFile(filepath.Join(r.commonDir, "config"), nil)
 	if err != nil {
 		return nil, err
 	}
-	if v, _ := cfg.get("extensions.refstorage"); v != "" && v != "files" {
-		return nil, fmt.Errorf("gitops: %s uses the %s ref storage, which is not supported", r.commonDir, v)
+	if err := checkFormat(cfg, r.commonDir); err != nil {
+		return nil, err
 	}
-	if v, _ := cfg.get("extensions.objectformat"); v != "" && v != "sha1" {
-		return nil, fmt.Errorf("gitops: %s uses %s object ids, which are not supported", r.commonDir, v)
+	if r.root, err = r.workTree(abs, explicit, cfg, env); err != nil {
+		return nil, err
 	}
 	r.mainRoot = r.findMainRoot(cfg)
 
 	// The repository is found already: go-git gets its storage built on
-	// the git dir and common dir (as its PlainOpen would), seen through
-	// a filter that hides the extensions gitops handles itself.
+	// the git dir and common dir (as its PlainOpen would), without the
+	// configuration (see vettedConfig).
 	dot := osfs.New(gitDir)
 	var fs billy.Filesystem = dot
 	if r.commonDir != gitDir {
 		fs = dotgit.NewRepositoryFilesystem(dot, osfs.New(r.commonDir))
 	}
 	var wt billy.Filesystem
-	if root != "" {
-		wt = osfs.New(root)
+	if r.root != "" {
+		wt = osfs.New(r.root)
 	}
-	r.repo, err = git.Open(handledExtensions{filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, wt)
+	r.repo, err = git.Open(vettedConfig{filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, wt)
 	if err != nil {
 		return nil, fmt.Errorf("gitops: opening %s: %w", gitDir, err)
 	}
 	return r, nil
 }
 
-// handledExtensions is go-git's storage with the repository extensions
-// gitops supports itself taken out of the configuration go-git checks.
-// go-git refuses any extension it does not know, and `git
-// sparse-checkout set` turns on extensions.worktreeConfig, which only
-// says where per-worktree configuration lives: gitops reads
-// config.worktree itself (see config), and go-git reads no setting
-// that may stand there on the paths gitops uses.
-type handledExtensions struct{ *filesystem.Storage }
-
-func (h handledExtensions) Config() (*config.Config, error) {
-	cfg, err := h.Storage.Config()
-	if err != nil || cfg.Raw == nil || !cfg.Raw.HasSection("extensions") {
-		return cfg, err
+// explicitGitDir is the git dir GIT_DIR names, relative to cwd; like
+// git, it may be a ".git" file.
+func explicitGitDir(cwd, gd string) (string, error) {
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(cwd, gd)
 	}
-	ext := cfg.Raw.Section("extensions")
-	for _, name := range []string{"worktreeConfig", "worktreeconfig"} {
-		ext.RemoveOption(name)
+	if fi, err := os.Stat(gd); err == nil && fi.Mode().IsRegular() {
+		var err error
+		if gd, err = readGitFile(gd); err != nil {
+			return "", err
+		}
 	}
-	return cfg, nil
+	if real, err := filepath.EvalSymlinks(gd); err == nil {
+		gd = real
+	}
+	if !isGitDir(gd) {
+		return "", fmt.Errorf("%w: GIT_DIR names %s", ErrNoRepository, gd)
+	}
+	return filepath.Clean(gd), nil
 }
+
+// workTree decides the top of the working tree as git's setup does
+// (t1510 lists the cases): GIT_WORK_TREE (relative to cwd) first, then
+// core.bare (none), then core.worktree (relative to the git dir); with
+// neither and GIT_DIR set, cwd itself is the top. A discovered
+// repository without GIT_WORK_TREE or core.worktree keeps the top it
+// was found at (with core.bare set too: git then calls it bare, but
+// still reads its index, as gitops does). Like git, a linked worktree
+// ignores the core.bare and core.worktree of the common config, which
+// are the main worktree's.
+func (r *Repo) workTree(cwd string, explicit bool, cfg *gitConfig, env func(string) (string, bool)) (string, error) {
+	wtEnv, _ := env("GIT_WORK_TREE")
+	var cfgWt, bare string
+	var hasCfgWt bool
+	if r.gitDir == r.commonDir {
+		cfgWt, hasCfgWt = cfg.get("core.worktree")
+		bare, _ = cfg.get("core.bare")
+	}
+	if !explicit && wtEnv == "" && !hasCfgWt {
+		return r.root, nil
+	}
+	var top, from string
+	switch {
+	case wtEnv != "":
+		top, from = wtEnv, "GIT_WORK_TREE"
+		if !filepath.IsAbs(top) {
+			top = filepath.Join(cwd, top)
+		}
+	case parseBool(bare):
+		return "", nil
+	case hasCfgWt:
+		top, from = cfgWt, "core.worktree"
+		if !filepath.IsAbs(top) {
+			top = filepath.Join(r.gitDir, top)
+		}
+	default:
+		return cwd, nil
+	}
+	real, err := filepath.EvalSymlinks(top)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
+			err = errors.New("not a directory")
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("gitops: the working tree %s names (%s) cannot be used: %w", from, top, err)
+	}
+	return real, nil
+}
+
+// vettedConfig is go-git's storage without the repository's
+// configuration: go-git is given an empty one. Open has checked the
+// repository format as git does (checkFormat), and nothing gitops
+// reads through go-git (objects, refs) depends on configuration, which
+// gitops reads itself (see config). Left to itself, go-git refuses
+// repositories git uses: every extension but noop (worktreeConfig,
+// which git sparse-checkout set turns on; preciousObjects and
+// partialClone, whose names go-git's version 0 list compares in the
+// wrong case), and configuration its parser rejects (negative
+// refspecs, a branch.*.merge that is not a full ref name).
+type vettedConfig struct{ *filesystem.Storage }
+
+func (vettedConfig) Config() (*config.Config, error) { return config.NewConfig(), nil }
 
 // Root returns the top of the working tree, or "" for a bare
 // repository.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage"
@@ -233,19 +234,22 @@ func clearDir(dir string) {
 // checkoutFiles brings the files and index of the worktree at root to
 // commit's tree (only paths, when given) with go-git.
 func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
-	opened, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	// Opened as Open does, so that go-git is not the judge of the
+	// repository's format (see vettedConfig), and without the
+	// environment: GIT_DIR may name the caller's worktree, not this one.
+	opened, err := open(root, func(string) (string, bool) { return "", false })
+	if err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(root); err != nil || opened.root != real {
+		return fmt.Errorf("gitops: %s is not the top of a worktree", root)
+	}
+	repo, err := git.Open(refGuard{opened.repo.Storer}, osfs.New(root))
 	if err != nil {
 		return fmt.Errorf("gitops: opening %s: %w", root, err)
 	}
-	w, err := opened.Worktree()
+	w, err := repo.Worktree()
 	if err != nil {
-		return fmt.Errorf("gitops: opening %s: %w", root, err)
-	}
-	repo, err := git.Open(refGuard{opened.Storer}, w.Filesystem)
-	if err != nil {
-		return fmt.Errorf("gitops: opening %s: %w", root, err)
-	}
-	if w, err = repo.Worktree(); err != nil {
 		return fmt.Errorf("gitops: opening %s: %w", root, err)
 	}
 	if err := w.Reset(&git.ResetOptions{Commit: commit, Mode: git.HardReset, Files: paths}); err != nil {

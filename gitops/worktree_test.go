@@ -752,3 +752,19 @@ func TestWorktreeHookEnv(t *testing.T) {
 	}
 	tr.checkAdded(path, "feat", to)
 }
+
+// Without git, the worktree is checked out with go-git, which must not
+// be the judge of the repository's format either: extensions git knows
+// (here worktreeConfig, which git sparse-checkout turns on, and
+// preciousObjects) and configuration go-git's parser refuses.
+func TestAddWorktreeNoGitOddConfig(t *testing.T) {
+	tr, feat := newWorktreeFixture(t, false)
+	tr.git("config", "extensions.worktreeConfig", "true")
+	tr.git("config", "extensions.preciousObjects", "true")
+	tr.git("config", "--add", "remote.o.fetch", "^refs/heads/skip")
+	path := filepath.Join(tr.base(), "wt")
+	if err := tr.open(tr.dir).AddWorktree(path, "feat"); err != nil {
+		t.Fatal(err)
+	}
+	tr.checkAdded(path, "feat", feat)
+}
