@@ -102,6 +102,10 @@ func runApply(o applyOptions, s streams) error {
 		if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
 			return &exitError{exitUsage, err}
 		}
+		if err := notRecorded(err); err != nil {
+			report(s, o.commonOptions, nil, outputs{branch: t.branch, fatal: err})
+			return err
+		}
 		return err
 	}
 	stop, release := onInterrupt()
@@ -123,10 +127,10 @@ func runApply(o applyOptions, s streams) error {
 				r.Commit, r.Status = "", engine.Rejected
 			}
 		}
-		if errors.Is(err, gitops.ErrRefMoved) || errors.Is(err, gitops.ErrRefLocked) {
-			err = &exitError{exitMoved, fmt.Errorf("%w; nothing was recorded, run the command again", err)}
+		if moved := notRecorded(err); moved != nil {
+			err = moved
 		}
-		report(s, o.commonOptions, results, outputs{branch: t.branch})
+		report(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
 		return err
 	}
 	out := outputs{branch: t.branch, stopped: stopped}
@@ -164,6 +168,16 @@ func runApply(o applyOptions, s streams) error {
 		return interruptedError(results, inputs, t.branch)
 	}
 	return statusOf(results)
+}
+
+// notRecorded is the exit-3 error of a run another writer got in the
+// way of (the branch moved, or its lock is held), or nil for any other
+// error.
+func notRecorded(err error) error {
+	if errors.Is(err, gitops.ErrRefMoved) || errors.Is(err, gitops.ErrRefLocked) {
+		return &exitError{exitMoved, fmt.Errorf("%w; nothing was recorded, run the command again", err)}
+	}
+	return nil
 }
 
 // chooseTarget decides the branch and base: an existing -b branch is

@@ -221,6 +221,17 @@ func TestConcurrentRunsOnOneBranch(t *testing.T) {
 				if !strings.Contains(errs[j].String(), "nothing was recorded") {
 					t.Errorf("round %d, run %d: exit 3 without saying nothing was recorded:\n%s", round, j, errs[j])
 				}
+				var doc struct {
+					OK      bool
+					Error   string
+					Replies []struct{ Commit *string }
+				}
+				// The move may be seen before the reply is read or after.
+				err := json.Unmarshal([]byte(outs[j].String()), &doc)
+				if err != nil || doc.OK || !strings.Contains(doc.Error, "branch moved") || len(doc.Replies) > 1 ||
+					len(doc.Replies) == 1 && doc.Replies[0].Commit != nil {
+					t.Errorf("round %d, run %d: exit 3 with the report %s (%v)", round, j, outs[j], err)
+				}
 			default:
 				t.Fatalf("round %d, run %d: exit %d\n%s", round, j, code, errs[j])
 			}

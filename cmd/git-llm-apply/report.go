@@ -45,6 +45,9 @@ type outputs struct {
 	// stopped: an interrupt ended the run before the replies in unread.
 	stopped bool
 	unread  []string
+	// fatal is what stopped the run before it could record (a base
+	// that cannot be read, the branch moved).
+	fatal error
 }
 
 // report prints the run's account: JSON on stdout with --json, and the
@@ -57,7 +60,11 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			OK          bool        `json:"ok"`
 			Interrupted bool        `json:"interrupted,omitempty"`
 			Unread      []string    `json:"unread,omitempty"`
-		}{Replies: []jsonReply{}, OK: statusOf(results) == nil && !out.stopped, Interrupted: out.stopped, Unread: out.unread}
+			Error       string      `json:"error,omitempty"`
+		}{Replies: []jsonReply{}, OK: statusOf(results) == nil && !out.stopped && out.fatal == nil, Interrupted: out.stopped, Unread: out.unread}
+		if out.fatal != nil {
+			doc.Error = trimPkgPrefix(out.fatal)
+		}
 		for i, r := range results {
 			b := ""
 			if r.Commit != "" {
