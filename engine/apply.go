@@ -162,6 +162,7 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		return
 	}
 	expandUnits(op, f.d.indentUnit())
+	dropBOMs(op, f.d)
 	n := f.d.len()
 	switch {
 	case op.Append && endsWith(f.d, op.New), !op.Append && sameLines(f.d, op.New):
@@ -350,7 +351,7 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		if !r.editable(o, g) || !r.editable(o, f) {
 			return nil
 		}
-		g.d.final = f.d.final
+		g.d.final, g.d.bom = f.d.final, f.d.bom
 		g.splice(0, g.d.len(), f.d.slice(0, f.d.len()))
 		g.mode = f.mode
 		f.exists = false

@@ -15,6 +15,17 @@ import (
 // testdata/<format>/<case>/.
 var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "whole"}
 
+// formatCaseDirs are the golden case directories of format, under the
+// project's testdata/ (whose replies the translate tests read too).
+func formatCaseDirs(format string) []string {
+	var dirs []string
+	replies, _ := filepath.Glob(filepath.Join("..", "testdata", format, "*", "reply.md"))
+	for _, reply := range replies {
+		dirs = append(dirs, filepath.Dir(reply))
+	}
+	return dirs
+}
+
 // TestFormatGolden runs every testdata/<format>/<case>/ directory:
 // reply.md is resolved (with --format <format>, or the options file's
 // "format: auto") against the files under in/ (a name ending in ".x"
@@ -24,9 +35,7 @@ var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", 
 // against in/. -update rewrites report.txt and out/.
 func TestFormatGolden(t *testing.T) {
 	for _, format := range goldenFormats {
-		dirs, _ := filepath.Glob(filepath.Join("..", "testdata", format, "*", "reply.md"))
-		for _, reply := range dirs {
-			dir := filepath.Dir(reply)
+		for _, dir := range formatCaseDirs(format) {
 			t.Run(format+"/"+filepath.Base(dir), func(t *testing.T) { runFormatCase(t, format, dir) })
 		}
 	}
@@ -59,26 +68,8 @@ func TestPromptExamples(t *testing.T) {
 }
 
 func runFormatCase(t *testing.T, format, dir string) {
-	opts := RunOptions{Format: format}
-	if data, err := os.ReadFile(filepath.Join(dir, "options")); err == nil {
-		for _, l := range strings.Split(string(data), "\n") {
-			k, v, _ := strings.Cut(l, ": ")
-			switch k {
-			case "format":
-				opts.Format = v
-			case "fuzz":
-				opts.Fuzz, _ = ParseFuzz(v)
-			case "partial":
-				opts.Partial = v == "true"
-			}
-		}
-	}
-	src := readTree(t, filepath.Join(dir, "in"))
-	reply, err := os.ReadFile(filepath.Join(dir, "reply.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := Run([]Input{{Source: "reply.md", Text: string(reply)}}, src, nil, opts)
+	reply, src, opts := loadFormatCase(t, format, dir)
+	results, err := Run([]Input{{Source: "reply.md", Text: reply}}, src, nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,15 +77,7 @@ func runFormatCase(t *testing.T, format, dir string) {
 	report := dumpResult(r)
 	out := memSource{}
 	if len(r.Changes) > 0 {
-		for p, f := range src {
-			out[p] = f
-		}
-		for _, c := range r.Changes {
-			delete(out, c.OldPath)
-			if c.NewPath != "" {
-				out[c.NewPath] = memFile{c.NewMode, string(c.New)}
-			}
-		}
+		out = withChanges(src, r.Changes)
 	}
 	if *update {
 		if err := os.WriteFile(filepath.Join(dir, "report.txt"), []byte(report), 0o644); err != nil {
@@ -120,6 +103,48 @@ func runFormatCase(t *testing.T, format, dir string) {
 	if len(r.Patch) > 0 {
 		gitApplyCheck(t, src, string(r.Patch))
 	}
+}
+
+// loadFormatCase reads a golden case directory: its reply, the files
+// under in/ and the run options (format's, unless the options file
+// says otherwise).
+func loadFormatCase(t *testing.T, format, dir string) (string, memSource, RunOptions) {
+	t.Helper()
+	opts := RunOptions{Format: format}
+	if data, err := os.ReadFile(filepath.Join(dir, "options")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			k, v, _ := strings.Cut(l, ": ")
+			switch k {
+			case "format":
+				opts.Format = v
+			case "fuzz":
+				opts.Fuzz, _ = ParseFuzz(v)
+			case "partial":
+				opts.Partial = v == "true"
+			}
+		}
+	}
+	src := readTree(t, filepath.Join(dir, "in"))
+	reply, err := os.ReadFile(filepath.Join(dir, "reply.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(reply), src, opts
+}
+
+// withChanges is src with changes laid over it: the files after a reply.
+func withChanges(src memSource, changes []FileChange) memSource {
+	out := memSource{}
+	for p, f := range src {
+		out[p] = f
+	}
+	for _, c := range changes {
+		delete(out, c.OldPath)
+		if c.NewPath != "" {
+			out[c.NewPath] = memFile{c.NewMode, string(c.New)}
+		}
+	}
+	return out
 }
 
 func readTree(t *testing.T, root string) memSource {

@@ -24,42 +24,13 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // report with "want.report" and the diff with "want.diff", which must
 // also pass `git apply --check` against the same files.
 func TestGolden(t *testing.T) {
-	cases, _ := filepath.Glob("../testdata/resolve/*.txtar")
+	cases := resolveCases()
 	if len(cases) == 0 {
 		t.Fatal("no golden cases")
 	}
 	for _, name := range cases {
 		t.Run(strings.TrimSuffix(filepath.Base(name), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts := RunOptions{Format: "auto"}
-			for _, l := range strings.Split(string(ar.Comment), "\n") {
-				k, v, _ := strings.Cut(strings.TrimPrefix(l, "# "), ": ")
-				switch k {
-				case "format":
-					opts.Format = v
-				case "fuzz":
-					if opts.Fuzz, err = ParseFuzz(v); err != nil {
-						t.Fatal(err)
-					}
-				case "partial":
-					opts.Partial = v == "true"
-				}
-			}
-			src := memSource{}
-			var reply string
-			for _, f := range ar.Files {
-				switch {
-				case f.Name == "reply":
-					reply = string(f.Data)
-				case strings.HasPrefix(f.Name, "file:"):
-					src[strings.TrimPrefix(f.Name, "file:")] = memFile{ModeRegular, string(f.Data)}
-				case strings.HasPrefix(f.Name, "file+x:"):
-					src[strings.TrimPrefix(f.Name, "file+x:")] = memFile{ModeExec, string(f.Data)}
-				}
-			}
+			ar, reply, src, opts := loadResolveCase(t, name)
 			results, err := Run([]Input{{Source: "reply", Text: reply}}, src, nil, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -102,6 +73,49 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// resolveCases are the txtar cases TestGolden runs.
+func resolveCases() []string {
+	cases, _ := filepath.Glob("../testdata/resolve/*.txtar")
+	return cases
+}
+
+// loadResolveCase reads a testdata/resolve case: its archive (for
+// -update), the reply, the files it edits and the run options.
+func loadResolveCase(t *testing.T, name string) (*txtar.Archive, string, memSource, RunOptions) {
+	t.Helper()
+	ar, err := txtar.ParseFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := RunOptions{Format: "auto"}
+	for _, l := range strings.Split(string(ar.Comment), "\n") {
+		k, v, _ := strings.Cut(strings.TrimPrefix(l, "# "), ": ")
+		switch k {
+		case "format":
+			opts.Format = v
+		case "fuzz":
+			if opts.Fuzz, err = ParseFuzz(v); err != nil {
+				t.Fatal(err)
+			}
+		case "partial":
+			opts.Partial = v == "true"
+		}
+	}
+	src := memSource{}
+	var reply string
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == "reply":
+			reply = string(f.Data)
+		case strings.HasPrefix(f.Name, "file:"):
+			src[strings.TrimPrefix(f.Name, "file:")] = memFile{ModeRegular, string(f.Data)}
+		case strings.HasPrefix(f.Name, "file+x:"):
+			src[strings.TrimPrefix(f.Name, "file+x:")] = memFile{ModeExec, string(f.Data)}
+		}
+	}
+	return ar, reply, src, opts
 }
 
 // dumpResult is a readable account of a reply's outcome for golden files.

@@ -16,6 +16,7 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 	}
 	op := &o.Op
 	expandUnits(op, f.d.indentUnit())
+	dropBOMs(op, f.d)
 	r.useLanguage(f, op.Language)
 	top := r.topFor(op)
 	pattern := concat(op.Before, op.Old, op.After)
@@ -102,6 +103,31 @@ func expandUnits(op *translate.Operation, unit string) {
 				l, n = l[len(translate.IndentUnit):], n+1
 			}
 			out[i] = strings.Repeat(unit, n) + l
+		}
+		if out != nil {
+			*lines = out
+		}
+	}
+}
+
+// dropBOMs takes the byte order mark off the start of an operation's
+// lines when the file starts with one: the doc holds the file's mark
+// apart from its first line, and a model that copies that line copies
+// the mark too.
+func dropBOMs(op *translate.Operation, d *doc) {
+	if d.bom == "" {
+		return
+	}
+	for _, lines := range []*[]string{&op.Scope, &op.Before, &op.Old, &op.After, &op.New} {
+		var out []string // a copy: the reply's operations stay as read
+		for i, l := range *lines {
+			if !strings.HasPrefix(l, d.bom) {
+				continue
+			}
+			if out == nil {
+				out = append([]string(nil), *lines...)
+			}
+			out[i] = l[len(d.bom):]
 		}
 		if out != nil {
 			*lines = out

@@ -10,8 +10,8 @@ import (
 
 // FuzzResolve feeds random files and SEARCH/REPLACE edits to the
 // resolver at every fuzz level: it must never panic, every outcome must
-// be consistent, and whatever it changes must give a diff that
-// verifies.
+// be consistent, no line outside the lines an edit reports touching may
+// change, and whatever it changes must give a diff that verifies.
 func FuzzResolve(f *testing.F) {
 	f.Add("def f():\n    x = 1\n    return x\n", "x = 1\n", "x = 2\ny = 3\n", uint8(0))
 	f.Add("a\r\nb\r\nc", "b\n", "B\n", uint8(1))
@@ -20,6 +20,7 @@ func FuzzResolve(f *testing.F) {
 	f.Add("a \u201cb\u201d\n", "a \"b\"\n", "", uint8(0))
 	f.Add("int a; /* x\n y */\nint b;\n", "int a;\nint b;\n", "int c;\n", uint8(3))
 	f.Add("def f():\n    \"\"\"doc\n    \"\"\"\n    return 1\n", "def f():\n    return 1\n", "def f():\n    return 2\n", uint8(6))
+	f.Add("\ufeffa\r\nb\nc\rd\n\u200be\xff\n\tf", "b\n", "B\nb2\n", uint8(0))
 	f.Fuzz(func(t *testing.T, file, search, replace string, level uint8) {
 		name := []string{"f.py", "f.cpp"}[int(level/3)%2] // the comment syntax the comments rung uses
 		src := files(name, file)
@@ -40,6 +41,9 @@ func FuzzResolve(f *testing.F) {
 			if (o.Status == Failed) != (o.Err != nil) {
 				t.Fatalf("outcome %+v", o)
 			}
+		}
+		if _, violations, err := replayUntouched(src, ops, Options{Format: "udiff", Fuzz: fuzz}); err != nil || len(violations) > 0 {
+			t.Fatalf("%q: %v %s", file, err, strings.Join(violations, "\n"))
 		}
 		applied := false
 		for _, o := range res.Outcomes {

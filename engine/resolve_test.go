@@ -308,10 +308,53 @@ func TestInsertionWrittenAsReplacementIsIdempotent(t *testing.T) {
 }
 
 func TestDocRoundTrip(t *testing.T) {
-	for _, s := range []string{"", "a", "a\n", "a\r\n", "\n\r", "a\rb\r", "x\r\ny\nz", "\r\n\r\n", "\n\n"} {
+	for _, s := range []string{"", "a", "a\n", "a\r\n", "\n\r", "a\rb\r", "x\r\ny\nz", "\r\n\r\n", "\n\n",
+		"\ufeff", "\ufeffa\r\n", "\ufeff\ufeffa\n", "a\n\ufeffb\n", "caf\xe9\n\xff\xfe", "x\u200by\n\tz \n"} {
 		if got := string(newDoc([]byte(s)).bytes()); got != s {
 			t.Errorf("%q round-trips to %q", s, got)
 		}
+	}
+}
+
+// TestByteOrderMark: a file's byte order mark stays at its top, once,
+// whatever an edit does to the first line, and a reply that copies the
+// mark matches as one that does not.
+func TestByteOrderMark(t *testing.T) {
+	tests := []struct {
+		name, file string
+		op         translate.Operation
+		want       string
+	}{
+		{"first line replaced", "\ufeffa\nb\n", sr("f.txt", "a\n", "A\n"), "\ufeffA\nb\n"},
+		{"reply copies the mark", "\ufeffa\nb\n", sr("f.txt", "\ufeffa\n", "\ufeffA\n"), "\ufeffA\nb\n"},
+		{"lines inserted above the first", "\ufeffa\n", sr("f.txt", "a\n", "x\na\n"), "\ufeffx\na\n"},
+		{"first line deleted", "\ufeffa\nb\n", sr("f.txt", "a\n", ""), "\ufeffb\n"},
+		{"every line deleted", "\ufeffa\n", sr("f.txt", "a\n", ""), "\ufeff"},
+		{"append to a file holding only the mark", "\ufeff",
+			translate.Operation{Kind: translate.Create, Append: true, Path: "f.txt", New: []string{"a"}}, "\ufeffa\n"},
+		{"two marks, an edit elsewhere", "\ufeff\ufeffa\nb\n", sr("f.txt", "b\n", "B\n"), "\ufeff\ufeffa\nB\n"},
+		{"a mark mid-file is the line's own", "a\n\ufeffb\n", sr("f.txt", "\ufeffb\n", "c\n"), "a\nc\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Resolve(files("f.txt", tt.file), []translate.Operation{tt.op}, Options{Format: "diff"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := res.Outcomes[0]; o.Status != Applied {
+				t.Fatalf("status %s: %v", o.Status, o.Err)
+			}
+			if len(res.Changes) != 1 || string(res.Changes[0].New) != tt.want {
+				t.Fatalf("got %+v, want %q", res.Changes, tt.want)
+			}
+			patch, err := FormatPatch(res.Changes, PatchOptions{})
+			if err == nil {
+				err = VerifyPatch(patch, res.Changes)
+			}
+			if err != nil {
+				t.Errorf("%v\n%s", err, patch)
+			}
+		})
 	}
 }
 

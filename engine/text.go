@@ -19,7 +19,15 @@ type doc struct {
 	final  bool       // the file ends with a line terminator (or is empty)
 	log    []spliceRec
 	unit   string // indentation unit, computed once
+	// bom is the UTF-8 byte order mark the file starts with, or "". It
+	// belongs to the file, not to its first line: the reply's lines
+	// match that line without it, and it stays at the top whatever
+	// replaces the line or is inserted above it.
+	bom string
 }
+
+// utf8BOM is the UTF-8 byte order mark (U+FEFF).
+const utf8BOM = "\ufeff"
 
 // spliceRec is one edit of a doc: lines [at, at+removed) became added
 // lines.
@@ -28,6 +36,10 @@ type spliceRec struct{ at, removed, added int }
 func newDoc(data []byte) *doc {
 	final := true
 	s := string(data)
+	bom := ""
+	if strings.HasPrefix(s, utf8BOM) {
+		bom, s = utf8BOM, s[len(utf8BOM):]
+	}
 	var lines []string
 	crlf, lf := 0, 0
 	for len(s) > 0 {
@@ -49,7 +61,9 @@ func newDoc(data []byte) *doc {
 	if crlf > lf {
 		eol = "\r\n"
 	}
-	return newDocLines(lines, eol, final)
+	d := newDocLines(lines, eol, final)
+	d.bom = bom
+	return d
 }
 
 func newDocLines(lines []string, eol string, final bool) *doc {
@@ -124,11 +138,13 @@ func (d *doc) slice(from, to int) []string {
 	return out
 }
 
-// bytes joins the lines, giving every line but the last a terminator
-// and the last one the file's original final-newline state.
+// bytes joins the lines after the file's byte order mark, giving every
+// line but the last a terminator and the last one the file's original
+// final-newline state.
 func (d *doc) bytes() []byte {
 	var b bytes.Buffer
 	n := d.len()
+	b.WriteString(d.bom)
 	d.each(0, func(i int, l string) bool {
 		body := trimEOL(l)
 		term := l[len(body):]

@@ -1,0 +1,6 @@
+name​ = "x"
+value = 1
+import os
+import sys
+label = "a​b"
+count = 2

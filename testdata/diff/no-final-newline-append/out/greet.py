@@ -1,0 +1,7 @@
+def greet(name):
+    print("hi", name)
+
+
+def bye(name):
+    print("bye", name)
+    return None

@@ -1,0 +1,6 @@
+def greet(name):
+    print("hi", name)
+
+
+def bye(name):
+    print("bye", name)

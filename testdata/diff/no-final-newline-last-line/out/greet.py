@@ -1,0 +1,7 @@
+def greet(name):
+    print("hello", name)
+
+
+def bye(name):
+    print("goodbye", name)
+    return name

@@ -1,0 +1,2 @@
+def greet(name):
+    print("hi", name)
