@@ -40,7 +40,9 @@ func newDoc(data []byte) *doc {
 	if strings.HasPrefix(s, utf8BOM) {
 		bom, s = utf8BOM, s[len(utf8BOM):]
 	}
-	var lines []string
+	// Sized once: grown by append, a million lines would allocate the
+	// slice five times over.
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
 	crlf, lf := 0, 0
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
