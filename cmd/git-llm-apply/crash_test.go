@@ -136,6 +136,18 @@ func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
 			}
 		}
 	}
+	// A patch file is whole or absent: a killed run leaves at most a
+	// temporary file beside it.
+	patches, _ := filepath.Glob(filepath.Join(dir, "patches", "*", "*.patch"))
+	for _, p := range patches {
+		data, _ := os.ReadFile(p)
+		if !strings.HasSuffix(string(data), "\n-- \ngit-llm-apply\n\n") {
+			t.Errorf("%s is truncated:\n%s", p, data)
+		}
+	}
+	if len(patches) == 0 {
+		t.Error("no patch file written")
+	}
 	// And the repository goes on working.
 	final := r.reply("final.md", createReply("Final.", "final.txt", "final\n"))
 	if res := r.run("apply", "-q", "-b", "crash/shared", final); res.code != 0 {

@@ -38,10 +38,30 @@ func writePatches(dir string, results []*engine.ReplyResult, author gitops.Ident
 			return paths, err
 		}
 		p := filepath.Join(dir, engine.PatchFileName(n+1, r.Message))
-		if err := os.WriteFile(p, mail, 0o666); err != nil {
+		if err := writeWhole(p, mail); err != nil {
 			return paths, fmt.Errorf("cannot write the patch file: %w", err)
 		}
 		paths[i] = p
 	}
 	return paths, nil
+}
+
+// writeWhole writes data to path through a temporary file renamed over
+// it, so that a run killed meanwhile leaves no truncated patch for git
+// am to take.
+func writeWhole(path string, data []byte) error {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp) // after a failure; renamed away otherwise
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
