@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -61,26 +60,28 @@ func (l Limits) checkEdits(n int) error {
 	return nil
 }
 
-// checkFile says why the file path of content data may not be touched,
+// checkSize says why the file path, of size bytes, may not be touched,
 // or "" when it may.
-func (l Limits) checkFile(path string, data []byte) string {
-	if l.FileSize > 0 && int64(len(data)) > l.FileSize {
-		return fmt.Sprintf("%s is %s, more than --max-file-size (%s)", path, Size(int64(len(data))), Size(l.FileSize))
-	}
-	if l.LineLength <= 0 || len(data) <= l.LineLength {
-		return ""
-	}
-	for n, rest := 1, data; len(rest) > 0; n++ {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			i = len(rest)
-		}
-		if i > l.LineLength {
-			return fmt.Sprintf("line %d of %s is %s long, more than --max-line-length (%s)", n, path, Size(int64(i)), Size(int64(l.LineLength)))
-		}
-		rest = rest[min(i+1, len(rest)):]
+func (l Limits) checkSize(path string, size int) string {
+	if l.FileSize > 0 && int64(size) > l.FileSize {
+		return fmt.Sprintf("%s is %s, more than --max-file-size (%s)", path, Size(int64(size)), Size(l.FileSize))
 	}
 	return ""
+}
+
+// checkLines says why the file path, read into d, may not be touched
+// for a line over the limit (its terminator not counted), or "".
+func (l Limits) checkLines(path string, d *doc) string {
+	why := ""
+	if l.LineLength > 0 {
+		d.each(0, func(i int, line string) bool {
+			if n := len(trimEOL(line)); n > l.LineLength {
+				why = fmt.Sprintf("line %d of %s is %s long, more than --max-line-length (%s)", i+1, path, Size(int64(n)), Size(int64(l.LineLength)))
+			}
+			return why == ""
+		})
+	}
+	return why
 }
 
 // Size writes a byte count as a person reads it: "512 bytes",

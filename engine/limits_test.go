@@ -39,10 +39,15 @@ func TestLimitsCheckFile(t *testing.T) {
 	}{
 		{"fits", "short\nlines\n", ""},
 		{"long line", "ok\n0123456789ABC\n", "line 2 of f.txt is 13 bytes long, more than --max-line-length (10 bytes)"},
-		{"CRLF counts its CR", "0123456789\r\n", "line 1 of f.txt is 11 bytes long"},
+		{"last line without newline", "ok\n0123456789ABC", "line 2 of f.txt is 13 bytes long"},
+		{"terminators do not count", "0123456789\r\n0123456789\n", ""},
 		{"too large", strings.Repeat("x\n", 30), "f.txt is 60 bytes, more than --max-file-size (50 bytes)"},
 	} {
-		if got := l.checkFile("f.txt", []byte(c.data)); !strings.Contains(got, c.want) || (c.want == "") != (got == "") {
+		got := l.checkSize("f.txt", len(c.data))
+		if got == "" {
+			got = l.checkLines("f.txt", newDoc([]byte(c.data)))
+		}
+		if !strings.Contains(got, c.want) || (c.want == "") != (got == "") {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -63,7 +68,7 @@ func TestSize(t *testing.T) {
 // or write it, and the rest of the reply still applies.
 func TestResolveRefusesFilesOverLimits(t *testing.T) {
 	big := strings.Repeat("line\n", 100)
-	src := files("big.txt", big, "small.txt", "a\nb\n", "dir/big.txt", big)
+	src := files("big.txt", big, "small.txt", "a\nb\n", "dir/big.txt", big, "image.png", "\x89PNG\x00"+strings.Repeat("x", 60))
 	ops := []translate.Operation{
 		{Kind: translate.Edit, Path: "big.txt", Old: []string{"line"}, New: []string{"x"}, FirstMatch: true},
 		{Kind: translate.Delete, Path: "big.txt"},
@@ -72,8 +77,10 @@ func TestResolveRefusesFilesOverLimits(t *testing.T) {
 		{Kind: translate.Delete, Path: "dir", Recursive: true},
 		{Kind: translate.Chmod, Path: "big.txt", Executable: true},
 		{Kind: translate.Edit, Path: "small.txt", Old: []string{"a"}, New: []string{"A"}},
+		// A binary file has no lines to be too long.
+		{Kind: translate.Delete, Path: "image.png"},
 	}
-	res, err := Resolve(src, ops, Options{Format: "diff", Limits: Limits{FileSize: 100}})
+	res, err := Resolve(src, ops, Options{Format: "diff", Limits: Limits{FileSize: 100, LineLength: 20}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,10 +89,12 @@ func TestResolveRefusesFilesOverLimits(t *testing.T) {
 			t.Errorf("op %d: %v %+v", i+1, o.Status, o.Err)
 		}
 	}
-	if o := res.Outcomes[6]; o.Status != Applied {
-		t.Errorf("edit of small.txt: %v %+v", o.Status, o.Err)
+	for _, o := range res.Outcomes[6:] {
+		if o.Status != Applied {
+			t.Errorf("%s: %v %+v", o.Path, o.Status, o.Err)
+		}
 	}
-	if len(res.Changes) != 1 || res.Changes[0].Path() != "small.txt" {
+	if len(res.Changes) != 2 {
 		t.Errorf("changes: %+v", res.Changes)
 	}
 }

@@ -143,13 +143,20 @@ func (r *resolver) file(p string) (*fileState, error) {
 			if f.orig, err = r.src.Read(p); err != nil {
 				return nil, err
 			}
-			if f.refused = r.opts.Limits.checkFile(p, f.orig); f.refused != "" {
-				f.orig = nil // nothing is read into lines, nothing changes
+			if f.refused = r.opts.Limits.checkSize(p, len(f.orig)); f.refused == "" {
+				f.setDoc(newDoc(f.orig))
+				f.binary = isBinary(f.orig)
+				if !f.binary {
+					// Lines matter where text is matched; a binary file
+					// may still be deleted, moved or made executable.
+					f.refused = r.opts.Limits.checkLines(p, f.d)
+				}
+			}
+			if f.refused != "" {
+				f.orig, f.d, f.binary = nil, nil, false // nothing changes
 				break
 			}
-			f.setDoc(newDoc(f.orig))
 			f.base = f.d
-			f.binary = isBinary(f.orig)
 		}
 	}
 	r.files[p] = f
