@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzMatcherFind holds the matcher's indexed search to a brute-force
+// one at the rungs that compare every line (exact, trailing space), on
+// a file edited once after its views were built, so that the views'
+// bookkeeping of added lines is searched too.
+func FuzzMatcherFind(f *testing.F) {
+	f.Add("a\nb\na\nb\n", "a\nb", uint16(1), uint16(1), "a\nb")
+	f.Add("x  \r\ny\n\n\ny", "y\n", uint16(0), uint16(0), "y \n")
+	f.Add("", "", uint16(0), uint16(0), "")
+	f.Add("\ufeffa\nb\tc\n", "b\tc", uint16(3), uint16(9), "a\r\nb\tc  ")
+	f.Fuzz(func(t *testing.T, file, pat string, from, n uint16, repl string) {
+		d := newDoc([]byte(file))
+		m := newMatcher(d, "")
+		rungs := []Rung{RungExact, RungTrailing}
+		for _, r := range rungs {
+			m.view(r)
+		}
+		at := int(from) % (d.len() + 1)
+		to := at + int(n)%(d.len()-at+1)
+		var lines []string
+		if repl != "" {
+			for _, l := range strings.SplitAfter(repl, "\n") {
+				if l != "" {
+					lines = append(lines, strings.TrimSuffix(l, "\n")+"\n")
+				}
+			}
+		}
+		m.splice(at, to, lines)
+		pattern := strings.Split(pat, "\n")
+		for _, r := range rungs {
+			var got []int
+			for _, p := range m.find(pattern, r) {
+				got = append(got, p.first())
+			}
+			key := keyFunc(r, "")
+			var want []int
+			for i := 0; i+len(pattern) <= d.len(); i++ {
+				all := true
+				for j, pl := range pattern {
+					all = all && key(d.content(i+j)) == key(pl)
+				}
+				if all {
+					want = append(want, i)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v: found at %v, brute force at %v", r, got, want)
+			}
+		}
+	})
+}
