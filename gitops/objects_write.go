@@ -15,43 +15,89 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// writeObjects stores objects in order, skipping those already stored,
-// and returns once every new one is on disk.
+// writeObjects stores the objects not stored yet and returns once every
+// one is on disk. The objects are written side by side: each waits for
+// its own sync, and the filesystem serves waits that overlap together
+// (a reply's four or five objects cost about one sync, not five).
 func (r *Repo) writeObjects(objs []pendingObject) error {
-	done := map[plumbing.Hash]bool{}
-	dirs := map[string]bool{}
 	root := filepath.Join(r.commonDir, "objects")
+	seen := map[plumbing.Hash]bool{}
+	var todo []pendingObject
 	for _, p := range objs {
-		if done[p.id] {
+		if seen[p.id] {
 			continue
 		}
-		done[p.id] = true
+		seen[p.id] = true
 		if has, err := r.hasObject(p.id); err != nil {
 			return err
-		} else if has {
-			continue
+		} else if !has {
+			todo = append(todo, p)
 		}
+	}
+	var mu sync.Mutex
+	dirs := map[string]bool{}
+	err := eachAtOnce(len(todo), func(i int) error {
+		p := todo[i]
 		dir, created, err := writeLoose(root, p.id, p.obj)
 		if err != nil {
 			return fmt.Errorf("gitops: writing %s %s: %w", p.obj.Type(), p.id, err)
 		}
+		mu.Lock()
 		dirs[dir] = true
 		if created {
 			dirs[root] = true // which now names dir
 		}
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	for dir := range dirs {
-		if err := syncDir(dir); err != nil {
-			return fmt.Errorf("gitops: syncing %s: %w", dir, err)
+	names := slices.Collect(maps.Keys(dirs))
+	return eachAtOnce(len(names), func(i int) error {
+		if err := syncDir(names[i]); err != nil {
+			return fmt.Errorf("gitops: syncing %s: %w", names[i], err)
 		}
+		return nil
+	})
+}
+
+// eachAtOnce runs fn(0) ... fn(n-1) on up to 8 goroutines and returns
+// the first error. The work is waiting on the disk, not the processor.
+func eachAtOnce(n int, fn func(i int) error) error {
+	if n == 1 {
+		return fn(0)
 	}
-	return nil
+	next := make(chan int)
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range min(n, 8) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	return <-errs // nil when none
 }
 
 // writeLoose writes obj as objects/xx/yyyy... under root and returns

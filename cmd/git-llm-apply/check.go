@@ -25,39 +25,57 @@ means apply would succeed.`,
 			if err != nil {
 				return err
 			}
-			_, results, stopped, err := resolveOnly(o, s)
+			res, err := resolveOnly(o, s)
 			if err != nil {
 				return err
 			}
-			report(s, o, results, outputs{stopped: stopped != nil, unread: unreadOf(stopped)})
+			out, stopped := res.interruption()
+			report(s, o, res.results, out)
 			if stopped != nil {
 				return stopped
 			}
-			return statusOf(results)
+			return statusOf(res.results)
 		},
 	}
 }
 
+// resolved is what check and translate learn from the replies.
+type resolved struct {
+	repo    *gitops.Repo
+	inputs  []engine.Input
+	results []*engine.ReplyResult
+	stopped bool // an interrupt ended the run before every reply was read
+}
+
+// interruption returns what the report says of an interrupt, and the
+// error an interrupted run exits with (nil when it ran to the end).
+func (r *resolved) interruption() (outputs, error) {
+	if !r.stopped {
+		return outputs{}, nil
+	}
+	return outputs{stopped: true, unread: unread(r.results, r.inputs)}, interruptedError(r.results, r.inputs, "")
+}
+
 // resolveOnly runs the replies against the base without recording.
-// An interrupt ends the run early: the results so far come back with
-// stopped, the error that says where it stopped.
-func resolveOnly(o commonOptions, s streams) (repo *gitops.Repo, results []*engine.ReplyResult, stopped *stopError, err error) {
-	if repo, err = openRepo(o.Dir); err != nil {
-		return nil, nil, nil, err
+func resolveOnly(o commonOptions, s streams) (*resolved, error) {
+	repo, err := openRepo(o.Dir)
+	if err != nil {
+		return nil, err
 	}
 	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	src, _, err := openBase(repo, o.Base)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	stop, release := onInterrupt()
 	defer release()
-	results, err = engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps, Interrupt: stop, Limits: o.Limits})
-	if errors.Is(err, engine.ErrInterrupted) {
-		return repo, results, &stopError{interruptedError(results, inputs, ""), unread(results, inputs)}, nil
+	results, err := engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps, Interrupt: stop, Limits: o.Limits})
+	stopped := errors.Is(err, engine.ErrInterrupted)
+	if err != nil && !stopped {
+		return nil, err
 	}
-	return repo, results, nil, err
+	return &resolved{repo: repo, inputs: inputs, results: results, stopped: stopped}, nil
 }

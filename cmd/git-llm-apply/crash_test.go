@@ -331,3 +331,46 @@ func TestInterruptedBatch(t *testing.T) {
 	r.fsck()
 	r.assertUntouched(before)
 }
+
+// check stops the same way, and its JSON report says so.
+func TestInterruptedCheck(t *testing.T) {
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	dir := t.TempDir()
+	const n = 3000
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("new/%04d.txt", i)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%04d.md", i)), []byte(createReply("Add "+name+".", name, name+"\n")), 0o644)
+	}
+	cmd := exec.Command(binary, "check", "--json", dir)
+	cmd.Dir = r.dir
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+	var doc struct {
+		Replies     []struct{ Status string }
+		OK          bool
+		Interrupted bool
+		Unread      []string
+	}
+	if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdout.String())
+	}
+	if doc.OK || !doc.Interrupted || len(doc.Replies)+len(doc.Unread) != n {
+		t.Errorf("report: ok %v, interrupted %v, %d replies and %d unread; want %d in all", doc.OK, doc.Interrupted, len(doc.Replies), len(doc.Unread), n)
+	}
+	if len(doc.Unread) > 0 && doc.Unread[0] != filepath.Join(dir, fmt.Sprintf("r%04d.md", len(doc.Replies))) {
+		t.Errorf("first unread %s after %d replies", doc.Unread[0], len(doc.Replies))
+	}
+	if want := fmt.Sprintf("interrupted: %d of %d replies done, the last being", len(doc.Replies), n); !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+	}
+	t.Logf("check interrupted after %d of %d replies", len(doc.Replies), n)
+}

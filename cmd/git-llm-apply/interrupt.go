@@ -71,20 +71,3 @@ func unread(results []*engine.ReplyResult, inputs []engine.Input) []string {
 	}
 	return rest
 }
-
-// stopError is an interrupted check or translate: the error to exit
-// with, and the replies it did not read, for the report.
-type stopError struct {
-	err    error
-	unread []string
-}
-
-func (e *stopError) Error() string { return e.err.Error() }
-func (e *stopError) Unwrap() error { return e.err }
-
-func unreadOf(e *stopError) []string {
-	if e == nil {
-		return nil
-	}
-	return e.unread
-}

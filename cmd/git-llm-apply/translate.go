@@ -27,10 +27,12 @@ field and its patch file in "patch") is printed instead.`,
 			if err != nil {
 				return err
 			}
-			repo, results, stopped, err := resolveOnly(o, s)
+			res, err := resolveOnly(o, s)
 			if err != nil {
 				return err
 			}
+			repo, results := res.repo, res.results
+			out, stopped := res.interruption()
 			diffs, patches := map[int]string{}, map[int]string{}
 			if dir := cmd.String("patch-dir"); dir != "" {
 				author, err := repo.Author()
@@ -55,7 +57,8 @@ field and its patch file in "patch") is printed instead.`,
 					}
 				}
 			}
-			report(s, o, results, outputs{diffs: diffs, patches: patches, stopped: stopped != nil, unread: unreadOf(stopped)})
+			out.diffs, out.patches = diffs, patches
+			report(s, o, results, out)
 			if stopped != nil {
 				return stopped
 			}
