@@ -116,7 +116,10 @@ func replayUntouched(src memSource, ops []translate.Operation, opts Options) (me
 // from) keeps the lines no applied edit reports touching.
 func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 	from := map[string]string{} // a rename's target: its source
-	touched := map[string][]lineRange{}
+	// The lines kept at an edit's edges are found leading ones first,
+	// or trailing ones first: where Old and New share lines at both
+	// ends (Old " ", New "", " "), the engine's diff may keep either.
+	touched := [2]map[string][]lineRange{{}, {}}
 	for _, o := range outs {
 		if o.Status != Applied {
 			continue // a failed or already-applied edit changes nothing
@@ -125,7 +128,9 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 		case translate.Rename:
 			from[o.Op.NewPath] = o.Path
 		case translate.Edit, translate.Create:
-			touched[o.Path] = append(touched[o.Path], outcomeRange(o, prev[o.Path].data))
+			for k, trailFirst := range []bool{false, true} {
+				touched[k][o.Path] = append(touched[k][o.Path], outcomeRange(o, prev[o.Path].data, trailFirst))
+			}
 		}
 	}
 	var names []string
@@ -143,11 +148,17 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 		if !ok {
 			continue // created by this step: every line is new
 		}
-		ranges := touched[origin]
-		if origin != p {
-			ranges = append(ranges, touched[p]...)
+		var err error
+		for _, t := range touched {
+			ranges := t[origin]
+			if origin != p {
+				ranges = append(ranges, t[p]...)
+			}
+			if err = checkUntouched(before.data, next[p].data, ranges); err == nil {
+				break
+			}
 		}
-		if err := checkUntouched(before.data, next[p].data, ranges); err != nil {
+		if err != nil {
 			out = append(out, fmt.Sprintf("%s: %v", p, err))
 		}
 	}
@@ -163,11 +174,11 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 // the file as the edit found it: the lines it reports replacing, less
 // its leading and trailing lines that stand unchanged in both Old and
 // New (a diff's context), which keep the file's bytes too (SPEC section
-// 5). Those are told only where Old maps line for line onto the file; a
+// 5), counted from the start first, or from the end first. Those are told only where Old maps line for line onto the file; a
 // rung that skips blank lines takes blank lines at the edges of its
 // match into the replaced region but leaves them out of the report (see
 // reported), so those count as touched.
-func outcomeRange(o Outcome, data string) lineRange {
+func outcomeRange(o Outcome, data string, trailFirst bool) lineRange {
 	r := lineRange{o.Start - 1, max(o.End, o.Start-1)}
 	lines := textLines(data)
 	if n := len(lines); r.end == n+1 {
@@ -177,13 +188,26 @@ func outcomeRange(o Outcome, data string) lineRange {
 	}
 	op := o.Op
 	if op.Kind == translate.Edit && !o.Rung.skipsBlank() && op.Block == translate.NoBlock && r.end-r.start == len(op.Old) {
-		lead := 0
-		for lead < len(op.Old) && lead < len(op.New) && op.Old[lead] == op.New[lead] {
-			lead++
+		// Kept as the engine keeps them: equal but for trailing white
+		// space (see replacement).
+		same := func(i, j int) bool { return trimTrailing(op.Old[i]) == trimTrailing(op.New[j]) }
+		lead, trail := 0, 0
+		countLead := func() {
+			for lead < len(op.Old)-trail && lead < len(op.New)-trail && same(lead, lead) {
+				lead++
+			}
 		}
-		trail := 0
-		for trail < len(op.Old)-lead && trail < len(op.New)-lead && op.Old[len(op.Old)-1-trail] == op.New[len(op.New)-1-trail] {
-			trail++
+		countTrail := func() {
+			for trail < len(op.Old)-lead && trail < len(op.New)-lead && same(len(op.Old)-1-trail, len(op.New)-1-trail) {
+				trail++
+			}
+		}
+		if trailFirst {
+			countTrail()
+			countLead()
+		} else {
+			countLead()
+			countTrail()
 		}
 		r.start, r.end = r.start+lead, r.end-trail
 	}
