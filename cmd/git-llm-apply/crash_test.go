@@ -285,28 +285,12 @@ func TestConcurrentRunsOnOneBranch(t *testing.T) {
 func TestInterruptedBatch(t *testing.T) {
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
-	dir := t.TempDir()
 	const n = 3000
-	for i := 0; i < n; i++ {
-		name := fmt.Sprintf("new/%04d.txt", i)
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%04d.md", i)), []byte(createReply("Add "+name+".", name, name+"\n")), 0o644)
-	}
-	cmd := exec.Command(binary, "apply", "-q", "-b", "batch", dir)
-	cmd.Dir = r.dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(500 * time.Millisecond)
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
-	}
-	m := regexp.MustCompile(`interrupted: (\d+) of 3000 replies done; the last, (\S+), is recorded whole on batch; not read: (\S+) to (\S+) \((\d+) replies\)`).FindStringSubmatch(stderr.String())
+	dir := batchReplies(t, n)
+	_, stderr := interrupt(t, r, 500*time.Millisecond, "apply", "-q", "-b", "batch", dir)
+	m := regexp.MustCompile(`interrupted: (\d+) of 3000 replies done; the last, (\S+), is recorded whole on batch; not read: (\S+) to (\S+) \((\d+) replies\)`).FindStringSubmatch(stderr)
 	if m == nil {
-		t.Fatalf("the report does not say where the run stopped:\n%s", stderr.String())
+		t.Fatalf("the report does not say where the run stopped:\n%s", stderr)
 	}
 	done, _ := strconv.Atoi(m[1])
 	last := filepath.Join(dir, fmt.Sprintf("r%04d.md", done-1))
@@ -335,33 +319,17 @@ func TestInterruptedBatch(t *testing.T) {
 // check stops the same way, and its JSON report says so.
 func TestInterruptedCheck(t *testing.T) {
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
-	dir := t.TempDir()
 	const n = 3000
-	for i := 0; i < n; i++ {
-		name := fmt.Sprintf("new/%04d.txt", i)
-		os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%04d.md", i)), []byte(createReply("Add "+name+".", name, name+"\n")), 0o644)
-	}
-	cmd := exec.Command(binary, "check", "--json", dir)
-	cmd.Dir = r.dir
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
-	}
+	dir := batchReplies(t, n)
+	stdout, stderr := interrupt(t, r, 300*time.Millisecond, "check", "--json", dir)
 	var doc struct {
 		Replies     []struct{ Status string }
 		OK          bool
 		Interrupted bool
 		Unread      []string
 	}
-	if err := json.Unmarshal([]byte(stdout.String()), &doc); err != nil {
-		t.Fatalf("report: %v\n%s", err, stdout.String())
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdout)
 	}
 	if doc.OK || !doc.Interrupted || len(doc.Replies)+len(doc.Unread) != n {
 		t.Errorf("report: ok %v, interrupted %v, %d replies and %d unread; want %d in all", doc.OK, doc.Interrupted, len(doc.Replies), len(doc.Unread), n)
@@ -369,8 +337,39 @@ func TestInterruptedCheck(t *testing.T) {
 	if len(doc.Unread) > 0 && doc.Unread[0] != filepath.Join(dir, fmt.Sprintf("r%04d.md", len(doc.Replies))) {
 		t.Errorf("first unread %s after %d replies", doc.Unread[0], len(doc.Replies))
 	}
-	if want := fmt.Sprintf("interrupted: %d of %d replies done, the last being", len(doc.Replies), n); !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+	if want := fmt.Sprintf("interrupted: %d of %d replies done, the last being", len(doc.Replies), n); !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr)
 	}
 	t.Logf("check interrupted after %d of %d replies", len(doc.Replies), n)
+}
+
+// batchReplies writes n replies, each creating one file, into a new
+// directory and returns it.
+func batchReplies(t *testing.T, n int) string {
+	dir := t.TempDir()
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("new/%04d.txt", i)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%04d.md", i)), []byte(createReply("Add "+name+".", name, name+"\n")), 0o644)
+	}
+	return dir
+}
+
+// interrupt runs the binary in r with args, sends it SIGINT after
+// delay, and requires exit status 130.
+func interrupt(t *testing.T, r *repo, delay time.Duration, args ...string) (stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = r.dir
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(delay)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, errb.String())
+	}
+	return out.String(), errb.String()
 }
