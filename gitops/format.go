@@ -76,3 +76,18 @@ func checkFormat(cfg *gitConfig, dir string) error {
 	}
 	return nil
 }
+
+// checkEnvironment refuses the variables that move a repository's
+// object directory or common dir away from where gitops reads and
+// writes them: objects written to one place while git looks in the
+// other would leave a branch naming commits git cannot find. git sets
+// them mostly inside its receive hooks (the quarantine).
+func checkEnvironment(env func(string) (string, bool)) error {
+	for _, name := range []string{"GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"} {
+		if v, _ := env(name); v != "" {
+			return fmt.Errorf("%w: %s is set (%s), which git-llm-apply does not follow: it would write where git does not look; unset it and run again",
+				ErrUnsupportedRepository, name, v)
+		}
+	}
+	return nil
+}

@@ -79,6 +79,9 @@ func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 	} else {
 		return nil, fmt.Errorf("gitops: %w", err)
 	}
+	if err := checkEnvironment(env); err != nil {
+		return nil, err
+	}
 	var root, gitDir string
 	explicit := false
 	if gd, _ := env("GIT_DIR"); gd != "" {

@@ -193,4 +193,12 @@ func TestOpenEnvironment(t *testing.T) {
 			t.Errorf("open with %v: no error", env)
 		}
 	}
+	// Objects or the common dir moved elsewhere: refused, naming the
+	// variable, rather than written where git does not look.
+	for _, v := range []string{"GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"} {
+		_, err := open(tr.dir, lookupIn(append(append([]string(nil), tr.env...), v+"="+other)))
+		if !errors.Is(err, ErrUnsupportedRepository) || !strings.Contains(err.Error(), v+" is set") {
+			t.Errorf("open with %s set: %v", v, err)
+		}
+	}
 }
