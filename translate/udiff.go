@@ -144,6 +144,16 @@ func (u *udiffReader) file(h hunkFileHeader, hunks []hunk) {
 	case path == "":
 		u.fail(h.Line, "", "the file header names no file: write --- a/PATH and +++ b/PATH")
 		return
+	case strings.Contains(f.from, "\n") || strings.Contains(f.to, "\n"):
+		// Only a C-quoted name ("a\nb") can hold one; no path the
+		// engine edits may, and a path spanning lines would garble
+		// every report that names it.
+		name := f.to
+		if !strings.Contains(name, "\n") {
+			name = f.from
+		}
+		u.fail(h.Line, "", "the file name %q holds a line break, which no file git-llm-apply edits may have", name)
+		return
 	case f.bad.Line != 0:
 		u.fail(f.bad.Line, path, "%s", f.bad.Msg)
 		return

@@ -29,7 +29,8 @@ func FuzzParseUdiff(f *testing.F) {
 	f.Add("diff --git \nrename to 00")
 	f.Add("diff --git \n--- /dev/null\n+++ 0")
 	f.Add("diff --git \"\"0\nrename from 0\r0")
-	f.Add("diff --git a/ b/0\nnew mode  100644") // a mode line with two spaces is still one
+	f.Add("diff --git a/ b/0\nnew mode  100644")                      // a mode line with two spaces is still one
+	f.Add("diff --git \"\\n\" 0\nrename from \"\\n\"\nrename to 0\n") // a quoted name holding a line break
 	f.Fuzz(func(t *testing.T, reply string) {
 		lines, r, err := udiffContract.check(t, reply)
 		if at := udiffAt(reply); (at >= 0) != (err == nil) || at > len(reply) {

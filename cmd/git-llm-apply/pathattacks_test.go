@@ -34,6 +34,10 @@ func TestPathAttacks(t *testing.T) {
 		{"Windows drive", create(`C:\pwned.txt`), "absolute"},
 		{"UNC path", create(`\\server\share\pwned.txt`), "absolute"},
 		{"trailing slash", create("src/"), "names a directory"},
+		// A C-quoted name may spell any byte; the report keeps each
+		// error on its line.
+		{"quoted name with a line break", "Attack.\n\n```diff\n--- /dev/null\n+++ \"b/a\\nb.txt\"\n@@ -0,0 +1 @@\n+pwned\n```\n", `the file name "a\nb.txt" holds a line break`},
+		{"quoted name with an escape sequence", "Attack.\n\n```diff\n--- /dev/null\n+++ \"b/\\033[2Ja.txt\"\n@@ -0,0 +1 @@\n+pwned\n```\n", `(create "\x1b[2Ja.txt", reply line 4)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

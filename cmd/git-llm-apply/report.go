@@ -196,7 +196,11 @@ func printFailure(w io.Writer, r *engine.ReplyResult, e engine.Outcome) {
 	if path == "" {
 		path = e.Op.Path
 	}
-	fmt.Fprintf(w, "error: edit %d (%s %s, reply line %d) failed: %s.\n", e.N, engine.OpName(e.Op), path, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
+	what := engine.OpName(e.Op)
+	if path != "" {
+		what += " " + displayPath(path)
+	}
+	fmt.Fprintf(w, "error: edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
 	if c := e.Err.Closest; c != nil {
 		fmt.Fprintf(w, "  The closest lines are %d-%d of %s (similarity %.2f):\n%s", c.Start, c.End, path, c.Similarity, indent(c.Text+"\n", "    | "))
 	}
