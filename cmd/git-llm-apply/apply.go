@@ -102,9 +102,9 @@ func runApply(o applyOptions, s streams) error {
 		if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
 			return &exitError{exitUsage, err}
 		}
-		if err := notRecorded(err); err != nil {
-			report(s, o.commonOptions, nil, outputs{branch: t.branch, fatal: err})
-			return err
+		if moved := notRecorded(err); moved != nil {
+			report(s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
+			return moved
 		}
 		return err
 	}
@@ -133,10 +133,8 @@ func runApply(o applyOptions, s streams) error {
 		report(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
 		return err
 	}
-	out := outputs{branch: t.branch, stopped: stopped}
-	if stopped {
-		out.unread = unread(results, inputs)
-	}
+	out, stopErr := interruption(stopped, results, inputs, t.branch)
+	out.branch = t.branch
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {
 		if out.patches, err = writePatches(o.PatchDir, results, w.Author()); err != nil {
@@ -164,8 +162,8 @@ func runApply(o applyOptions, s streams) error {
 	if len(after) > 0 {
 		return fmt.Errorf("the commits are recorded on %s, but %w", t.branch, errors.Join(after...))
 	}
-	if stopped {
-		return interruptedError(results, inputs, t.branch)
+	if stopErr != nil {
+		return stopErr
 	}
 	return statusOf(results)
 }

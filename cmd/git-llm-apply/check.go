@@ -29,7 +29,7 @@ means apply would succeed.`,
 			if err != nil {
 				return err
 			}
-			out, stopped := res.interruption()
+			out, stopped := interruption(res.stopped, res.results, res.inputs, "")
 			report(s, o, res.results, out)
 			if stopped != nil {
 				return stopped
@@ -45,15 +45,6 @@ type resolved struct {
 	inputs  []engine.Input
 	results []*engine.ReplyResult
 	stopped bool // an interrupt ended the run before every reply was read
-}
-
-// interruption returns what the report says of an interrupt, and the
-// error an interrupted run exits with (nil when it ran to the end).
-func (r *resolved) interruption() (outputs, error) {
-	if !r.stopped {
-		return outputs{}, nil
-	}
-	return outputs{stopped: true, unread: unread(r.results, r.inputs)}, interruptedError(r.results, r.inputs, "")
 }
 
 // resolveOnly runs the replies against the base without recording.

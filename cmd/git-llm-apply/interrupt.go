@@ -35,6 +35,16 @@ func onInterrupt() (<-chan struct{}, func()) {
 	}
 }
 
+// interruption returns what the report says of a run an interrupt
+// stopped, and the error it exits with; for a run that went to the end,
+// neither. branch is where apply records ("" for check and translate).
+func interruption(stopped bool, results []*engine.ReplyResult, inputs []engine.Input, branch string) (outputs, error) {
+	if !stopped {
+		return outputs{}, nil
+	}
+	return outputs{stopped: true, unread: unread(results, inputs)}, interruptedError(results, inputs, branch)
+}
+
 // interruptedError says where an interrupted run stopped: the replies
 // done (the last of them whole) and those never read.
 func interruptedError(results []*engine.ReplyResult, inputs []engine.Input, branch string) error {
