@@ -42,8 +42,11 @@ func safePath(name string, exists func(string) bool) (string, error) {
 		return bad("leaves the repository")
 	}
 	for _, c := range strings.Split(p, "/") {
-		if strings.EqualFold(strings.TrimRight(c, ". "), ".git") {
+		switch {
+		case strings.EqualFold(c, ".git"):
 			return bad("is inside .git")
+		case isDotGit(c):
+			return bad(fmt.Sprintf("is inside .git (Windows or macOS reads %q as .git)", c))
 		}
 	}
 	return p, nil
