@@ -32,7 +32,10 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 				continue
 			}
 		}
-		p, err := r.resolvePath(op.Path, true)
+		// Only an edit of a file's lines may find its file by suffix:
+		// a create, delete or move by a short name would touch a file
+		// the reply never named.
+		p, note, err := r.resolvePath(op.Path, op.Kind == translate.Edit)
 		if err != nil {
 			if isIOError(err) {
 				return nil, err
@@ -41,6 +44,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			continue
 		}
 		o.Path = p
+		if note != "" {
+			o.Warnings = append(o.Warnings, note)
+		}
 		f, err := r.file(p)
 		if err != nil {
 			return nil, err
@@ -320,7 +326,7 @@ func (r *resolver) deleteFile(o *Outcome, f *fileState) {
 }
 
 func (r *resolver) rename(o *Outcome, f *fileState) error {
-	to, err := r.resolvePath(o.Op.NewPath, false)
+	to, _, err := r.resolvePath(o.Op.NewPath, false)
 	if err != nil {
 		if isIOError(err) {
 			return err

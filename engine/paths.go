@@ -99,15 +99,11 @@ func (ps *pathSet) isDir(p string) (bool, error) {
 	return ps.dirs[p], nil
 }
 
-// resolve turns a cleaned name into a path of the base: the exact
-// path, else the one path ending in "/name", else the name itself
-// (which the caller may create).
-func (ps *pathSet) resolve(name string) (string, error) {
-	if _, ok := ps.present(name); ok {
-		return name, nil
-	}
+// bySuffix returns the files of the base that end in "/name" and are
+// still there.
+func (ps *pathSet) bySuffix(name string) ([]string, error) {
 	if err := ps.load(); err != nil {
-		return "", err
+		return nil, err
 	}
 	var hits []string
 	for _, p := range ps.base {
@@ -117,13 +113,7 @@ func (ps *pathSet) resolve(name string) (string, error) {
 			}
 		}
 	}
-	switch len(hits) {
-	case 0:
-		return name, nil
-	case 1:
-		return hits[0], nil
-	}
-	return "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
+	return hits, nil
 }
 
 // checkPlace refuses a path that stands under a file, symlink or

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
@@ -180,27 +181,38 @@ func (r *resolver) pathSet() (*pathSet, error) {
 }
 
 // resolvePath turns the name an operation gives into a safe path of
-// the base (or a new one). With bySuffix, a name that is no path of the
-// base stands for the one path that ends with it; a rename target does
-// not get that treatment.
-func (r *resolver) resolvePath(name string, bySuffix bool) (string, error) {
+// the tree the reply is building: the path as written, to be created,
+// or to fail as missing. With bySuffix (an edit of a file's lines,
+// SPEC section 5), a name that is no file, and no path the reply has
+// touched, stands for the one file ending in "/name", and note says so
+// for the report.
+func (r *resolver) resolvePath(name string, bySuffix bool) (p, note string, err error) {
 	ps, err := r.pathSet()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	p, err := safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
+	p, err = safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	if bySuffix {
-		if p, err = ps.resolve(p); err != nil {
-			return "", err
+	_, found := r.present(p)
+	_, touched := r.files[p]
+	if !found && bySuffix && !touched {
+		hits, err := ps.bySuffix(p)
+		if err != nil {
+			return "", "", err
+		}
+		if len(hits) > 1 {
+			return "", "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
+		}
+		if len(hits) == 1 {
+			p, note = hits[0], fmt.Sprintf("took %s for %s, the one file whose path ends in it", hits[0], name)
 		}
 	}
 	if err := ps.checkPlace(p); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return p, nil
+	return p, note, nil
 }
 
 // changes lists what the reply did to each file, by path.

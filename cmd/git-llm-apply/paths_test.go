@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// files lists "path=content" of every file of rev, sorted, the final
+// newline of each content dropped.
+func (r *repo) files(rev string) string {
+	r.t.Helper()
+	var out []string
+	for _, p := range strings.Split(r.git("ls-tree", "-r", "--name-only", "-z", rev), "\x00") {
+		if p != "" {
+			out = append(out, p+"="+strings.TrimSuffix(r.show(rev, p), "\n"))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+// A reply that creates, deletes, overwrites or moves a file by a name
+// that is no path of the repository means that path, in every format:
+// it never lands on sub/s.txt, the one file whose path ends in it.
+func TestFileOperationsUseThePathAsWritten(t *testing.T) {
+	const main = "sub/s.txt=old t.txt=t"
+	const created = "s.txt=new sub/s.txt=old t.txt=t"
+	cases := []struct {
+		name  string
+		reply string
+		flags []string
+		code  int
+		tree  string // the branch's files; "" when nothing is recorded
+		say   string
+	}{
+		{"apply-patch Add File", applyPatchReply("*** Add File: s.txt\n+new\n"), nil, 0, created, "A s.txt"},
+		{"apply-patch Delete File", applyPatchReply("*** Delete File: s.txt\n"), nil, 0, "", "already applied"},
+		{"apply-patch Move from", applyPatchReply("*** Update File: s.txt\n*** Move to: u.txt\n"), nil, 1, "", "s.txt does not exist"},
+		{"apply-patch Move to", applyPatchReply("*** Update File: t.txt\n*** Move to: s.txt\n@@\n-t\n+new\n"), nil, 0, created[:len(created)-len(" t.txt=t")], "R t.txt -> s.txt"},
+		{"udiffx FILE_NEW", udiffxReply("<FILE_NEW file_path=\"s.txt\">\nnew\n</FILE_NEW>\n"), nil, 0, created, "A s.txt"},
+		{"udiffx FILE_DELETE", udiffxReply("<FILE_DELETE file_path=\"s.txt\" />\n"), nil, 0, "", "already applied"},
+		{"udiffx FILE_RENAME from", udiffxReply("<FILE_RENAME from_path=\"s.txt\" to_path=\"u.txt\" />\n"), nil, 1, "", "s.txt does not exist"},
+		{"udiffx FILE_RENAME to", udiffxReply("<FILE_RENAME from_path=\"t.txt\" to_path=\"s.txt\" />\n"), nil, 0, "s.txt=t sub/s.txt=old", "R t.txt -> s.txt"},
+		{"udiff new file", "Change.\n\n```diff\n--- /dev/null\n+++ b/s.txt\n@@ -0,0 +1 @@\n+new\n```\n", nil, 0, created, "A s.txt"},
+		{"whole", "Change.\n\ns.txt\n```\nnew\n```\n", nil, 0, created, "A s.txt"},
+		{"diff, empty SEARCH", "Change.\n\n" + block("s.txt", "", "new\n"), nil, 0, created, "A s.txt"},
+		{"chunk create_file", "description: Change.\noperations:\n  - path: s.txt\n    op: create_file\n    payload: |-\n      new\n", nil, 0, created, "A s.txt"},
+		{"chunk delete_file", "description: Change.\noperations:\n  - path: s.txt\n    op: delete_file\n", nil, 0, "", "already applied"},
+		{"fiup CREATE", "Change.\n\n<<<FIUP>>>\n[FILE]: s.txt\n[OP]: CREATE\n[CONTENT]\nnew\n<<<END>>>\n", nil, 0, created, "A s.txt"},
+		{"git rm", shellReply("git rm s.txt"), []string{"--shell-ops"}, 0, "", "already applied"},
+		{"rm", shellReply("rm s.txt"), []string{"--shell-ops"}, 0, "", "already applied"},
+		{"git rm -r", shellReply("git rm -r s.txt"), []string{"--shell-ops"}, 0, "", "already applied"},
+		{"git mv from", shellReply("git mv s.txt u.txt"), []string{"--shell-ops"}, 1, "", "s.txt does not exist"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"sub/s.txt": "old\n", "t.txt": "t\n"})
+			before := r.snapshot()
+			args := append(append([]string{"apply", "-v", "-b", "lit"}, c.flags...), r.reply("r.md", c.reply))
+			res := r.run(args...)
+			if res.code != c.code {
+				t.Fatalf("exit %d, want %d\n%s", res.code, c.code, res.stderr)
+			}
+			if !strings.Contains(strings.ReplaceAll(res.stderr, "-applied", " applied"), c.say) {
+				t.Errorf("the report does not say %q:\n%s", c.say, res.stderr)
+			}
+			switch {
+			case c.tree != "":
+				if got := r.files("lit"); got != c.tree {
+					t.Errorf("branch holds %q, want %q", got, c.tree)
+				}
+			case r.branches() != "main":
+				if got := r.files("lit"); got != main {
+					t.Errorf("branch holds %q, want %q", got, main)
+				}
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
+
+// The empty SEARCH block of a real reply that meant a new README.md at
+// the root: frontend/README.md, the one file ending in the name, keeps
+// its lines.
+func TestEmptySearchCreatesAtTheRoot(t *testing.T) {
+	r := newRepo(t, map[string]string{"frontend/README.md": "# Frontend\n"})
+	before := r.snapshot()
+	res := r.run("apply", "-b", "docs", r.reply("r.md", "Add a README.\n\n"+block("README.md", "", "# Project\n\nRun it.\n")))
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if got, want := r.files("docs"), "README.md=# Project\n\nRun it. frontend/README.md=# Frontend"; got != want {
+		t.Errorf("branch holds %q, want %q", got, want)
+	}
+	r.assertUntouched(before)
+	r.fsck()
+}
+
+// An edit of a file's lines may still name it by the end of its path;
+// the report says which file it took, for a person and in --json.
+func TestEditBySuffixIsReported(t *testing.T) {
+	for _, c := range []struct{ name, reply string }{
+		{"diff", "Change.\n\n" + block("s.txt", "old\n", "new\n")},
+		{"apply-patch", applyPatchReply("*** Update File: s.txt\n@@\n-old\n+new\n")},
+		{"udiff", "Change.\n\n```diff\n--- a/s.txt\n+++ b/s.txt\n@@ -1 +1 @@\n-old\n+new\n```\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"sub/s.txt": "old\n"})
+			before := r.snapshot()
+			reply := r.reply("r.md", c.reply)
+			res := r.run("apply", "-b", "suf", reply)
+			if res.code != 0 {
+				t.Fatalf("exit %d\n%s", res.code, res.stderr)
+			}
+			if !strings.Contains(res.stderr, "took sub/s.txt for s.txt") {
+				t.Errorf("the report does not name the file taken:\n%s", res.stderr)
+			}
+			if got := r.files("suf"); got != "sub/s.txt=new" {
+				t.Errorf("branch holds %q", got)
+			}
+			res = r.run("check", "--json", reply)
+			var rep struct {
+				Replies []struct {
+					Edits []struct {
+						Path     string
+						Warnings []string
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil || res.code != 0 {
+				t.Fatalf("exit %d: %v\n%s", res.code, err, res.stdout)
+			}
+			if e := rep.Replies[0].Edits[0]; e.Path != "sub/s.txt" || !strings.Contains(strings.Join(e.Warnings, "\n"), "took sub/s.txt for s.txt") {
+				t.Errorf("edit in --json: %+v", e)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// resolveTree resolves ops against src and returns the tree they leave
+// ("path=content" sorted, one a line), the outcomes, and the failures'
+// messages.
+func resolveTree(t *testing.T, src memSource, ops ...translate.Operation) (string, []Outcome) {
+	t.Helper()
+	res, err := Resolve(src, ops, Options{Format: "diff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := map[string]string{}
+	for p, f := range src {
+		tree[p] = f.data
+	}
+	if res.Failed() == 0 {
+		for _, c := range res.Changes {
+			if c.OldPath != "" {
+				delete(tree, c.OldPath)
+			}
+		}
+		for _, c := range res.Changes {
+			if c.NewPath != "" {
+				tree[c.NewPath] = string(c.New)
+			}
+		}
+	}
+	var out []string
+	for p, d := range tree {
+		out = append(out, p+"="+strings.TrimSuffix(d, "\n"))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " "), res.Outcomes
+}
+
+func create(p, content string) translate.Operation {
+	return translate.Operation{Kind: translate.Create, Path: p, New: lines(content)}
+}
+
+// Create, delete, overwrite and move take the path as written: a name
+// that is no path never lands on sub/s.txt, the one file ending in it.
+// Only an edit of a file's lines finds its file so, and says so.
+func TestFileOperationsTakeThePathAsWritten(t *testing.T) {
+	base := func() memSource { return files("sub/s.txt", "old\n", "t.txt", "t\n") }
+	tests := []struct {
+		name   string
+		ops    []translate.Operation
+		tree   string   // what is left when every edit resolved
+		status []Status // per edit
+		warn   string   // a warning of the first edit
+	}{
+		{"create", []translate.Operation{create("s.txt", "new\n")},
+			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied}, ""},
+		{"create or append (empty SEARCH)", []translate.Operation{{Kind: translate.Create, Append: true, Path: "s.txt", New: []string{"new"}}},
+			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied}, ""},
+		{"overwrite (whole)", []translate.Operation{{Kind: translate.Create, Overwrite: true, Path: "s.txt", New: []string{"new"}}},
+			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied}, ""},
+		{"delete", []translate.Operation{{Kind: translate.Delete, Path: "s.txt"}},
+			"sub/s.txt=old t.txt=t", []Status{AlreadyApplied}, ""},
+		{"recursive delete", []translate.Operation{{Kind: translate.Delete, Recursive: true, Path: "s.txt"}},
+			"sub/s.txt=old t.txt=t", []Status{AlreadyApplied}, ""},
+		{"move from a short name", []translate.Operation{{Kind: translate.Rename, Path: "s.txt", NewPath: "u.txt"}},
+			"sub/s.txt=old t.txt=t", []Status{Failed}, ""},
+		{"move to a short name", []translate.Operation{{Kind: translate.Rename, Path: "t.txt", NewPath: "s.txt", Overwrite: true}},
+			"s.txt=t sub/s.txt=old", []Status{Applied}, ""},
+		{"chmod", []translate.Operation{{Kind: translate.Chmod, Path: "s.txt", Executable: true}},
+			"sub/s.txt=old t.txt=t", []Status{Failed}, ""},
+		{"edit", []translate.Operation{sr("s.txt", "old\n", "new\n")},
+			"sub/s.txt=new t.txt=t", []Status{Applied}, "took sub/s.txt for s.txt"},
+		// A name the reply has itself used is that path from then on.
+		{"edit after creating the name", []translate.Operation{create("s.txt", "old\n"), sr("s.txt", "old\n", "new\n")},
+			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied, Applied}, ""},
+		{"edit after deleting the name", []translate.Operation{{Kind: translate.Delete, Path: "s.txt"}, sr("s.txt", "old\n", "new\n")},
+			"sub/s.txt=old t.txt=t", []Status{AlreadyApplied, Failed}, ""},
+		{"edit after moving the name away", []translate.Operation{
+			{Kind: translate.Rename, Path: "t.txt", NewPath: "s.txt"}, {Kind: translate.Rename, Path: "s.txt", NewPath: "u.txt"}, sr("s.txt", "old\n", "new\n")},
+			"sub/s.txt=old t.txt=t", []Status{Applied, Applied, Failed}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tree, outs := resolveTree(t, base(), tt.ops...)
+			if tree != tt.tree {
+				t.Errorf("tree %q, want %q", tree, tt.tree)
+			}
+			for i, o := range outs {
+				if i < len(tt.status) && o.Status != tt.status[i] {
+					t.Errorf("edit %d: %s, want %s (%v)", i+1, o.Status, tt.status[i], o.Err)
+				}
+			}
+			got := strings.Join(outs[0].Warnings, "; ")
+			if tt.warn == "" && got != "" || !strings.Contains(got, tt.warn) {
+				t.Errorf("warnings %q, want %q", got, tt.warn)
+			}
+		})
+	}
+}
