@@ -265,7 +265,8 @@ func endsWith(d *doc, lines []string) bool {
 }
 
 // deleteDir deletes every file under the directory a Recursive delete
-// names; done is false when the name is not an existing directory.
+// names, as the reply has left it; done is false when the name is not
+// a directory.
 func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 	ps, err := r.pathSet()
 	if err != nil {
@@ -278,21 +279,16 @@ func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 	if _, ok := r.present(dir); ok {
 		return false, nil // a file: deleted as one
 	}
-	if isDir, err := ps.isDir(dir); err != nil || !isDir {
+	var files []string
+	if err := ps.eachUnder(dir, func(p string) bool { files = append(files, p); return true }); err != nil || len(files) == 0 {
 		return false, err
 	}
 	o.Path, o.Status = dir, AlreadyApplied
 	var doomed []*fileState
-	for _, p := range ps.base {
-		if !strings.HasPrefix(p, dir+"/") {
-			continue
-		}
+	for _, p := range files {
 		f, err := r.file(p)
 		if err != nil {
 			return true, err
-		}
-		if !f.exists {
-			continue
 		}
 		if f.mode == ModeGitlink {
 			r.fail(o, ErrNotEditable, "%s holds the submodule %s, which is never edited", dir, p)

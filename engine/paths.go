@@ -65,10 +65,13 @@ type pathSet struct {
 	base    []string        // sorted base paths, once loaded
 	dirs    map[string]bool // every directory of a base path, once loaded
 	present func(string) (Entry, bool)
+	// added lists, for each directory, the paths under it that the
+	// base lacks and the reply has named: the files it may create.
+	added map[string][]string
 }
 
 func newPathSet(list func() ([]string, error), present func(string) (Entry, bool)) *pathSet {
-	return &pathSet{list: list, present: present}
+	return &pathSet{list: list, present: present, added: map[string][]string{}}
 }
 
 // load lists the base once.
@@ -91,12 +94,43 @@ func (ps *pathSet) load() error {
 	return nil
 }
 
-// isDir reports whether p is a directory of the base.
-func (ps *pathSet) isDir(p string) (bool, error) {
-	if err := ps.load(); err != nil {
-		return false, err
+// addNew notes p, a path the base lacks, as one the reply may create.
+func (ps *pathSet) addNew(p string) {
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		ps.added[d] = append(ps.added[d], p)
 	}
-	return ps.dirs[p], nil
+}
+
+// eachUnder calls fn for each file standing under directory d now
+// (the base's that the reply left, then the ones it made) until fn
+// returns false: d is a directory of the tree the reply is building
+// exactly when it holds a file.
+func (ps *pathSet) eachUnder(d string, fn func(p string) bool) error {
+	if err := ps.load(); err != nil {
+		return err
+	}
+	if ps.dirs[d] {
+		prefix := d + "/"
+		for i := sort.SearchStrings(ps.base, prefix); i < len(ps.base) && strings.HasPrefix(ps.base[i], prefix); i++ {
+			if _, ok := ps.present(ps.base[i]); ok && !fn(ps.base[i]) {
+				return nil
+			}
+		}
+	}
+	for _, p := range ps.added[d] {
+		if _, ok := ps.present(p); ok && !fn(p) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// firstUnder returns a file standing under directory d now ("" when
+// none).
+func (ps *pathSet) firstUnder(d string) (string, error) {
+	first := ""
+	err := ps.eachUnder(d, func(p string) bool { first = p; return false })
+	return first, err
 }
 
 // bySuffix returns the files of the base that end in "/name" and are
@@ -117,7 +151,8 @@ func (ps *pathSet) bySuffix(name string) ([]string, error) {
 }
 
 // checkPlace refuses a path that stands under a file, symlink or
-// submodule, or that names a directory.
+// submodule, or that names a directory, as the reply has left the
+// tree so far.
 func (ps *pathSet) checkPlace(p string) error {
 	for d := path.Dir(p); d != "."; d = path.Dir(d) {
 		if e, ok := ps.present(d); ok {
@@ -134,10 +169,14 @@ func (ps *pathSet) checkPlace(p string) error {
 	if _, ok := ps.present(p); ok {
 		return nil // a file, so no directory
 	}
-	if dir, err := ps.isDir(p); err != nil {
+	f, err := ps.firstUnder(p)
+	switch {
+	case err != nil:
 		return err
-	} else if dir {
+	case f != "" && ps.dirs[p]:
 		return fmt.Errorf("%w: %q names a directory", ErrUnsafePath, p)
+	case f != "":
+		return fmt.Errorf("%w: %q names a directory that an earlier edit of the reply made (it holds %s)", ErrUnsafePath, p, f)
 	}
 	return nil
 }

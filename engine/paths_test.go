@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -98,6 +99,57 @@ func TestFileOperationsTakeThePathAsWritten(t *testing.T) {
 			got := strings.Join(outs[0].Warnings, "; ")
 			if tt.warn == "" && got != "" || !strings.Contains(got, tt.warn) {
 				t.Errorf("warnings %q, want %q", got, tt.warn)
+			}
+		})
+	}
+}
+
+// Whether a path is a directory follows the reply: a file and a
+// directory of one name never stand side by side in its tree, and a
+// directory the reply emptied may become a file.
+func TestDirectoriesFollowTheReply(t *testing.T) {
+	del := func(p string) translate.Operation { return translate.Operation{Kind: translate.Delete, Path: p} }
+	tests := []struct {
+		name   string
+		src    memSource
+		ops    []translate.Operation
+		tree   string
+		status []Status
+	}{
+		{"a file where the reply made a directory", files("a", "a\n"), []translate.Operation{create("n/x", "x\n"), create("n", "y\n")},
+			"a=a", []Status{Applied, Failed}},
+		{"a file where the reply made a deeper directory", files("a", "a\n"), []translate.Operation{create("n/m/x", "x\n"), create("n/m", "y\n")},
+			"a=a", []Status{Applied, Failed}},
+		{"a directory where the reply made a file", files("a", "a\n"), []translate.Operation{create("n", "y\n"), create("n/x", "x\n")},
+			"a=a", []Status{Applied, Failed}},
+		{"a move onto a directory the reply made", files("a", "a\n"), []translate.Operation{create("n/x", "x\n"), {Kind: translate.Rename, Path: "a", NewPath: "n"}},
+			"a=a", []Status{Applied, Failed}},
+		{"a file where the reply emptied a directory", files("sub/only.txt", "o\n", "a", "a\n"), []translate.Operation{del("sub/only.txt"), create("sub", "y\n")},
+			"a=a sub=y", []Status{Applied, Applied}},
+		{"a file where the reply moved a directory's file away", files("sub/only.txt", "o\n"), []translate.Operation{{Kind: translate.Rename, Path: "sub/only.txt", NewPath: "only.txt"}, create("sub", "y\n")},
+			"only.txt=o sub=y", []Status{Applied, Applied}},
+		{"a directory still holding a file", files("sub/a.txt", "a\n", "sub/b.txt", "b\n"), []translate.Operation{del("sub/a.txt"), create("sub", "y\n")},
+			"sub/a.txt=a sub/b.txt=b", []Status{Applied, Failed}},
+		{"a recursive delete takes what the reply made", files("d/a.txt", "a\n", "k", "k\n"),
+			[]translate.Operation{create("d/new.txt", "n\n"), {Kind: translate.Delete, Recursive: true, Path: "d"}, create("d", "f\n")},
+			"d=f k=k", []Status{Applied, Applied, Applied}},
+		{"a recursive delete of a directory only the reply made", files("k", "k\n"),
+			[]translate.Operation{create("d/new.txt", "n\n"), {Kind: translate.Delete, Recursive: true, Path: "d"}},
+			"k=k", []Status{Applied, Applied}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tree, outs := resolveTree(t, tt.src, tt.ops...)
+			if tree != tt.tree {
+				t.Errorf("tree %q, want %q", tree, tt.tree)
+			}
+			for i, o := range outs {
+				if o.Status != tt.status[i] {
+					t.Errorf("edit %d: %s, want %s (%v)", i+1, o.Status, tt.status[i], o.Err)
+				}
+				if o.Status == Failed && !errors.Is(o.Err, ErrUnsafePath) {
+					t.Errorf("edit %d: %v, want an unsafe path", i+1, o.Err)
+				}
 			}
 		})
 	}

@@ -136,6 +136,8 @@ func (r *resolver) file(p string) (*fileState, error) {
 	e, err := r.src.Lookup(p)
 	switch {
 	case errors.Is(err, ErrNotExist):
+		ps, _ := r.pathSet()
+		ps.addNew(p)
 	case err != nil:
 		return nil, err
 	default:

@@ -141,3 +141,62 @@ func TestEditBySuffixIsReported(t *testing.T) {
 		})
 	}
 }
+
+// A reply whose tree would hold a file and a directory of one name is
+// a failed edit, the same in check, translate and apply; a directory
+// the reply empties may become a file.
+func TestFileAndDirectoryOfOneName(t *testing.T) {
+	for _, c := range []struct{ name, reply, say string }{
+		{"apply-patch, directory first", applyPatchReply("*** Add File: n/x\n+x\n*** Add File: n\n+y\n"), `edit 2 (create n, reply line 6)`},
+		{"apply-patch, file first", applyPatchReply("*** Add File: n\n+y\n*** Add File: n/x\n+x\n"), `edit 2 (create n/x, reply line 6)`},
+		{"diff, directory first", "Add.\n\n" + block("n/x", "", "x\n") + block("n", "", "y\n"), `edit 2 (create n, reply line 12)`},
+		{"udiffx, a move onto the directory", udiffxReply("<FILE_NEW file_path=\"n/x\">\nx\n</FILE_NEW>\n<FILE_RENAME from_path=\"a.txt\" to_path=\"n\" />\n"), `edit 2 (rename a.txt`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"a.txt": "a\n"})
+			before := r.snapshot()
+			reply := r.reply("r.md", c.reply)
+			for _, cmd := range []string{"check", "translate", "apply"} {
+				res := r.run(cmd, reply)
+				if res.code != 1 {
+					t.Errorf("%s: exit %d, want 1\n%s", cmd, res.code, res.stderr)
+				}
+				if !strings.Contains(res.stderr, c.say) {
+					t.Errorf("%s: the report does not name the edit (%s):\n%s", cmd, c.say, res.stderr)
+				}
+				if res.stdout != "" {
+					t.Errorf("%s: stdout holds %q", cmd, res.stdout)
+				}
+			}
+			if b := r.branches(); b != "main" {
+				t.Errorf("branches: %q", b)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+	for _, c := range []struct {
+		name, reply string
+		flags       []string
+		tree        string
+	}{
+		{"delete then create", applyPatchReply("*** Delete File: sub/only.txt\n*** Add File: sub\n+now a file\n"), nil, "a.txt=a sub=now a file"},
+		{"git rm -r then create", shellReply("git rm -r sub") + "\n" + block("sub", "", "now a file\n"), []string{"--shell-ops"}, "a.txt=a sub=now a file"},
+		{"move away then move in", udiffxReply("<FILE_RENAME from_path=\"sub/only.txt\" to_path=\"only.txt\" />\n<FILE_RENAME from_path=\"a.txt\" to_path=\"sub\" />\n"), nil, "only.txt=o sub=a"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"a.txt": "a\n", "sub/only.txt": "o\n"})
+			before := r.snapshot()
+			reply := r.reply("r.md", c.reply)
+			res := r.run(append(append([]string{"apply", "-b", "df"}, c.flags...), reply)...)
+			if res.code != 0 {
+				t.Fatalf("exit %d\n%s", res.code, res.stderr)
+			}
+			if got := r.files("df"); got != c.tree {
+				t.Errorf("branch holds %q, want %q", got, c.tree)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
