@@ -272,16 +272,28 @@ func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	dir, err := safePath(o.Op.Path, func(q string) bool { _, ok := r.present(q); return ok })
-	if err != nil {
-		return false, nil
-	}
-	if _, ok := r.present(dir); ok {
-		return false, nil // a file: deleted as one
-	}
+	// The readings of the name are tried as for a file; when none
+	// names a directory, the name is deleted as a file.
+	rs, _ := readings(o.Op.Path)
+	var dir string
 	var files []string
-	if err := ps.eachUnder(dir, func(p string) bool { files = append(files, p); return true }); err != nil || len(files) == 0 {
-		return false, err
+	for _, rd := range rs {
+		if rd.err != nil {
+			continue
+		}
+		if _, ok := r.present(rd.path); ok {
+			return false, nil // a file: deleted as one
+		}
+		if err := ps.eachUnder(rd.path, func(p string) bool { files = append(files, p); return true }); err != nil {
+			return false, err
+		}
+		if len(files) > 0 {
+			dir = rd.path
+			break
+		}
+	}
+	if dir == "" {
+		return false, nil
 	}
 	o.Path, o.Status = dir, AlreadyApplied
 	var doomed []*fileState

@@ -104,6 +104,73 @@ func TestFileOperationsTakeThePathAsWritten(t *testing.T) {
 	}
 }
 
+// A backslash is a directory separator; a file really named with one
+// wins; a Markdown escape is read as one only when that names a file
+// and the separator reading does not (SPEC section 5).
+func TestBackslashNames(t *testing.T) {
+	tests := []struct {
+		name string
+		src  memSource
+		op   translate.Operation
+		tree string // "" when the edit fails
+		warn string
+		err  error
+	}{
+		{"new file with separators", files("x", "x\n"), create(`Models\Offer.cs`, "class Offer\n"),
+			"Models/Offer.cs=class Offer x=x", "", nil},
+		{"new file beside existing ones", files("Models/User.cs", "u\n"), create(`Models\Offer.cs`, "o\n"),
+			"Models/Offer.cs=o Models/User.cs=u", "", nil},
+		{"separator, not an escape", files("windows/__init__.py", "a\n"), sr(`windows\__init__.py`, "a\n", "b\n"),
+			"windows/__init__.py=b", "", nil},
+		{"separator, by suffix", files("pkg/windows/__init__.py", "a\n"), sr(`windows\__init__.py`, "a\n", "b\n"),
+			"pkg/windows/__init__.py=b", `took pkg/windows/__init__.py for windows\__init__.py`, nil},
+		{"a literal backslash wins", files(`a\b.txt`, "lit\n", "a/b.txt", "sep\n"), sr(`a\b.txt`, "lit\n", "x\n"),
+			`a/b.txt=sep a\b.txt=x`, "", nil},
+		{"a literal backslash overwritten", files(`a\b.txt`, "lit\n"), translate.Operation{Kind: translate.Create, Overwrite: true, Path: `a\b.txt`, New: []string{"x"}},
+			`a\b.txt=x`, "", nil},
+		{"an escaped underscore", files("my_file.py", "a\n"), sr(`my\_file.py`, "a\n", "b\n"),
+			"my_file.py=b", "", nil},
+		{"an escaped underscore, whole file", files("my_file.py", "a\n"), translate.Operation{Kind: translate.Create, Overwrite: true, Path: `my\_file.py`, New: []string{"b"}},
+			"my_file.py=b", "", nil},
+		{"an escaped asterisk", files("a*b.txt", "a\n"), sr(`a\*b.txt`, "a\n", "b\n"),
+			"a*b.txt=b", "", nil},
+		{"an escape at the start", files("_config.yml", "a\n"), sr(`\_config.yml`, "a\n", "b\n"),
+			"_config.yml=b", "", nil},
+		{"an escaped underscore, by suffix", files("pkg/my_file.py", "a\n"), sr(`my\_file.py`, "a\n", "b\n"),
+			"pkg/my_file.py=b", `took pkg/my_file.py for my\_file.py`, nil},
+		{"the separator reading wins over the escape", files("my_file.py", "a\n", "my/_file.py", "a\n"), sr(`my\_file.py`, "a\n", "b\n"),
+			"my/_file.py=b my_file.py=a", "", nil},
+		{"a new file is read with separators", files("x", "x\n"), create(`Views\_Layout.cshtml`, "l\n"),
+			"Views/_Layout.cshtml=l x=x", "", nil},
+		{"an escape naming no file stays a separator", files("x", "x\n"), sr(`\_config.yml`, "a\n", "b\n"),
+			"", "", ErrUnsafePath},
+		{"leaving through backslashes", files("x", "x\n"), create(`sub\..\..\x.txt`, "x\n"), "", "", ErrUnsafePath},
+		{".git through backslashes", files("x", "x\n"), create(`a\.git\config`, "x\n"), "", "", ErrUnsafePath},
+		{"a literal name holding .git", files(`a\.git\config`, "x\n"), sr(`a\.git\config`, "x\n", "y\n"), "", "", ErrUnsafePath},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tree, outs := resolveTree(t, tt.src, tt.op)
+			o := outs[0]
+			if tt.err != nil {
+				if o.Status != Failed || !errors.Is(o.Err, tt.err) {
+					t.Fatalf("status %s (%v), want a failure of kind %v", o.Status, o.Err, tt.err)
+				}
+				return
+			}
+			if o.Status != Applied {
+				t.Fatalf("status %s: %v", o.Status, o.Err)
+			}
+			if tree != tt.tree {
+				t.Errorf("tree %q, want %q", tree, tt.tree)
+			}
+			if got := strings.Join(o.Warnings, "; "); tt.warn == "" && got != "" || !strings.Contains(got, tt.warn) {
+				t.Errorf("warnings %q, want %q", got, tt.warn)
+			}
+		})
+	}
+}
+
 // Whether a path is a directory follows the reply: a file and a
 // directory of one name never stand side by side in its tree, and a
 // directory the reply emptied may become a file.
@@ -153,4 +220,45 @@ func TestDirectoriesFollowTheReply(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadings: whatever a reply names, every reading the engine may
+// use is a clean path inside the repository that git accepts on every
+// platform, and a refused name says why.
+func FuzzReadings(f *testing.F) {
+	for _, s := range []string{"a.py", `Models\Offer.cs`, `my\_file.py`, `\_config.yml`, `a\\b`, `sub\..\..\x`,
+		".git/config", "git~1/x", ".git::$INDEX_ALLOCATION", ".g\u200cit/x", `a\.git\x`, "C:x", "a//b/./c", "..\\x", "\\\\srv\\x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		rs, written := readings(name)
+		if written < 0 || written >= len(rs) {
+			t.Fatalf("written = %d of %d readings", written, len(rs))
+		}
+		for _, rd := range rs {
+			if rd.err != nil {
+				if !errors.Is(rd.err, ErrUnsafePath) {
+					t.Errorf("%q: error %v is not an unsafe path", name, rd.err)
+				}
+				continue
+			}
+			p := rd.path
+			if p == "" || p[0] == '/' || p[0] == '\\' || len(p) >= 2 && p[1] == ':' && isLetter(p[0]) {
+				t.Errorf("%q: reading %q is not relative", name, p)
+			}
+			for _, c := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+				if c == "." || c == ".." || strings.EqualFold(c, ".git") || isDotGit(c) {
+					t.Errorf("%q: reading %q holds %q", name, p, c)
+				}
+			}
+			if strings.Contains(p, "//") || strings.HasSuffix(p, "/") || strings.HasPrefix(p, "./") {
+				t.Errorf("%q: reading %q is not clean", name, p)
+			}
+			for _, c := range p {
+				if c < 0x20 || c == 0x7f {
+					t.Errorf("%q: reading %q holds a control character", name, p)
+				}
+			}
+		}
+	})
 }

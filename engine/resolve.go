@@ -183,33 +183,53 @@ func (r *resolver) pathSet() (*pathSet, error) {
 }
 
 // resolvePath turns the name an operation gives into a safe path of
-// the tree the reply is building: the path as written, to be created,
-// or to fail as missing. With bySuffix (an edit of a file's lines,
-// SPEC section 5), a name that is no file, and no path the reply has
-// touched, stands for the one file ending in "/name", and note says so
-// for the report.
+// the tree the reply is building. A reading of the name that names a
+// file wins (readings); else the path is the name as written, to be
+// created, or to fail as missing. With bySuffix (an edit of a file's
+// lines, SPEC section 5), a name that is no file, and no path the
+// reply has touched, stands for the one file ending in "/name", and
+// note says so for the report.
 func (r *resolver) resolvePath(name string, bySuffix bool) (p, note string, err error) {
 	ps, err := r.pathSet()
 	if err != nil {
 		return "", "", err
 	}
-	p, err = safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
+	rs, written := readings(name)
+	p, err = rs[written].path, rs[written].err
+	found, touched := false, false
+	for _, rd := range rs {
+		if rd.err != nil {
+			continue
+		}
+		if _, ok := r.present(rd.path); ok {
+			p, err, found = rd.path, nil, true
+			break
+		}
+		_, seen := r.files[rd.path]
+		touched = touched || seen
+	}
+	if !found && bySuffix && !touched {
+		// The name as written first: an escape is removed only where
+		// the separator reading finds nothing.
+		for _, rd := range rs[written:] {
+			if rd.err != nil {
+				continue
+			}
+			hits, err := ps.bySuffix(rd.path)
+			if err != nil {
+				return "", "", err
+			}
+			if len(hits) > 1 {
+				return "", "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
+			}
+			if len(hits) == 1 {
+				p, err, note = hits[0], nil, fmt.Sprintf("took %s for %s, the one file whose path ends in it", hits[0], name)
+				break
+			}
+		}
+	}
 	if err != nil {
 		return "", "", err
-	}
-	_, found := r.present(p)
-	_, touched := r.files[p]
-	if !found && bySuffix && !touched {
-		hits, err := ps.bySuffix(p)
-		if err != nil {
-			return "", "", err
-		}
-		if len(hits) > 1 {
-			return "", "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
-		}
-		if len(hits) == 1 {
-			p, note = hits[0], fmt.Sprintf("took %s for %s, the one file whose path ends in it", hits[0], name)
-		}
 	}
 	if err := ps.checkPlace(p); err != nil {
 		return "", "", err

@@ -103,6 +103,7 @@ func TestGitLookAlikeNames(t *testing.T) {
 		".g\u202ait/x", ".g\u202eit/x",
 		".g\u206ait/x", ".GIT\u206f/x",
 		"\ufeff.git/config",
+		`sub\git~1\config`,
 	}
 	formats := []struct {
 		name  string

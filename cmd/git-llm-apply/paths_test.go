@@ -142,6 +142,54 @@ func TestEditBySuffixIsReported(t *testing.T) {
 	}
 }
 
+// "\" is a directory separator, a file really named with one wins,
+// and a Markdown escape counts only where it names a file the
+// separator reading does not.
+func TestBackslashPaths(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		reply string
+		tree  string
+	}{
+		{"new file, diff", map[string]string{"x": "x\n"}, "Add.\n\n" + block(`Models\Offer.cs`, "", "class Offer {}\n"),
+			"Models/Offer.cs=class Offer {} x=x"},
+		{"new file, whole", map[string]string{"x": "x\n"}, "Add.\n\n`Models\\Offer.cs`\n```csharp\nclass Offer {}\n```\n",
+			"Models/Offer.cs=class Offer {} x=x"},
+		{"new file, apply-patch", map[string]string{"x": "x\n"}, applyPatchReply("*** Add File: Models\\Offer.cs\n+class Offer {}\n"),
+			"Models/Offer.cs=class Offer {} x=x"},
+		{"new file, udiffx", map[string]string{"x": "x\n"}, udiffxReply("<FILE_NEW file_path=\"Models\\Offer.cs\">\nclass Offer {}\n</FILE_NEW>\n"),
+			"Models/Offer.cs=class Offer {} x=x"},
+		{"new file, fiup", map[string]string{"x": "x\n"}, "Add.\n\n<<<FIUP>>>\n[FILE]: Models\\Offer.cs\n[OP]: CREATE\n[CONTENT]\nclass Offer {}\n<<<END>>>\n",
+			"Models/Offer.cs=class Offer {} x=x"},
+		{"existing file, separator before escape", map[string]string{"windows/__init__.py": "a = 1\n"}, "Edit.\n\n" + block(`windows\__init__.py`, "a = 1\n", "a = 2\n"),
+			"windows/__init__.py=a = 2"},
+		{"existing file, whole", map[string]string{"windows/__init__.py": "a = 1\n"}, "Edit.\n\n**windows\\__init__.py**\n```python\na = 2\n```\n",
+			"windows/__init__.py=a = 2"},
+		{"a literal backslash wins", map[string]string{`odd\name.txt`: "lit\n", "odd/name.txt": "sep\n"}, "Edit.\n\n" + block(`odd\name.txt`, "lit\n", "x\n"),
+			`odd/name.txt=sep odd\name.txt=x`},
+		{"an escaped underscore", map[string]string{"my_file.py": "a = 1\n"}, "Edit.\n\n" + block(`my\_file.py`, "a = 1\n", "a = 2\n"),
+			"my_file.py=a = 2"},
+		{"an escaped underscore, udiff", map[string]string{"my_file.py": "a = 1\n"}, "Edit.\n\n```diff\n--- a/my\\_file.py\n+++ b/my\\_file.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n```\n",
+			"my_file.py=a = 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, c.files)
+			before := r.snapshot()
+			res := r.run("apply", "-b", "bs", r.reply("r.md", c.reply))
+			if res.code != 0 {
+				t.Fatalf("exit %d\n%s", res.code, res.stderr)
+			}
+			if got := r.files("bs"); got != c.tree {
+				t.Errorf("branch holds %q, want %q", got, c.tree)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
+
 // A reply whose tree would hold a file and a directory of one name is
 // a failed edit, the same in check, translate and apply; a directory
 // the reply empties may become a file.
