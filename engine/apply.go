@@ -32,7 +32,10 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 				continue
 			}
 		}
-		p, err := r.resolvePath(op.Path, true)
+		// Only an edit of a file's lines may find its file by suffix:
+		// a create, delete or move by a short name would touch a file
+		// the reply never named.
+		p, note, err := r.resolvePath(op.Path, op.Kind == translate.Edit)
 		if err != nil {
 			if isIOError(err) {
 				return nil, err
@@ -41,6 +44,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			continue
 		}
 		o.Path = p
+		if note != "" {
+			o.Warnings = append(o.Warnings, note)
+		}
 		f, err := r.file(p)
 		if err != nil {
 			return nil, err
@@ -259,34 +265,42 @@ func endsWith(d *doc, lines []string) bool {
 }
 
 // deleteDir deletes every file under the directory a Recursive delete
-// names; done is false when the name is not an existing directory.
+// names, as the reply has left it; done is false when the name is not
+// a directory.
 func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 	ps, err := r.pathSet()
 	if err != nil {
 		return false, err
 	}
-	dir, err := safePath(o.Op.Path, func(q string) bool { _, ok := r.present(q); return ok })
-	if err != nil {
+	// The readings of the name are tried as for a file; when none
+	// names a directory, the name is deleted as a file.
+	rs, _ := readings(o.Op.Path)
+	var dir string
+	var files []string
+	for _, rd := range rs {
+		if rd.err != nil {
+			continue
+		}
+		if _, ok := r.present(rd.path); ok {
+			return false, nil // a file: deleted as one
+		}
+		if err := ps.eachUnder(rd.path, func(p string) bool { files = append(files, p); return true }); err != nil {
+			return false, err
+		}
+		if len(files) > 0 {
+			dir = rd.path
+			break
+		}
+	}
+	if dir == "" {
 		return false, nil
-	}
-	if _, ok := r.present(dir); ok {
-		return false, nil // a file: deleted as one
-	}
-	if isDir, err := ps.isDir(dir); err != nil || !isDir {
-		return false, err
 	}
 	o.Path, o.Status = dir, AlreadyApplied
 	var doomed []*fileState
-	for _, p := range ps.base {
-		if !strings.HasPrefix(p, dir+"/") {
-			continue
-		}
+	for _, p := range files {
 		f, err := r.file(p)
 		if err != nil {
 			return true, err
-		}
-		if !f.exists {
-			continue
 		}
 		if f.mode == ModeGitlink {
 			r.fail(o, ErrNotEditable, "%s holds the submodule %s, which is never edited", dir, p)
@@ -320,7 +334,7 @@ func (r *resolver) deleteFile(o *Outcome, f *fileState) {
 }
 
 func (r *resolver) rename(o *Outcome, f *fileState) error {
-	to, err := r.resolvePath(o.Op.NewPath, false)
+	to, _, err := r.resolvePath(o.Op.NewPath, false)
 	if err != nil {
 		if isIOError(err) {
 			return err

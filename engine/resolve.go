@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
@@ -135,6 +136,8 @@ func (r *resolver) file(p string) (*fileState, error) {
 	e, err := r.src.Lookup(p)
 	switch {
 	case errors.Is(err, ErrNotExist):
+		ps, _ := r.pathSet()
+		ps.addNew(p)
 	case err != nil:
 		return nil, err
 	default:
@@ -180,27 +183,58 @@ func (r *resolver) pathSet() (*pathSet, error) {
 }
 
 // resolvePath turns the name an operation gives into a safe path of
-// the base (or a new one). With bySuffix, a name that is no path of the
-// base stands for the one path that ends with it; a rename target does
-// not get that treatment.
-func (r *resolver) resolvePath(name string, bySuffix bool) (string, error) {
+// the tree the reply is building. A reading of the name that names a
+// file wins (readings); else the path is the name as written, to be
+// created, or to fail as missing. With bySuffix (an edit of a file's
+// lines, SPEC section 5), a name that is no file, and no path the
+// reply has touched, stands for the one file ending in "/name", and
+// note says so for the report.
+func (r *resolver) resolvePath(name string, bySuffix bool) (p, note string, err error) {
 	ps, err := r.pathSet()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	p, err := safePath(name, func(q string) bool { _, ok := r.present(q); return ok })
-	if err != nil {
-		return "", err
+	rs, written := readings(name)
+	p, err = rs[written].path, rs[written].err
+	found, touched := false, false
+	for _, rd := range rs {
+		if rd.err != nil {
+			continue
+		}
+		if _, ok := r.present(rd.path); ok {
+			p, err, found = rd.path, nil, true
+			break
+		}
+		_, seen := r.files[rd.path]
+		touched = touched || seen
 	}
-	if bySuffix {
-		if p, err = ps.resolve(p); err != nil {
-			return "", err
+	if !found && bySuffix && !touched {
+		// The name as written first: an escape is removed only where
+		// the separator reading finds nothing.
+		for _, rd := range rs[written:] {
+			if rd.err != nil {
+				continue
+			}
+			hits, err := ps.bySuffix(rd.path)
+			if err != nil {
+				return "", "", err
+			}
+			if len(hits) > 1 {
+				return "", "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
+			}
+			if len(hits) == 1 {
+				p, err, note = hits[0], nil, fmt.Sprintf("took %s for %s, the one file whose path ends in it", hits[0], name)
+				break
+			}
 		}
 	}
-	if err := ps.checkPlace(p); err != nil {
-		return "", err
+	if err != nil {
+		return "", "", err
 	}
-	return p, nil
+	if err := ps.checkPlace(p); err != nil {
+		return "", "", err
+	}
+	return p, note, nil
 }
 
 // changes lists what the reply did to each file, by path.

@@ -169,7 +169,7 @@ func TestResolve(t *testing.T) {
 			status: []Status{Failed}, errKind: ErrUnsafePath},
 		{name: "unique suffix resolves", src: files("src/pkg/a.py", "x\n", "b.py", "y\n"),
 			ops:  []translate.Operation{sr("pkg/a.py", "x\n", "z\n")},
-			want: map[string]string{"src/pkg/a.py": "z\n"}, status: []Status{Applied}},
+			want: map[string]string{"src/pkg/a.py": "z\n"}, status: []Status{Applied}, warn: true},
 		{name: "missing file", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("b.txt", "x\n", "y\n")},
 			status: []Status{Failed}, errKind: ErrNoFile},
 		{name: "symlink never edited", src: memSource{"l": {ModeSymlink, "target"}}, ops: []translate.Operation{sr("l", "target\n", "x\n")},

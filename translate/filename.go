@@ -8,9 +8,11 @@ import (
 // cleanFileName returns the file name that a reply line holds, cleaned
 // of the Markdown models wrap names in: surrounding white space,
 // heading marks (# a.py), bold (**a.py**), backticks (`a.py`), quotes,
-// a trailing colon (a.py:), a trailing "(new file)"-like remark, and
-// Markdown-escaped underscores (my\_file.py). ok is false when the line
-// is not a file name.
+// a trailing colon (a.py:) and a trailing "(new file)"-like remark. A
+// backslash stays: whether my\_file.py escapes an underscore or names
+// the directory "my" can only be told from the files that exist, which
+// the engine knows (SPEC section 5). ok is false when the line is not a
+// file name.
 //
 // Unlike the reference parser, which takes any non-empty line above a
 // block as its file name, a line that reads like prose never is one:
@@ -62,9 +64,6 @@ func cleanFileName(line string) (name string, ok bool) {
 	}
 	if !plausibleName(s, quoted, colon) {
 		return "", false
-	}
-	if strings.Contains(s, `\_`) && strings.Count(s, `\`) == strings.Count(s, `\_`) {
-		s = strings.ReplaceAll(s, `\_`, "_")
 	}
 	return s, true
 }

@@ -31,7 +31,8 @@ func TestCleanFileName(t *testing.T) {
 		{`"a.py"`, "a.py"},
 		{"'a.py'", "a.py"},
 		{"`a.py", "a.py"},
-		{`my\_module.py`, "my_module.py"},
+		{`my\_module.py`, `my\_module.py`}, // the engine tells an escape from a separator
+		{`**src\Models\_Layout.cshtml**`, `src\Models\_Layout.cshtml`},
 		{"**src/new.py** (new file)", "src/new.py"},
 		{"`a.py` (new)", "a.py"},
 

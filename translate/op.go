@@ -98,7 +98,9 @@ type Operation struct {
 	// default top rung of the matching ladder. Parse fills it in.
 	Format string
 	// Path is the file as the reply names it, cleaned of Markdown but
-	// not yet resolved against a base.
+	// not yet resolved against a base. Backslashes stay as written:
+	// whether one separates directories, escapes Markdown or belongs to
+	// the name depends on the files that exist, which the engine knows.
 	Path string
 	// NewPath is the target of a Rename.
 	NewPath string

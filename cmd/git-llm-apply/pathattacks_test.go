@@ -68,3 +68,110 @@ func TestPathAttacks(t *testing.T) {
 		})
 	}
 }
+
+func applyPatchReply(body string) string {
+	return "Change.\n\n*** Begin Patch\n" + body + "*** End Patch\n"
+}
+
+func udiffxReply(body string) string {
+	return "Change.\n\n<FILE_CHANGES>\n" + body + "</FILE_CHANGES>\n"
+}
+
+func shellReply(cmd string) string { return "Change.\n\n```bash\n" + cmd + "\n```\n" }
+
+// Names that Windows or macOS take for .git, which git's verify_path
+// refuses with core.protectNTFS and core.protectHFS on and git fsck
+// --strict reports (hasDotgit), are refused on every platform, in
+// every format and as a rename target. Names that only look alike are
+// ordinary files.
+func TestGitLookAlikeNames(t *testing.T) {
+	refused := []string{
+		"git~1/config",
+		"GIT~1/hooks/post-checkout",
+		"sub/Git~1/config",
+		".git::$INDEX_ALLOCATION/config",
+		".git:x",
+		"sub/.GIT:stream/x",
+		".git./config",
+		".git. ./config",
+		".git .:y/z",
+		"git~1./config",
+		".g\u200cit/config",
+		".gi\u200dt/hooks/pre-commit",
+		".git\u200e/config",
+		"\u200f.git/config",
+		".g\u202ait/x", ".g\u202eit/x",
+		".g\u206ait/x", ".GIT\u206f/x",
+		"\ufeff.git/config",
+		`sub\git~1\config`,
+	}
+	formats := []struct {
+		name  string
+		flags []string
+		reply func(p string) string
+	}{
+		{"diff", nil, func(p string) string { return "Attack.\n\n" + block(p, "", "pwned\n") }},
+		{"apply-patch", nil, func(p string) string { return applyPatchReply("*** Add File: " + p + "\n+pwned\n") }},
+		{"udiffx", nil, func(p string) string { return udiffxReply("<FILE_NEW file_path=\"" + p + "\">\npwned\n</FILE_NEW>\n") }},
+		{"udiff", nil, func(p string) string {
+			return "Attack.\n\n```diff\n--- /dev/null\n+++ b/" + p + "\n@@ -0,0 +1 @@\n+pwned\n```\n"
+		}},
+		{"whole", nil, func(p string) string { return "Attack.\n\n`" + p + "`\n```\npwned\n```\n" }},
+		{"chunk", nil, func(p string) string {
+			return "description: Attack.\noperations:\n  - path: '" + p + "'\n    op: create_file\n    payload: |-\n      pwned\n"
+		}},
+		{"fiup", nil, func(p string) string {
+			return "Attack.\n\n<<<FIUP>>>\n[FILE]: " + p + "\n[OP]: CREATE\n[CONTENT]\npwned\n<<<END>>>\n"
+		}},
+		{"udiffx rename", nil, func(p string) string {
+			return udiffxReply("<FILE_RENAME from_path=\"src/app.py\" to_path=\"" + p + "\" />\n")
+		}},
+		{"apply-patch move", nil, func(p string) string {
+			return applyPatchReply("*** Update File: src/app.py\n*** Move to: " + p + "\n")
+		}},
+		{"git mv", []string{"--shell-ops"}, func(p string) string { return shellReply("git mv src/app.py '" + p + "'") }},
+	}
+	// What makes a name read as prose, not as a name, in the formats
+	// that take names from Markdown lines: such a block is no edit, or
+	// one without a name, and nothing is recorded either.
+	prose := map[string]string{"diff": " ", "whole": " :"}
+	r := newRepo(t, map[string]string{"src/app.py": appPy})
+	before := r.snapshot()
+	for _, f := range formats {
+		for _, p := range refused {
+			t.Run(f.name+"/"+p, func(t *testing.T) {
+				res := r.run(append(append([]string{"apply", "-b", "attack"}, f.flags...), r.reply("r.md", f.reply(p)))...)
+				switch {
+				case prose[f.name] != "" && strings.ContainsAny(p, prose[f.name]):
+					if res.code == 0 || !strings.Contains(res.stderr, "no edit found") && !strings.Contains(res.stderr, "reads as prose") {
+						t.Errorf("exit %d, want no edit read:\n%s", res.code, res.stderr)
+					}
+				case res.code != 1 || !strings.Contains(res.stderr, "inside .git"):
+					t.Errorf("exit %d, want 1 and a refusal:\n%s", res.code, res.stderr)
+				}
+				if b := r.branches(); b != "main" {
+					t.Errorf("branches: %q", b)
+					r.git("branch", "-D", "attack")
+				}
+			})
+		}
+	}
+	r.assertUntouched(before)
+	r.fsck()
+
+	allowed := []string{".gitignore", ".github/workflows/ci.yml", ".git.bak/x", ".gitx/y", "git~2/x", "git~10/x", "a.git/x", ".git x/y", ".g\u200bit/x"}
+	var reply strings.Builder
+	reply.WriteString("Look-alikes.\n\n*** Begin Patch\n")
+	for _, p := range allowed {
+		reply.WriteString("*** Add File: " + p + "\n+ok\n")
+	}
+	reply.WriteString("*** End Patch\n")
+	if res := r.run("apply", "-b", "alike", r.reply("ok.md", reply.String())); res.code != 0 {
+		t.Fatalf("look-alike names: exit %d\n%s", res.code, res.stderr)
+	}
+	if got := len(r.tree("alike")); got != len(allowed)+1 {
+		t.Errorf("branch holds %d files, want %d: %v", got, len(allowed)+1, r.tree("alike"))
+	}
+	r.assertUntouched(before)
+	r.fsck()
+}
