@@ -80,6 +80,9 @@ type target struct {
 }
 
 func runApply(o applyOptions, s streams) error {
+	if err := checkPatchDir(o.PatchDir, "recorded"); err != nil {
+		return err
+	}
 	repo, err := openRepo(o.Dir)
 	if err != nil {
 		return err
