@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -136,4 +137,41 @@ func TestWorktreeCleanRefuses(t *testing.T) {
 			t.Errorf("Read(%s) = %q, %v, want the file as it is", p, data, err)
 		}
 	}
+}
+
+// FuzzCheckin: no panic; a conversion only removes CRs (one before
+// each LF for text, as git: "\r\r\n" keeps one), and ident's result is
+// a fixed point.
+func FuzzCheckin(f *testing.F) {
+	f.Add([]byte("a\r\nb\rc\n$Id: x $\r\n"), []byte("a\r\n"))
+	f.Add([]byte("\x00\r\n"), []byte(""))
+	f.Fuzz(func(t *testing.T, data, staged []byte) {
+		for _, c := range []checkin{{crlf: crlfText}, {crlf: crlfAuto}, {crlf: crlfBinary, ident: true}} {
+			out, err := c.clean("p", data, func() ([]byte, error) { return staged, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.crlf == crlfText && bytes.Count(out, []byte("\r\n")) > bytes.Count(data, []byte("\r\r\n")) {
+				t.Fatalf("text: %q left CR LF in %q", data, out)
+			}
+			if c.crlf != crlfBinary && !bytes.Equal(bytes.ReplaceAll(out, []byte("\r"), nil), bytes.ReplaceAll(data, []byte("\r"), nil)) {
+				t.Fatalf("%v: %q became %q", c.crlf, data, out)
+			}
+			if c.ident && !bytes.Equal(identToGit(out), out) {
+				t.Fatalf("ident: %q is not a fixed point", out)
+			}
+		}
+	})
+}
+
+// FuzzParseAttrs: any attributes file parses, and looking a path up
+// in it does not panic.
+func FuzzParseAttrs(f *testing.F) {
+	f.Add([]byte("*.txt text eol=crlf\n[attr]m -text\n\"q\\tx\" m\n!neg x\ndir/ y\n"), "a/b.txt")
+	f.Fuzz(func(t *testing.T, data []byte, path string) {
+		lines := parseAttrs(data, true)
+		st := attrStack{&builtinAttrs, &attrFile{lines: lines}, &attrFile{base: "a", lines: lines}}
+		st.values(path, true, "text", "eol")
+		st.values(path, false, "text", "eol")
+	})
 }
