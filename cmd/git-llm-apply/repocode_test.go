@@ -15,9 +15,9 @@ import (
 
 // tripwires arms r with code that leaves a line in the returned marker
 // file when it runs: core.fsmonitor (which every git command that
-// reads a split or sparse index runs), every hook, a clean filter on
-// *.md, a pager, and a git first on the PATH that the returned
-// environment sets.
+// reads a split or sparse index runs), the hooks git could reach, a
+// clean filter on *.md, a pager, and a git first on the PATH that the
+// returned environment sets.
 func tripwires(t *testing.T, r *repo) (marker string, env []string) {
 	t.Helper()
 	dir := t.TempDir()
