@@ -13,15 +13,17 @@ const maxSubject = 72
 // CommitMessage builds a commit message (SPEC sections 3 and 6): the
 // -m override, else the reply's subject and body, else "Apply N edits
 // to <files>"; a subject too long is cut at a word and given in full in
-// the body; the trailer LLM-Edit-Format ends it.
+// the body; the trailer LLM-Edit-Format ends it. The message is valid
+// UTF-8 with no control character but line feeds, and tabs in the body
+// (see cleanText).
 func CommitMessage(override, subject, body, format string, changes []FileChange, edits int) string {
-	if o := strings.TrimSpace(override); o != "" {
+	if o := strings.TrimSpace(cleanText(override, true)); o != "" {
 		subject, body, _ = strings.Cut(o, "\n")
-		body = strings.TrimSpace(body)
 	}
-	subject = strings.TrimSpace(subject)
+	subject = strings.TrimSpace(cleanText(subject, false))
+	body = strings.TrimSpace(cleanText(body, true))
 	if subject == "" {
-		subject = fallbackSubject(changes, edits)
+		subject = cleanText(fallbackSubject(changes, edits), false)
 	}
 	if utf8.RuneCountInString(subject) > maxSubject {
 		body = strings.TrimSpace(subject + "\n\n" + body)
@@ -35,6 +37,38 @@ func CommitMessage(override, subject, body, format string, changes []FileChange,
 		b.WriteString("\n\n")
 	}
 	b.WriteString("LLM-Edit-Format: " + format + "\n")
+	return b.String()
+}
+
+// cleanText makes text a reply (or -m) supplies fit for a commit
+// message. Invalid UTF-8 becomes U+FFFD, so that the message is
+// UTF-8 as its encoding header (none) says. A NUL would cut the message
+// where git reads it (git fsck reports nulInCommit) and the other
+// control characters (C0, DEL and C1: U+0080-U+009F) would reach the
+// terminal of whoever runs git log, where ESC and CSI sequences can
+// clear the screen or rewrite what is shown: all are removed, except
+// that CR LF and a lone CR are line breaks like LF, and that a body
+// (multiline) keeps its line feeds and tabs, which git itself keeps in
+// messages. In a subject (not multiline) line breaks and tabs become
+// spaces.
+func cleanText(s string, multiline bool) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			continue
+		case r == '\r' || r == '\n' || r == '\t':
+			if !multiline {
+				r = ' '
+			} else if r == '\r' {
+				r = '\n'
+			}
+		case r < ' ' || r >= 0x7f && r <= 0x9f:
+			continue
+		}
+		b.WriteRune(r)
+	}
 	return b.String()
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCommitMessage(t *testing.T) {
@@ -31,13 +32,47 @@ func TestCommitMessage(t *testing.T) {
 	}
 }
 
+// TestCommitMessageControlCharacters: what a reply supplies reaches the
+// message as valid UTF-8 without NUL or other control characters (C0,
+// DEL, C1), keeping the rest of its text; line breaks and tabs stay in
+// the body.
+func TestCommitMessageControlCharacters(t *testing.T) {
+	tests := []struct {
+		name, override, subject, body string
+		want                          string
+	}{
+		{"NUL", "", "Fix\x00 it.", "Be\x00cause.", "Fix it.\n\nBecause.\n\nLLM-Edit-Format: diff\n"},
+		{"escape sequences", "", "\x1b[2J\x1b]0;owned\x07Fix it.", "a\x1b[31mred\x1b[0m\x08", "[2J]0;ownedFix it.\n\na[31mred[0m\n\nLLM-Edit-Format: diff\n"},
+		{"C1 and DEL", "", "Fix\u009b2J\u0085 it\x7f.", "x\u0090y", "Fix2J it.\n\nxy\n\nLLM-Edit-Format: diff\n"},
+		{"invalid UTF-8", "", "Fix caf\xe9.", "\xff\xfe body", "Fix caf\uFFFD.\n\n\uFFFD body\n\nLLM-Edit-Format: diff\n"},
+		{"line breaks and tabs", "", "Fix\tit\rnow.", "one\r\ntwo\rthree\n\tfour", "Fix it now.\n\none\ntwo\nthree\n\tfour\n\nLLM-Edit-Format: diff\n"},
+		{"only controls: the fallback", "", "\x00\x1b\u009b", "\x00", "Apply 2 edits to a.go\n\nLLM-Edit-Format: diff\n"},
+		{"override", "Mine\x1b[2J\r\n\r\nbody\x00\xff", "Fix it.", "", "Mine[2J\n\nbody\uFFFD\n\nLLM-Edit-Format: diff\n"},
+	}
+	changes := []FileChange{{OldPath: "x/a.go", NewPath: "x/a.go"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, 2)
+			if got != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
+			}
+			if !utf8.ValidString(got) || strings.ContainsFunc(got, func(r rune) bool {
+				return r != '\n' && r != '\t' && (r < ' ' || r >= 0x7f && r <= 0x9f)
+			}) {
+				t.Errorf("%q holds a control character or invalid UTF-8", got)
+			}
+		})
+	}
+}
+
 func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{
 		"Use math.factorial instead!": "use-math-factorial-instead",
 		"":                            "reply",
 		"¿Qué?":                       "qu",
 		"A very long subject line that goes on and on forever": "a-very-long-subject-line-that-goes-on",
-		"--x--": "x",
+		"--x--":                           "x",
+		"\x1b[2J\x00Fix\u009b\xff it\x07": "2j-fix-it",
 	} {
 		if got := Slug(in); got != want {
 			t.Errorf("Slug(%q) = %q, want %q", in, got, want)

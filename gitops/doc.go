@@ -20,17 +20,22 @@
 // gitattributes and the hooks directory (StagedFiles, CheckAttr,
 // HooksDir).
 //
-// gitops is the only package of the module that imports go-git. Where
-// the git CLI does a step better (it applies checkout filters and
-// sparse checkout, computes attributes, reads split and sparse
-// indexes, fetches the objects a partial clone left out), gitops runs
-// it, with the repository named explicitly and the caller's
-// GIT_DIR-style variables removed; worktree steps fall back to go-git
-// when git is not on PATH.
+// gitops is the only package of the module that imports go-git.
+// Reading a repository and recording on it run no git and no code the
+// repository configures (hooks, filters, fsmonitor, a fetch's
+// transport), so a hostile configuration cannot run anything through
+// check, translate or apply. The git CLI runs only for porcelain steps
+// the user asks for: adding a linked worktree, checking whether one is
+// clean and bringing it up to date (which then run that repository's
+// checkout hooks and filters, as git does), and the pre-commit check,
+// which git runs as a hook anyway. Each names the repository
+// explicitly, with the caller's GIT_DIR-style variables removed;
+// worktree steps fall back to go-git when git is not on PATH.
 //
 // The index is read by our own decoder (versions 2, 3 and 4), which
 // reads the file once and looks up the touched paths in place, without
 // decoding every entry: a reply touches a handful of paths of an index
-// that may hold a hundred thousand. Split and sparse indexes are read
-// through git ls-files.
+// that may hold a hundred thousand. Split indexes (merged with their
+// shared index) and sparse indexes (directories expanded to their
+// trees' files) are decoded whole.
 package gitops

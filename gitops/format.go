@@ -23,8 +23,9 @@ var ErrUnsupportedRepository = errors.New("gitops: unsupported repository")
 // On top of that, the extensions git knows but gitops does not
 // implement are refused, naming the feature. Those that pass are safe
 // here: noop; worktreeConfig (config.worktree is read); preciousObjects
-// (nothing is ever deleted); partialClone (a missing object is fetched
-// through git, see readPromised); objectFormat sha1.
+// (nothing is ever deleted); partialClone (a missing object is an
+// error saying how to fetch it, see missingPromised); objectFormat
+// sha1.
 func checkFormat(cfg *gitConfig, dir string) error {
 	version := 0
 	if v, ok := cfg.get("core.repositoryformatversion"); ok {

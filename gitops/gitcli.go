@@ -30,7 +30,11 @@ var configEnv = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_
 // runGit runs the git CLI at gitPath in dir, with stdin (nil: none),
 // and returns its standard output; a failure carries git's message.
 // The child's environment is the process's without repoEnv, with
-// configEnv as r.env has them, plus extra ("K=V").
+// configEnv as r.env has them, plus extra ("K=V"). git runs the code
+// the repository configures (hooks, filters, fsmonitor), so only the
+// steps that are git porcelain by nature call it: adding, checking and
+// updating a linked worktree, and the pre-commit check, which git runs
+// as a hook. Reading a base and recording never do (doc.go).
 func (r *Repo) runGit(gitPath, dir string, stdin io.Reader, extra []string, args ...string) ([]byte, error) {
 	cmd := exec.Command(gitPath, args...)
 	cmd.Dir = dir

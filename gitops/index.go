@@ -1,8 +1,8 @@
 package gitops
 
 // Reading the git index (git's Documentation/gitformat-index.txt):
-// versions 2, 3 and 4 are decoded here; split and sparse indexes are
-// listed by the git CLI.
+// versions 2, 3 and 4, split and sparse indexes included, all decoded
+// here (see index_layered.go for why not through git).
 
 import (
 	"encoding/binary"
@@ -64,8 +64,8 @@ type index struct {
 	name   []byte     // v4: the name lookup decodes
 	failed error
 
-	// listed holds the entries git ls-files gave, merged per path,
-	// when the file needs git (split or sparse index).
+	// listed holds every entry, merged per path, when the file is
+	// layered (split or sparse index).
 	listed []listedEntry
 }
 
@@ -131,30 +131,26 @@ type listedEntry struct {
 	e    indexEntry
 }
 
-// needsGit says why an index file cannot be read here: the entries it
-// holds are not the index's (split index) or stand for whole
-// directories (sparse index).
-type needsGit struct {
-	feature string // "split index" or "sparse index"
-	off     string // the command that turns it off
-}
+// layered says why an index file's entries are not the index itself:
+// a split index records changes to a shared index, and a sparse index
+// has entries that stand for whole directories. readIndex then reads
+// every entry (see flatIndex) instead of looking paths up in place.
+type layered struct{ feature string }
 
-func (e *needsGit) Error() string {
-	return fmt.Sprintf("a %s can only be read with the git CLI, which is not on PATH (turn it off with %s)", e.feature, e.off)
-}
+func (e *layered) Error() string { return "a " + e.feature }
 
 var (
-	splitIndex  = &needsGit{"split index", "git update-index --no-split-index"}
-	sparseIndex = &needsGit{"sparse index", "git sparse-checkout reapply --no-sparse-index, or git sparse-checkout disable"}
+	splitIndex  = &layered{"split index"}
+	sparseIndex = &layered{"sparse index"}
 )
 
 // readIndex opens the index file at path, of the repository whose git
-// dir is gitDir and whose working tree is workTree ("" when bare); a
-// missing file is an empty index. A split or sparse index is listed by
-// git ls-files instead; without git on PATH, that is an error naming the
-// command that turns the feature off. The index keeps the file open:
-// close it when done (see index).
-func (r *Repo) readIndex(path, gitDir, workTree string) (*index, error) {
+// dir is gitDir; a
+// missing file is an empty index. A split index is merged with its
+// shared index, and a sparse index's directories are expanded to the
+// files of their trees (both held in memory: see flatIndex). The index
+// keeps the file open: close it when done (see index).
+func (r *Repo) readIndex(path, gitDir string) (*index, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &index{}, nil
@@ -174,11 +170,11 @@ func (r *Repo) readIndex(path, gitDir, workTree string) (*index, error) {
 		idx.f, idx.path, idx.mtime = f, path, fi.ModTime()
 		return idx, nil
 	}
-	f.Close()
-	var ng *needsGit
-	if errors.As(err, &ng) {
-		idx, err = r.listIndex(path, gitDir, workTree, ng)
+	var l *layered
+	if errors.As(err, &l) {
+		idx, err = r.flatIndex(f, fi.Size(), path, gitDir)
 	}
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("gitops: reading the index %s: %w", path, err)
 	}
@@ -193,31 +189,12 @@ func (r *Repo) readIndex(path, gitDir, workTree string) (*index, error) {
 // entry runs past the file, and allocates at most in proportion to the
 // file's size.
 func newIndex(r io.ReaderAt, size int64) (*index, error) {
-	var head [headerSize]byte
-	if size >= headerSize+checksumSize {
-		if err := readFull(r, head[:], 0); err != nil {
-			return nil, err
-		}
+	idx, end, err := indexHeader(r, size)
+	if err != nil {
+		return nil, err
 	}
-	if size < headerSize+checksumSize || string(head[:4]) != "DIRC" {
-		return nil, errors.New("not an index file (no DIRC header)")
-	}
-	if size > math.MaxUint32 {
-		return nil, errors.New("index larger than 4 GiB")
-	}
-	version := binary.BigEndian.Uint32(head[4:])
-	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("index version %d is not supported", version)
-	}
-	end := int(size) - checksumSize
-	count := binary.BigEndian.Uint32(head[8:])
-	if uint64(count) > uint64(end-headerSize)/minEntrySize {
-		return nil, fmt.Errorf("index claims %d entries, more than its %d bytes can hold", count, size)
-	}
-	idx := &index{n: int(count), v4: version == 4, r: r, size: size}
 	idx.marks = make([]mark, 0, idx.n/markEvery+1)
 	lastMark, lastOff := 0, headerSize
-	var err error
 	idx.end, err = idx.walk(end, func(i, off int, e, name []byte) error {
 		if binary.BigEndian.Uint32(e[modeAt:])&modeTypeMask == modeDir {
 			return sparseIndex
@@ -245,10 +222,41 @@ func newIndex(r io.ReaderAt, size int64) (*index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExtensions(r, idx.end, end); err != nil {
+	switch link, err := readExtensions(r, idx.end, end); {
+	case err != nil:
 		return nil, err
+	case link != nil:
+		return nil, splitIndex
 	}
 	return idx, nil
+}
+
+// indexHeader checks the header of the index file r of size bytes and
+// returns an index holding its entry count and version, and where its
+// extensions end (the checksum starts).
+func indexHeader(r io.ReaderAt, size int64) (*index, int, error) {
+	var head [headerSize]byte
+	if size >= headerSize+checksumSize {
+		if err := readFull(r, head[:], 0); err != nil {
+			return nil, 0, err
+		}
+	}
+	if size < headerSize+checksumSize || string(head[:4]) != "DIRC" {
+		return nil, 0, errors.New("not an index file (no DIRC header)")
+	}
+	if size > math.MaxUint32 {
+		return nil, 0, errors.New("index larger than 4 GiB")
+	}
+	version := binary.BigEndian.Uint32(head[4:])
+	if version < 2 || version > 4 {
+		return nil, 0, fmt.Errorf("index version %d is not supported", version)
+	}
+	end := int(size) - checksumSize
+	count := binary.BigEndian.Uint32(head[8:])
+	if uint64(count) > uint64(end-headerSize)/minEntrySize {
+		return nil, 0, fmt.Errorf("index claims %d entries, more than its %d bytes can hold", count, size)
+	}
+	return &index{n: int(count), v4: version == 4, r: r, size: size}, end, nil
 }
 
 // close closes the file; lookups fail after it.

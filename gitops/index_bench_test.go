@@ -109,7 +109,7 @@ func BenchmarkReadIndex(b *testing.B) {
 		b.Run("v"+v+"/lookup10/gitops", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				idx, err := r.readIndex(file, "", "")
+				idx, err := r.readIndex(file, "")
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -133,7 +133,7 @@ func BenchmarkReadIndex(b *testing.B) {
 		b.Run("v"+v+"/paths/gitops", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				idx, err := r.readIndex(file, "", "")
+				idx, err := r.readIndex(file, "")
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func BenchmarkReadIndex(b *testing.B) {
 			}
 		})
 		b.Run("v"+v+"/lookup10-only/gitops", func(b *testing.B) {
-			idx, err := r.readIndex(file, "", "")
+			idx, err := r.readIndex(file, "")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -72,34 +72,38 @@ func (w *window) advance(off int) error {
 	return nil
 }
 
-// checkExtensions walks the extensions from off to end (the checksum),
-// reading only their headers. Those whose signature starts with an
-// upper-case letter are optional (caches such as TREE, UNTR, FSMN,
+// readExtensions walks the extensions from off to end (the checksum),
+// reading only their headers, and returns the body of the split index's
+// link extension when there is one. Those whose signature starts with
+// an upper-case letter are optional (caches such as TREE, UNTR, FSMN,
 // EOIE, IEOT, or REUC that this package does not need); the others
-// change what the entries mean.
-func checkExtensions(r io.ReaderAt, off, end int) error {
+// change what the entries mean: link (split index) and sdir (sparse
+// index) are understood, any other is an error.
+func readExtensions(r io.ReaderAt, off, end int) (link []byte, err error) {
 	// git ignores fewer than 8 bytes left before the checksum.
 	for end-off >= 8 {
 		var head [8]byte
 		if err := readFull(r, head[:], off); err != nil {
-			return err
+			return nil, err
 		}
 		sig, size := head[:4], binary.BigEndian.Uint32(head[4:])
 		if uint64(size) > uint64(end-off-8) {
-			return fmt.Errorf("extension %q runs past the end of the file", sig)
+			return nil, fmt.Errorf("extension %q runs past the end of the file", sig)
 		}
-		switch string(sig) {
-		case "link":
-			return splitIndex
-		case "sdir":
-			return sparseIndex
-		}
-		if sig[0] < 'A' || sig[0] > 'Z' {
-			return fmt.Errorf("the index uses the %q extension, which git llm-apply does not know", sig)
+		switch {
+		case string(sig) == "link":
+			link = make([]byte, size)
+			if err := readFull(r, link, off+8); err != nil {
+				return nil, err
+			}
+		case string(sig) == "sdir":
+			// Marks a sparse index; its directory entries say so too.
+		case sig[0] < 'A' || sig[0] > 'Z':
+			return nil, fmt.Errorf("the index uses the %q extension, which git llm-apply does not know", sig)
 		}
 		off += 8 + int(size)
 	}
-	return nil
+	return link, nil
 }
 
 // short is a decoding error that more bytes of the file may undo: the

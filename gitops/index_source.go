@@ -29,18 +29,18 @@ func (r *Repo) loadIndex() (*index, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.readIndex(p, r.gitDir, r.root)
+	return r.readIndex(p, r.gitDir)
 }
 
 // IndexSource returns the staged content as a base: entries (mode and
 // blob id) come from the index as it is now, Read loads the blob. An
 // unmerged (conflicted) path is listed by Paths, but Lookup and Read
 // fail for it, saying so; an intent-to-add entry (`git add -N`) does
-// not exist in this base. A split or sparse index is read with the git
-// CLI; without it, that is an error. The index file stays open while
-// the source is in use (until it is garbage), which keeps the index as
-// it was here; should the file be written in place meanwhile, Lookup,
-// Read and Paths fail, saying so.
+// not exist in this base. A split or sparse index is read whole, with
+// its shared index or the trees of its directories. The index file
+// stays open while the source is in use (until it is garbage), which
+// keeps the index as it was here; should the file be written in place
+// meanwhile, Lookup, Read and Paths fail, saying so.
 func (r *Repo) IndexSource() (engine.Source, error) {
 	idx, err := r.loadIndex()
 	if err != nil {

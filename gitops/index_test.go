@@ -297,14 +297,14 @@ func TestReadIndexMatchesGit(t *testing.T) {
 			_, perr := parseIndex(data)
 			if v := binary.BigEndian.Uint32(data[4:]); tc.format != 0 && (v != tc.format || perr != nil) {
 				t.Fatalf("version %d file: %v", v, perr)
-			} else if tc.format == 0 && !errors.As(perr, new(*needsGit)) {
-				t.Fatalf("parseIndex = %v, want a needsGit error", perr)
+			} else if tc.format == 0 && !errors.As(perr, new(*layered)) {
+				t.Fatalf("parseIndex = %v, want a layered error", perr)
 			}
 			// Open refuses the extensions.worktreeConfig that
 			// sparse-checkout sets (go-git does not know it).
 			r := &Repo{root: tr.dir, gitDir: filepath.Join(tr.dir, ".git"), env: lookupIn(tr.env)}
 			r.commonDir = r.gitDir
-			idx, err := r.readIndex(file, r.gitDir, r.root)
+			idx, err := r.readIndex(file, r.gitDir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,14 +323,63 @@ func TestReadIndexMatchesGit(t *testing.T) {
 			if tc.format != 0 {
 				return
 			}
+			// Read without git: the same entries.
 			defer func(old func(string) (string, error)) { lookGit = old }(lookGit)
 			lookGit = func(string) (string, error) { return "", exec.ErrNotFound }
-			_, err = r.readIndex(file, r.gitDir, r.root)
-			if err == nil || !strings.Contains(err.Error(), "index can only be read with the git CLI") ||
-				!strings.Contains(err.Error(), "no-split-index") && !strings.Contains(err.Error(), "no-sparse-index") {
-				t.Errorf("without git: %v, want an error naming the feature and how to turn it off", err)
+			if idx, err = r.readIndex(file, r.gitDir); err != nil {
+				t.Fatalf("without git: %v", err)
 			}
+			checkIndex(t, tr, idx, file, ita)
 		})
+	}
+}
+
+// TestReadSplitIndexChanged reads split indexes whose own entries
+// replace, delete and add to those of the shared index, conflict
+// stages and intent-to-add included, without git, and compares each
+// with what git lists.
+func TestReadSplitIndexChanged(t *testing.T) {
+	tr, _ := indexFixture(t, false)
+	tr.git("config", "splitIndex.maxPercentChange", "100") // keep the shared index
+	tr.git("update-index", "--split-index")
+	file := filepath.Join(tr.dir, ".git", "index")
+	r := &Repo{root: tr.dir, gitDir: filepath.Join(tr.dir, ".git"), env: lookupIn(tr.env)}
+	r.commonDir = r.gitDir
+	defer func(old func(string) (string, error)) { lookGit = old }(lookGit)
+	lookGit = func(string) (string, error) { return "", exec.ErrNotFound }
+	id := tr.git("rev-parse", ":a.txt")
+	steps := []struct {
+		name string
+		args []string
+		ita  []string
+	}{
+		{"replaced", []string{"update-index", "--cacheinfo", "100755," + id + ",many/f3.txt"}, nil},
+		{"deleted", []string{"update-index", "--force-remove", "many/f4.txt", "dir/b.txt"}, nil},
+		{"added", []string{"update-index", "--add", "--cacheinfo", "100644," + id + ",many/f3a.txt"}, nil},
+		{"conflict", []string{"update-index", "--index-info"}, nil},
+		{"intent to add", []string{"add", "-N", "new-ita.txt"}, []string{"new-ita.txt"}},
+		{"conflict resolved", []string{"update-index", "--add", "--cacheinfo", "100644," + id + ",many/f5.txt"}, []string{"new-ita.txt"}},
+	}
+	tr.write("new-ita.txt", "intent\n", 0o644)
+	for _, st := range steps {
+		if st.name == "conflict" {
+			tr.gitEnv(tr.dir, nil, "0 "+strings.Repeat("0", 40)+"\tmany/f5.txt\n"+
+				"100644 "+id+" 1\tmany/f5.txt\n100644 "+id+" 2\tmany/f5.txt\n100644 "+id+" 3\tmany/f5.txt\n", st.args...)
+		} else {
+			tr.git(st.args...)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseIndex(data); !errors.As(err, new(*layered)) {
+			t.Fatalf("%s: the index is no longer split (%v)", st.name, err)
+		}
+		idx, err := r.readIndex(file, r.gitDir)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		checkIndex(t, tr, idx, file, st.ita)
 	}
 }
 
@@ -347,7 +396,7 @@ func TestReadIndexLinkedWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir, wt.root)
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +411,7 @@ func TestReadIndexLinkedWorktree(t *testing.T) {
 func TestReadIndexMissing(t *testing.T) {
 	tr := newTestRepo(t)
 	r := tr.open(tr.dir)
-	idx, err := r.readIndex(filepath.Join(tr.dir, ".git", "index"), r.gitDir, r.root)
+	idx, err := r.readIndex(filepath.Join(tr.dir, ".git", "index"), r.gitDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +510,7 @@ func TestParseIndexCorrupt(t *testing.T) {
 			{"mandatory extension", withExtension(data, "abcd", 0, ""), `"abcd" extension`},
 			{"extension size", withExtension(data, "TREE", 1000, "x"), `"TREE" runs past`},
 			{"split index", withExtension(data, "link", 20, strings.Repeat("\x00", 20)), "split index"},
-			{"sparse index", withExtension(data, "sdir", 0, ""), "sparse index"},
+			{"sparse index extension", withExtension(data, "sdir", 0, ""), ""},
 		}
 		if v == "4" {
 			tests = append(tests,
@@ -523,7 +572,7 @@ func TestReadIndexLarge(t *testing.T) {
 			tr.gitEnv(tr.dir, env, info.String(), "update-index", "--index-info")
 			tr.gitEnv(tr.dir, env, "", "update-index", "--index-version", v)
 			r := tr.open(tr.dir)
-			idx, err := r.readIndex(file, r.gitDir, r.root)
+			idx, err := r.readIndex(file, r.gitDir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -624,21 +673,6 @@ func TestNewIndexShrunk(t *testing.T) {
 			if _, err := newIndex(bytes.NewReader(data[:n]), int64(len(data))); !errors.Is(err, errIndexChanged) {
 				t.Errorf("v%s: %d of %d bytes: %v, want errIndexChanged", v, n, len(data), err)
 			}
-		}
-	}
-}
-
-func TestParseLsFiles(t *testing.T) {
-	id := strings.Repeat("ab", 20)
-	for _, bad := range []string{
-		"100644 " + id + " 0\ta",                        // no NUL
-		"100644 " + id + "\ta\x00  size: 0\tflags: 0\n", // no stage
-		"100644 " + id[1:] + " 0\ta\x00  size: 0\tflags: 0\n",
-		"100644 " + id + " 0\ta\x00",                       // no flags
-		"100644 " + id + " 0\ta\x00  size: 0\tflags: zz\n", // bad flags
-	} {
-		if _, err := parseLsFiles([]byte(bad)); err == nil {
-			t.Errorf("parseLsFiles(%q): no error", bad)
 		}
 	}
 }

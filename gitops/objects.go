@@ -76,8 +76,9 @@ func (r *Repo) objects() *objectStore {
 // readRaw returns the type and content of object id: from a pack or a
 // loose object of the repository or its alternates, else through
 // go-git's storage (which reads all pack indexes: only for what the
-// fast path misses, in practice a missing object), else, in a partial
-// clone, through git, which fetches it. The content is the caller's.
+// fast path misses, in practice a missing object). An object a partial
+// clone left out is ErrMissingObject (see missingPromised). The
+// content is the caller's.
 func (r *Repo) readRaw(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	t, data, err := r.objects().read(id)
 	if !errors.Is(err, errNoObject) {
@@ -85,7 +86,7 @@ func (r *Repo) readRaw(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	}
 	o, err := r.repo.Storer.EncodedObject(plumbing.AnyObject, id)
 	if errors.Is(err, plumbing.ErrObjectNotFound) && r.isPartialClone() {
-		return r.readPromised(id)
+		return plumbing.InvalidObject, nil, r.missingPromised(id)
 	}
 	if err != nil {
 		return plumbing.InvalidObject, nil, err

@@ -26,36 +26,35 @@ func partialClone(t *testing.T, tr *testRepo) (*testRepo, plumbing.Hash) {
 	return c, id
 }
 
-func TestReadPartialCloneFetches(t *testing.T) {
+// TestReadPartialCloneDoesNotFetch: a blob the clone left out is an
+// error naming the command that fetches it, and reading it runs
+// nothing, not even the upload-pack the remote's configuration names
+// (which a fetch over file:// runs here); once the user has run that
+// command, the blob reads.
+func TestReadPartialCloneDoesNotFetch(t *testing.T) {
 	tr := newFixture(t)
 	c, id := partialClone(t, tr)
-	r := c.open(c.dir)
-	typ, data, err := r.readRaw(id)
-	if err != nil || typ != plumbing.BlobObject || !bytes.Equal(data, []byte("hello\n")) {
-		t.Fatalf("readRaw(%s) = %v, %q, %v", id, typ, data, err)
-	}
-	// Fetched for good: the next read needs no git.
-	defer func(old func(string) (string, error)) { lookGit = old }(lookGit)
-	lookGit = func(string) (string, error) { return "", errors.New("no git") }
-	if _, data, err := c.open(c.dir).readRaw(id); err != nil || string(data) != "hello\n" {
-		t.Errorf("second read = %q, %v", data, err)
-	}
-}
-
-func TestReadPartialCloneUnreachable(t *testing.T) {
-	tr := newFixture(t)
-	c, id := partialClone(t, tr)
-	if err := os.Rename(tr.dir, tr.dir+".gone"); err != nil {
+	marker := filepath.Join(t.TempDir(), "fetched")
+	script := filepath.Join(t.TempDir(), "upload-pack")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\nexec git-upload-pack \"$@\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	c.git("config", "remote.origin.uploadpack", script)
 	r := c.open(c.dir)
-	if _, _, err := r.readRaw(id); !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), "git cat-file -p "+id.String()) {
-		t.Errorf("readRaw with the remote gone = %v, want ErrMissingObject saying what to run", err)
+	_, _, err := r.readRaw(id)
+	want := "git -C " + shellQuote(c.dir) + " cat-file -p " + id.String()
+	if !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("readRaw(%s) = %v, want ErrMissingObject saying %q", id, err, want)
 	}
-	defer func(old func(string) (string, error)) { lookGit = old }(lookGit)
-	lookGit = func(string) (string, error) { return "", errors.New("no git") }
-	if _, _, err := r.readRaw(id); !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), "not on PATH") {
-		t.Errorf("readRaw without git = %v, want ErrMissingObject saying git is needed", err)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("reading the missing blob ran the remote's upload-pack")
+	}
+	c.git("cat-file", "-p", id.String())
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("setup: git's fetch did not run the upload-pack script")
+	}
+	if _, data, err := c.open(c.dir).readRaw(id); err != nil || !bytes.Equal(data, []byte("hello\n")) {
+		t.Errorf("after the fetch: readRaw = %q, %v", data, err)
 	}
 }
 

@@ -109,8 +109,13 @@ func (s *treeSource) Paths() ([]string, error) {
 // (unless core.fileMode is false: then the index's mode), a directory
 // the index records as a submodule is ModeGitlink; other directories,
 // missing paths and paths through a symbolic link are ErrNotExist.
-// Entry.ID is empty. Paths lists the index's paths that exist on disk.
-// A bare repository has no working tree: an error.
+// Entry.ID is empty. Read gives what git add would store: the clean
+// conversion of line endings and ident (see checkinOf), with the
+// attributes git reads when it adds a file (the working tree's
+// .gitattributes, else the index's, and those outside the tree); a
+// path with a configured clean filter or a working-tree-encoding is
+// ErrConversion. Paths lists the index's paths that exist on disk. A
+// bare repository has no working tree: an error.
 func (r *Repo) WorktreeSource() (engine.Source, error) {
 	if r.root == "" {
 		return nil, fmt.Errorf("gitops: %s is a bare repository: no working tree", r.gitDir)
@@ -127,13 +132,60 @@ func (r *Repo) WorktreeSource() (engine.Source, error) {
 	if v, ok := cfg.get("core.filemode"); ok {
 		fileMode = parseBool(v)
 	}
-	return &worktreeSource{root: r.root, idx: idx, fileMode: fileMode}, nil
+	v, _ := cfg.get("core.ignorecase")
+	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: parseBool(v)}
+	if s.attrs, err = r.newAttrReader(cfg, s.readAttrs); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 type worktreeSource struct {
+	r        *Repo
 	root     string
 	idx      *index
 	fileMode bool
+	cfg      *gitConfig
+	fold     bool // core.ignoreCase: attribute patterns match either case
+	attrs    *attrReader
+}
+
+// readAttrs reads a .gitattributes of the tree as git does on adding a
+// file: the working tree's, else (a sparse checkout) the index's; a
+// symbolic link is not followed, and is no attributes file.
+func (s *worktreeSource) readAttrs(path string) ([]byte, error) {
+	if fi, err := s.lstat(path); err == nil && fi.Mode().IsRegular() {
+		data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(path)))
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return data, err
+		}
+	} else if err != nil && !errors.Is(err, engine.ErrNotExist) {
+		return nil, err
+	}
+	return s.staged(path)
+}
+
+// staged returns the blob the index holds at path, nil when none does
+// (or a symbolic link or submodule is there).
+func (s *worktreeSource) staged(path string) ([]byte, error) {
+	e, ok := s.idx.lookup(path)
+	if err := s.idx.err(); err != nil {
+		return nil, err
+	}
+	if !ok || e.intentToAdd || (e.mode != engine.ModeRegular && e.mode != engine.ModeExec) {
+		return nil, nil
+	}
+	return s.r.readObject(plumbing.BlobObject, e.id)
+}
+
+// clean applies git add's clean conversion to data, the file at path.
+func (s *worktreeSource) clean(path string, data []byte) ([]byte, error) {
+	st, err := s.attrs.stack(path)
+	if err != nil {
+		return nil, err
+	}
+	c := checkinOf(st.values(path, s.fold, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding"), s.cfg)
+	return c.clean(path, data, func() ([]byte, error) { return s.staged(path) })
 }
 
 // lstat stats path without following links, also in its parents.
@@ -209,7 +261,7 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitops: %w", err)
 	}
-	return data, nil
+	return s.clean(path, data)
 }
 
 func (s *worktreeSource) Paths() ([]string, error) {

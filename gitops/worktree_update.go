@@ -82,7 +82,7 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir, wt.root)
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
 	if err != nil {
 		return false, err
 	}
@@ -168,7 +168,7 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 			}
 		}
 	}
-	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir, wt.root)
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
 	if err != nil {
 		return err
 	}

@@ -20,12 +20,15 @@ type streams struct {
 	out, err io.Writer
 }
 
-// run executes one command line and returns the exit status.
+// run executes one command line and returns the exit status. What it
+// writes on standard error (the human report, errors) goes through
+// termWriter; standard output holds what the command produces (a diff,
+// JSON, a prompt), as it is.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	s := streams{in, out, errw}
+	s := streams{in, out, termWriter{errw}}
 	err := newApp(s).Run(context.Background(), args)
 	if err != nil && !errors.Is(err, errEditsFailed) {
-		fmt.Fprintf(errw, "git llm-apply: %s\n", trimPkgPrefix(err))
+		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
 	}
 	return exitCode(err)
 }

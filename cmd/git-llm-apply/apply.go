@@ -39,8 +39,12 @@ and HEAD are not changed; look at the result with git log -p BRANCH.
 checked out, to build and test the change there. When -b names a branch
 already checked out in a linked worktree, that worktree's files follow
 the new commits if it has no local changes; otherwise they are left as
-they are, and the report says so. -o DIR also writes one
-NNNN-<slug>.patch per recorded commit, which git am applies.`,
+they are, and the report says so. These two worktree steps run git
+porcelain there (git worktree add, git status, git read-tree -m -u),
+and so that repository's hooks (post-checkout) and checkout filters, as
+git does; nothing else apply does runs git or code the repository
+configures. -o DIR also writes one NNNN-<slug>.patch per recorded
+commit, which git am applies.`,
 		Flags: append(commonFlags(),
 			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record on `NAME` (appending when it exists)"},
 			&cli.StringFlag{Name: "onto", Value: "HEAD", Usage: "start a new branch at `REV`"},
@@ -76,6 +80,9 @@ type target struct {
 }
 
 func runApply(o applyOptions, s streams) error {
+	if err := checkPatchDir(o.PatchDir, "recorded"); err != nil {
+		return err
+	}
 	repo, err := openRepo(o.Dir)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -254,15 +253,6 @@ func debrisIn(f gitops.StagedFile) ([]translate.Debris, error) {
 		return nil, nil
 	}
 	return translate.FindDebris(string(data)), nil
-}
-
-// displayPath quotes a path holding control characters, which would
-// otherwise break the path:line form.
-func displayPath(p string) string {
-	if strings.ContainsFunc(p, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return strconv.Quote(p)
-	}
-	return p
 }
 
 func plural(n int, word string) string {

@@ -33,7 +33,8 @@ func TestSparseCheckoutRepository(t *testing.T) {
 	r.assertUntouched(before)
 }
 
-// A sparse index (directory entries) is read through git ls-files.
+// A sparse index (directory entries) is read in-process, its
+// directories expanded to the files of their trees.
 func TestSparseIndexRepository(t *testing.T) {
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "docs/a.md": "a\n", "docs/b.md": "b\n"})
 	r.git("sparse-checkout", "init", "--cone", "--sparse-index")
@@ -138,10 +139,10 @@ func TestOddRepositories(t *testing.T) {
 			c.git("commit", "-q", "-m", "initial")
 			return c.dir, nil
 		}},
-		{name: "partial clone, blob missing (git fetches it)", setup: func(t *testing.T, r *repo) (string, []string) {
+		{name: "partial clone, blob missing (not fetched: the error says how)", want: "cat-file -p", setup: func(t *testing.T, r *repo) (string, []string) {
 			return partialClone(t, r).dir, nil
 		}},
-		{name: "partial clone marked by extensions.partialClone", setup: func(t *testing.T, r *repo) (string, []string) {
+		{name: "partial clone marked by extensions.partialClone", want: "missing from this partial clone", setup: func(t *testing.T, r *repo) (string, []string) {
 			c := partialClone(t, r)
 			c.git("config", "--unset", "remote.origin.promisor")
 			c.git("config", "extensions.partialClone", "origin")

@@ -1,13 +1,46 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops"
 )
+
+// checkPatchDir fails when the -o path dir cannot be made a directory:
+// it, or the nearest of its parents that exists, is not a directory (a
+// regular file, a dangling symbolic link). apply and translate check
+// it before they resolve or record anything, so that the failure costs
+// nothing; done says what that was ("recorded", "written"). No -o
+// (dir "") passes.
+func checkPatchDir(dir, done string) error {
+	if dir == "" {
+		return nil
+	}
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil:
+			return usageError("-o %s: %s is not a directory; nothing was %s", dir, p, done)
+		case errors.Is(err, fs.ErrNotExist):
+			if _, lerr := os.Lstat(p); lerr == nil {
+				return usageError("-o %s: %s is a symbolic link to nothing; nothing was %s", dir, p, done)
+			}
+		case !errors.Is(err, syscall.ENOTDIR):
+			return usageError("-o %s: %v; nothing was %s", dir, err, done)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
 
 // writePatches writes each reply that has a diff as one NNNN-<slug>.patch
 // in dir, in the mailbox form of git format-patch, numbered over those

@@ -76,9 +76,9 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			}
 			doc.Replies = append(doc.Replies, jr)
 		}
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		enc.Encode(doc)
+		if b, err := json.MarshalIndent(doc, "", "  "); err == nil {
+			s.out.Write(append(jsonSafe(b), '\n'))
+		}
 	}
 	for i, r := range results {
 		printReply(s.err, o, r, branch, out.patches[i])
@@ -103,11 +103,11 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, pat
 		for _, f := range engine.Stats(r.Changes, r.Patch) {
 			switch f.Status {
 			case "R":
-				fmt.Fprintf(w, "  R %s -> %s (+%d -%d)\n", f.OldPath, f.Path, f.Added, f.Deleted)
+				fmt.Fprintf(w, "  R %s -> %s (+%d -%d)\n", displayPath(f.OldPath), displayPath(f.Path), f.Added, f.Deleted)
 			case "M":
-				fmt.Fprintf(w, "  M %s (+%d -%d)\n", f.Path, f.Added, f.Deleted)
+				fmt.Fprintf(w, "  M %s (+%d -%d)\n", displayPath(f.Path), f.Added, f.Deleted)
 			default:
-				fmt.Fprintf(w, "  %s %s\n", f.Status, f.Path)
+				fmt.Fprintf(w, "  %s %s\n", f.Status, displayPath(f.Path))
 			}
 		}
 		if patch != "" {
@@ -126,13 +126,13 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, pat
 	for _, e := range r.Outcomes {
 		if !o.Quiet {
 			for _, x := range e.Warnings {
-				fmt.Fprintf(w, "  warning: edit %d (%s): %s\n", e.N, e.Path, x)
+				fmt.Fprintf(w, "  warning: edit %d (%s): %s\n", e.N, displayPath(e.Path), x)
 			}
 		}
 		if o.Verbose && e.Status != engine.Failed {
-			target := e.Path
+			target := displayPath(e.Path)
 			if e.Op.Kind == translate.Rename {
-				target += " -> " + e.Op.NewPath
+				target += " -> " + displayPath(e.Op.NewPath)
 			}
 			fmt.Fprintf(w, "  edit %d: %s %s%s: %s%s\n", e.N, engine.OpName(e.Op), target, lineRange(e), e.Status, rungNote(e))
 			if e.Op.Comment != "" {
@@ -202,7 +202,7 @@ func printFailure(w io.Writer, r *engine.ReplyResult, e engine.Outcome) {
 	}
 	fmt.Fprintf(w, "error: edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
 	if c := e.Err.Closest; c != nil {
-		fmt.Fprintf(w, "  The closest lines are %d-%d of %s (similarity %.2f):\n%s", c.Start, c.End, path, c.Similarity, indent(c.Text+"\n", "    | "))
+		fmt.Fprintf(w, "  The closest lines are %d-%d of %s (similarity %.2f):\n%s", c.Start, c.End, displayPath(path), c.Similarity, indent(c.Text+"\n", "    | "))
 	}
 	if hint := advice(r, e); hint != "" {
 		fmt.Fprintf(w, "  %s\n", hint)

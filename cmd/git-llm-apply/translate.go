@@ -27,6 +27,9 @@ field and its patch file in "patch") is printed instead.`,
 			if err != nil {
 				return err
 			}
+			if err := checkPatchDir(cmd.String("patch-dir"), "written"); err != nil {
+				return err
+			}
 			res, err := resolveOnly(o, s)
 			if err != nil {
 				return err
