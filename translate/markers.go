@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // markerKind is the marker a line resembles.
@@ -102,8 +103,8 @@ func angleMarker(t string) markerLike {
 		}
 		return fitNear
 	}
-	switch strings.ToUpper(word) {
-	case "SEARCH":
+	switch {
+	case strings.EqualFold(word, "SEARCH"):
 		if n < 3 || strings.Trim(after, ">") != "" {
 			return markerLike{}
 		}
@@ -112,7 +113,7 @@ func angleMarker(t string) markerLike {
 			fit = fitFar // "<<<SEARCH>>>"
 		}
 		return markerLike{kind: mkSearch, fit: fit}
-	case "EDIT":
+	case strings.EqualFold(word, "EDIT"):
 		if n < 3 || after != "" {
 			return markerLike{}
 		}
@@ -121,14 +122,14 @@ func angleMarker(t string) markerLike {
 			fit = fitNear // edit-v2 takes exactly seven
 		}
 		return markerLike{kind: mkEditStart, fit: fit}
-	case "FIUP", "END":
+	case strings.EqualFold(word, "FIUP"), strings.EqualFold(word, "END"):
 		inner := strings.TrimLeft(after, " \t")
 		k := countPrefix(inner, '>')
 		if k != len(inner) {
 			return markerLike{}
 		}
 		kind, canon := mkFiupStart, fiupStart
-		if strings.ToUpper(word) == "END" {
+		if len(word) == 3 {
 			// "<END>" and a heredoc's "<<END" are too common to be one.
 			if n < 2 || k < 2 {
 				return markerLike{}
@@ -204,33 +205,35 @@ func udxMarker(t string) markerLike {
 	if k < len(t) && udxNameByte(t[k]) {
 		return markerLike{} // "<FILE_NEWS>", "<FILE_NEW2"
 	}
-	name := strings.ToUpper(t[j:k])
-	m := markerLike{arg: t[:gap] + "FILE_" + strings.TrimSuffix(name, "S") + "S>"}
-	if name != "CHANGES" && name != "CHANGE" {
-		m.arg = t[:gap] + "FILE_" + name + ">"
+	name := ""
+	for _, n := range [...]string{"CHANGES", "CHANGE", "NEW", "PATCH", "RENAME", "DELETE"} {
+		if strings.EqualFold(t[j:k], n) {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		return markerLike{}
 	}
 	odd := spaced || sep != '_' || name == "CHANGE"
-	switch name {
-	case "CHANGES", "CHANGE":
-		m.kind = mkUdxEnvelope
-	case "NEW", "PATCH", "RENAME", "DELETE":
+	m := markerLike{kind: mkUdxDirective}
+	switch {
+	case name == "CHANGES" || name == "CHANGE":
+		m.kind, name = mkUdxEnvelope, "CHANGES"
+	case odd && !strings.Contains(strings.ToLower(t[k:]), "_path"):
 		// "<file-delete>" may be any XML; with a udiffx attribute it
 		// is a directive misspelt.
-		if odd && !strings.Contains(strings.ToLower(t[k:]), "_path") {
-			return markerLike{}
-		}
-		m.kind = mkUdxDirective
-	default:
 		return markerLike{}
 	}
 	switch {
 	case odd:
 		m.fit = fitFar
-	case t[i:k] == strings.ToUpper(t[i:k]):
+	case strings.IndexFunc(t[i:k], unicode.IsLower) < 0:
 		m.fit = fitExact
 	default:
 		m.fit = fitNear
 	}
+	m.arg = t[:gap] + "FILE_" + name + ">"
 	return m
 }
 
@@ -247,11 +250,10 @@ func patchMarker(t string) markerLike {
 	// Begin Patch, End Patch: in any case and spacing, with stars or a
 	// colon after.
 	body := strings.TrimRight(rest, "*: \t")
-	squeezed := strings.ToUpper(strings.NewReplacer(" ", "", "\t", "").Replace(body))
-	switch squeezed {
-	case "BEGINPATCH", "ENDPATCH":
+	begin, end := foldSqueezed(body, "BEGINPATCH"), foldSqueezed(body, "ENDPATCH")
+	if begin || end {
 		m := markerLike{kind: mkApBegin, fit: fitNear}
-		if squeezed == "ENDPATCH" {
+		if end {
 			m.kind = mkApEnd
 		}
 		if canon && (rest == " Begin Patch" || rest == " End Patch") {
@@ -264,14 +266,15 @@ func patchMarker(t string) markerLike {
 	_, noun, after := splitKeyword(after)
 	var m markerLike
 	canonical := ""
-	switch strings.ToUpper(verb) + " " + strings.ToUpper(noun) {
-	case "ADD FILE":
+	file := strings.EqualFold(noun, "FILE")
+	switch {
+	case file && strings.EqualFold(verb, "ADD"):
 		m.kind, canonical = mkApAdd, apAdd
-	case "DELETE FILE":
+	case file && strings.EqualFold(verb, "DELETE"):
 		m.kind, canonical = mkApDelete, apDelete
-	case "UPDATE FILE":
+	case file && strings.EqualFold(verb, "UPDATE"):
 		m.kind, canonical = mkApUpdate, apUpdate
-	case "MOVE TO":
+	case strings.EqualFold(verb, "MOVE") && strings.EqualFold(noun, "TO"):
 		m.kind, canonical = mkApMove, apMove
 	default:
 		return markerLike{}
@@ -285,6 +288,27 @@ func patchMarker(t string) markerLike {
 		m.fit = fitExact
 	}
 	return m
+}
+
+// foldSqueezed reports whether s, without its blanks, is want (upper
+// case) in any case. It allocates nothing: markerAt runs on every line
+// a reader looks at.
+func foldSqueezed(s, want string) bool {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' {
+			continue
+		}
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if j == len(want) || c != want[j] {
+			return false
+		}
+		j++
+	}
+	return j == len(want)
 }
 
 // format is the name of the format whose marker m resembles.
