@@ -169,14 +169,34 @@ func Parse(text, format string) (*Reply, error) {
 			replies = append(replies, r)
 		}
 		if err != nil && !(errors.Is(err, ErrNoEdits) && len(names) > 1) {
-			return merge(replies), err
+			return merge(replies), markerHint(err, text, names)
 		}
 	}
 	r := merge(replies)
 	if len(r.Ops) == 0 {
-		return r, fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or "))
+		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
 	return r, nil
+}
+
+// markerHint adds to err, when it is ErrNoEdits, the first line of
+// text that resembles a marker of another format than those read
+// (names): the edit the reply meant, which --format kept from being
+// read. A reader that found no edit of its own format says why itself.
+func markerHint(err error, text string, names []string) error {
+	if !errors.Is(err, ErrNoEdits) {
+		return err
+	}
+	line, t, m := firstMarker(text)
+	if line == 0 {
+		return err
+	}
+	for _, n := range names {
+		if n == m.format() || n == FormatDiffFenced && m.format() == FormatDiff {
+			return err
+		}
+	}
+	return fmt.Errorf("%w; reply line %d holds %s", err, line, m.describe(t))
 }
 
 // strayMarkerMsg says why a reply whose only marker is the trimmed

@@ -247,3 +247,18 @@ func TestNearMissesInsideBlocks(t *testing.T) {
 		t.Errorf("error %v, warnings %+v", err, r.Warnings)
 	}
 }
+
+// TestNearMissUnderAnotherFormat: with --format naming another format,
+// nothing is read, and the error names the line the reply meant.
+func TestNearMissUnderAnotherFormat(t *testing.T) {
+	reply := nmSR("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE")
+	for _, format := range []string{"whole", "udiff", "fiup"} {
+		r, err := Parse(reply, format)
+		if !errors.Is(err, ErrNoEdits) || !strings.Contains(err.Error(), `reply line 5 holds "<<<<<<<SEARCH" (a near miss of the SEARCH/REPLACE marker "<<<<<<< SEARCH")`) {
+			t.Errorf("--format %s: error %v", format, err)
+		}
+		if r != nil && len(r.Ops) > 0 {
+			t.Errorf("--format %s: ops %+v", format, r.Ops)
+		}
+	}
+}

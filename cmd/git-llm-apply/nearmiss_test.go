@@ -162,3 +162,19 @@ func TestLookAlikesInWholeFiles(t *testing.T) {
 	r.assertUntouched(before)
 	r.fsck()
 }
+
+// TestNearMissUnderFormatWhole: asked for whole files, a reply whose
+// block holds near-miss markers writes nothing and names the line.
+func TestNearMissUnderFormatWhole(t *testing.T) {
+	r := newRepo(t, map[string]string{"app.py": nearMissPy})
+	before := r.snapshot()
+	res := r.run("apply", "--format", "whole", "-b", "nm", r.reply("r.md", nmSearchReplace("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE")))
+	if res.code == 0 || !strings.Contains(res.stderr, `reply line 5 holds "<<<<<<<SEARCH"`) {
+		t.Errorf("exit %d:\n%s", res.code, res.stderr)
+	}
+	if b := r.branches(); b != "main" {
+		t.Errorf("branches: %q", b)
+	}
+	r.assertUntouched(before)
+	r.fsck()
+}
