@@ -149,7 +149,7 @@ func Parse(text, format string) (*Reply, error) {
 		if names = Detect(text); len(names) == 0 {
 			if line, t, m := firstMarker(text); line > 0 {
 				// An edit the reply meant but that no reader can take.
-				return nil, &ParseError{Format: m.format(), Line: line, Msg: strayMarkerMsg(t, m)}
+				return nil, &ParseError{Format: m.format(), Line: line, Msg: strayMarkerMsg(t, m, wholeAt(text) >= 0)}
 			}
 			return nil, fmt.Errorf("%w: no edit block of any supported format (%s)", ErrNoEdits, strings.Join(FormatNames(), ", "))
 		}
@@ -201,10 +201,14 @@ func markerHint(err error, text string, names []string) error {
 
 // strayMarkerMsg says why a reply whose only marker is the trimmed
 // line t, resembling m, is not read: no block of that format starts
-// before it, and it keeps the reply from being read as whole files.
-func strayMarkerMsg(t string, m markerLike) string {
-	return fmt.Sprintf("%s stands outside any %s block, and a reply holding a format's markers is never read as whole files: "+
-		"write each %s block whole, with its markers as the format spells them", m.describe(t), m.format(), m.format())
+// before it, and (whole says the reply has a fence under a file name)
+// it keeps the reply from being read as whole files.
+func strayMarkerMsg(t string, m markerLike, whole bool) string {
+	msg := fmt.Sprintf("%s stands outside any %s block", m.describe(t), m.format())
+	if whole {
+		msg += ", and a reply holding a format's markers is never read as whole files"
+	}
+	return msg + fmt.Sprintf(": write each %s block whole, with its markers as the format spells them", m.format())
 }
 
 // normalize stamps every operation with the reply's format and turns

@@ -262,3 +262,15 @@ func TestNearMissUnderAnotherFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestStrayMarkerWithoutBlocks: a reply with nothing but prose and a
+// marker fails naming the marker's line (it did not come to be no
+// edit: a block of the format was meant).
+func TestStrayMarkerWithoutBlocks(t *testing.T) {
+	_, err := Parse("Sure!\n>>>>>>> REPLACE\n", "auto")
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 || pe.Format != "diff" || strings.Contains(pe.Msg, "whole files") ||
+		!strings.Contains(pe.Msg, `the SEARCH/REPLACE marker ">>>>>>> REPLACE" stands outside any diff block`) {
+		t.Errorf("error %v", err)
+	}
+}
