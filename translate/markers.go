@@ -47,8 +47,9 @@ const (
 	fitNear
 	// fitFar: too far from the marker to be read as it (a run of
 	// brackets outside five to nine, a misspelt udiffx tag name), yet
-	// too close to be file content: a reply holding one fails naming
-	// its line.
+	// too close to be file content: where a marker may stand, the
+	// reader fails naming its line, and no reply holding one is read
+	// as whole files.
 	fitFar
 )
 
@@ -63,8 +64,9 @@ type markerLike struct {
 }
 
 // Only lines that name their format resemble a marker: a run of "<"
-// (three or more) or ">" (four or more) before SEARCH, REPLACE, EDIT, FIUP or END, a "<FILE_" tag,
-// three to five "*" before Begin Patch, End Patch or a file header.
+// (three or more) or ">" (four or more) before SEARCH, REPLACE, EDIT,
+// FIUP or END, a "<FILE_" tag, three to five "*" before Begin Patch,
+// End Patch or a file header.
 // The lines the formats share with prose and with git's conflict
 // markers ("=======", "-------", a bare ">>>>>>>", "<<<<<<< HEAD") are
 // no marker here: each reader knows them inside its own blocks.
