@@ -46,8 +46,10 @@ const (
 // only is placed by its scope (nothing to find) or, without scope, at
 // the end of the file (Where AtEnd; at the start for "@@ -0,0 +1 @@").
 //
-// Marker lines are recognised with white space around them, and with
-// the keyword in any case. When every line of a patch is indented like
+// Marker lines are recognised with white space around them; their
+// near misses (another case, three to five "*", white space missing or
+// doubled, stars after "Begin Patch", a header without its colon; see
+// markerAt) are read as them with a warning naming the line. When every line of a patch is indented like
 // its "*** Begin Patch" line (a patch inside a Markdown list), that
 // indentation is removed first. The envelope may stand in a fence or
 // in a heredoc (apply_patch <<'EOF', <<EOF, <<"EOF", cat <<'EOF' |
@@ -82,6 +84,14 @@ func ParseApplyPatch(text string) (*Reply, error) {
 	p.kind = make([]apKind, len(p.lines))
 	p.run()
 	p.collect()
+	var near nearMisses
+	for i, l := range p.lines {
+		if p.kind[i] == apPatch {
+			t := strings.TrimSpace(l)
+			near.add(i+1, t, markerAt(t))
+		}
+	}
+	p.r.Warnings = append(p.r.Warnings, near.warnings()...)
 	sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
 	r := p.r
 	switch {
@@ -134,26 +144,29 @@ const (
 )
 
 // apMarker classifies the trimmed line t and returns the path a header
-// names (cleaned of quotes and backticks).
+// names (cleaned of quotes and backticks). The markers and their near
+// misses are markerAt's ("*** begin patch", "***Update File: a.py",
+// "**** End Patch ****"); "*** End of File" is read in any case.
 func apMarker(t string) (apMark, string) {
 	if !strings.HasPrefix(t, "***") {
 		return apNoMark, ""
 	}
-	for _, m := range []struct {
-		text string
-		mark apMark
-	}{{apBegin, apMarkBegin}, {apEnd, apMarkEnd}, {apEOF, apMarkEOF}} {
-		if strings.EqualFold(t, m.text) {
-			return m.mark, ""
-		}
+	switch m := markerAt(t); m.kind {
+	case mkApBegin:
+		return apMarkBegin, ""
+	case mkApEnd:
+		return apMarkEnd, ""
+	case mkApAdd:
+		return apMarkAdd, apPath(m.arg)
+	case mkApDelete:
+		return apMarkDelete, apPath(m.arg)
+	case mkApUpdate:
+		return apMarkUpdate, apPath(m.arg)
+	case mkApMove:
+		return apMarkMove, apPath(m.arg)
 	}
-	for _, m := range []struct {
-		text string
-		mark apMark
-	}{{apAdd, apMarkAdd}, {apDelete, apMarkDelete}, {apUpdate, apMarkUpdate}, {apMove, apMarkMove}} {
-		if len(t) >= len(m.text) && strings.EqualFold(t[:len(m.text)], m.text) {
-			return m.mark, apPath(t[len(m.text):])
-		}
+	if strings.EqualFold(t, apEOF) {
+		return apMarkEOF, ""
 	}
 	if rest := strings.TrimLeft(t[3:], " \t"); rest != "" && apIsLetter(rest[0]) && len(rest) < len(t)-3 {
 		// The path of "*** Rename File: a", for the failure it becomes.

@@ -22,7 +22,8 @@ func TestApplyPatchAt(t *testing.T) {
 		{"the first of two", "a\n*** begin patch\n*** Begin Patch\n", 2},
 		{"named in prose", "Write *** Begin Patch first.\n", -1},
 		{"quoted as code", "`*** Begin Patch`\n", -1},
-		{"a look-alike", "*** Begin Patch ***\n** Begin Patch\n", -1},
+		{"a near miss", "** Begin Patch\n*** Begin Patch ***\n", 15},
+		{"Markdown bold is no near miss", "**Begin Patch**\n** Begin Patch\n", -1},
 		{"empty", "", -1},
 	} {
 		if got := applyPatchAt(tc.text); got != tc.want {
@@ -232,6 +233,8 @@ prose|That adds a.
   new|y
 7 create b overwrite
   new|z
+warning 2: "*** update file: a" is read as the apply-patch marker "*** Update File:"; write it as the format spells it
+warning 7: "*** add FILE:   b" is read as the apply-patch marker "*** Add File:"; write it as the format spells it
 `,
 }, {
 	name:  "indented patch",

@@ -19,13 +19,19 @@ type Debris struct {
 //
 //   - SEARCH/REPLACE: "<<<<<<< SEARCH" and ">>>>>>> REPLACE", with five
 //     to nine angle brackets (and "SEARCH>") as the reader takes them;
-//   - edit-v2: "<<<<<<< EDIT" (five to nine "<");
-//   - FIUP: "<<<FIUP>>>" and "<<<END>>>", in any case;
+//   - edit-v2: "<<<<<<< EDIT";
+//   - FIUP: "<<<FIUP>>>" and "<<<END>>>";
 //   - udiffx: "<FILE_CHANGES>", "</FILE_CHANGES>" and the tags
 //     "<FILE_PATCH", "<FILE_NEW", "<FILE_RENAME", "<FILE_DELETE" and
-//     their closing forms, in any case as the reader takes them;
+//     their closing forms;
 //   - apply-patch: "*** Begin Patch", "*** End Patch", "*** Update
-//     File:", "*** Add File:", "*** Delete File:";
+//     File:", "*** Add File:", "*** Delete File:", "*** Move to:";
+//   - the near misses of all of these that the readers read or refuse
+//     (see markerAt), reported as such: another case ("<<<<<<<
+//     search", "<file_changes>", "*** begin patch"), the space missing
+//     or doubled ("<<<<<<<SEARCH", ">>>>>>>REPLACE"), another number of
+//     brackets or stars ("<<<< SEARCH", "<<<<< EDIT", "<<<FIUP>>",
+//     "**** End Patch"), a misspelt tag ("<FILE-CHANGES>");
 //   - a line that is only a placeholder comment (see IsPlaceholder):
 //     "// ... existing code ...", "# rest of the file unchanged",
 //     "/* ... */".
@@ -115,38 +121,13 @@ type debris struct {
 // debrisAt says what the line t (without indentation and trailing
 // white space) is debris of.
 func debrisAt(t string) debris {
-	switch t[0] {
-	case '<':
-		if n := countPrefix(t, '<'); n >= 5 && n <= 9 {
-			switch t[n:] {
-			case " SEARCH", " SEARCH>":
-				return debris{what: found("SEARCH/REPLACE marker", t)}
-			case " EDIT":
-				return debris{what: found("edit-v2 marker", t)}
-			}
-			return debris{}
-		}
-		if strings.EqualFold(t, fiupStart) || strings.EqualFold(t, fiupEnd) {
-			return debris{what: found("FIUP marker", t)}
-		}
-		switch udxTagAt(t, 0, true) {
-		case udxEnvelope, udxNew, udxPatch, udxRename, udxDelete:
-			return debris{what: found("udiffx tag", t)}
-		}
-	case '>':
-		if n := countPrefix(t, '>'); n >= 5 && n <= 9 && t[n:] == " REPLACE" {
-			return debris{what: found("SEARCH/REPLACE marker", t)}
-		}
+	switch m := markerAt(t); {
+	case m.fit == fitExact:
+		return debris{what: found(m.what(), t)}
+	case m.kind != noMarker:
+		return debris{what: found("near-miss "+m.what(), t)}
+	case t[0] == '>':
 		return debris{}
-	case '*':
-		if strings.HasPrefix(t, "*** ") {
-			switch {
-			case t == "*** Begin Patch", t == "*** End Patch",
-				strings.HasPrefix(t, "*** Update File:"), strings.HasPrefix(t, "*** Add File:"),
-				strings.HasPrefix(t, "*** Delete File:"):
-				return debris{what: found("apply-patch marker", t)}
-			}
-		}
 	}
 	opener, kind := classifyPlaceholder(t)
 	if kind < weakPlaceholder {

@@ -29,7 +29,7 @@ func TestFindDebris(t *testing.T) {
 			{3, "SEARCH/REPLACE marker `<<<<<<< SEARCH`"}, {7, "SEARCH/REPLACE marker `>>>>>>> REPLACE`"}}},
 		{"edit-v2", "<<<<<<< EDIT\nx\n-------\n=======\n-------\n>>>>>>>\n", []Debris{{1, "edit-v2 marker `<<<<<<< EDIT`"}}},
 		{"fiup", "<<<FIUP>>>\n[FILE]: a.py\n<<<END>>>\n", []Debris{{1, "FIUP marker `<<<FIUP>>>`"}, {3, "FIUP marker `<<<END>>>`"}}},
-		{"fiup any case", "  <<<fiup>>>\n<<<End>>>\n", []Debris{{1, "FIUP marker `<<<fiup>>>`"}, {2, "FIUP marker `<<<End>>>`"}}},
+		{"fiup any case", "  <<<fiup>>>\n<<<End>>>\n", []Debris{{1, "near-miss FIUP marker `<<<fiup>>>`"}, {2, "near-miss FIUP marker `<<<End>>>`"}}},
 		{"udiffx", "<FILE_CHANGES>\n<FILE_PATCH file_path=\"a.go\">\n@@\n</FILE_PATCH>\n<FILE_NEW file_path=\"b\">\n</FILE_NEW>\n" +
 			"<FILE_RENAME from_path=\"c\" to_path=\"d\" />\n<FILE_DELETE file_path=\"e\"/>\n</FILE_CHANGES>\n", []Debris{
 			{1, "udiffx tag `<FILE_CHANGES>`"},
@@ -40,28 +40,54 @@ func TestFindDebris(t *testing.T) {
 			{7, "udiffx tag `<FILE_RENAME from_path=\"c\" to_path=\"d\" />`"},
 			{8, "udiffx tag `<FILE_DELETE file_path=\"e\"/>`"},
 			{9, "udiffx tag `</FILE_CHANGES>`"}}},
-		{"udiffx lower case", "<file_changes>\n", []Debris{{1, "udiffx tag `<file_changes>`"}}},
-		{"apply-patch", "*** Begin Patch\n*** Update File: a.py\n@@\n*** Add File: b.py\n+x\n*** Delete File: c.py\n*** End Patch\n", []Debris{
+		{"udiffx lower case", "<file_changes>\n", []Debris{{1, "near-miss udiffx tag `<file_changes>`"}}},
+		{"apply-patch", "*** Begin Patch\n*** Update File: a.py\n*** Move to: d.py\n@@\n*** Add File: b.py\n+x\n*** Delete File: c.py\n*** End Patch\n", []Debris{
 			{1, "apply-patch marker `*** Begin Patch`"},
 			{2, "apply-patch marker `*** Update File: a.py`"},
-			{4, "apply-patch marker `*** Add File: b.py`"},
-			{6, "apply-patch marker `*** Delete File: c.py`"},
-			{7, "apply-patch marker `*** End Patch`"}}},
+			{3, "apply-patch marker `*** Move to: d.py`"},
+			{5, "apply-patch marker `*** Add File: b.py`"},
+			{7, "apply-patch marker `*** Delete File: c.py`"},
+			{8, "apply-patch marker `*** End Patch`"}}},
 		{"long line cut", "*** Update File: " + strings.Repeat("dir/", 20) + "a.py\n", []Debris{
 			{1, "apply-patch marker `*** Update File: dir/dir/dir/dir/dir/dir/dir/dir/dir/dir/dir…`"}}},
 
-		// Near misses.
+		// Near misses of the markers (SPEC section 7): the readers read
+		// them or refuse them, so they are debris too.
+		{"four angle brackets", "<<<< SEARCH\n>>>> REPLACE\n", []Debris{
+			{1, "near-miss SEARCH/REPLACE marker `<<<< SEARCH`"}, {2, "near-miss SEARCH/REPLACE marker `>>>> REPLACE`"}}},
+		{"ten angle brackets", "<<<<<<<<<< SEARCH\n", []Debris{{1, "near-miss SEARCH/REPLACE marker `<<<<<<<<<< SEARCH`"}}},
+		{"lower case search", "<<<<<<< search\n>>>>>>> replace\n", []Debris{
+			{1, "near-miss SEARCH/REPLACE marker `<<<<<<< search`"}, {2, "near-miss SEARCH/REPLACE marker `>>>>>>> replace`"}}},
+		{"no space", "<<<<<<<SEARCH\n>>>>>>>REPLACE\n<<<<<<<EDIT\n", []Debris{
+			{1, "near-miss SEARCH/REPLACE marker `<<<<<<<SEARCH`"}, {2, "near-miss SEARCH/REPLACE marker `>>>>>>>REPLACE`"},
+			{3, "near-miss edit-v2 marker `<<<<<<<EDIT`"}}},
+		{"edit-v2 five to nine", "<<<<< EDIT\n<<<<<<<<< edit\n", []Debris{
+			{1, "near-miss edit-v2 marker `<<<<< EDIT`"}, {2, "near-miss edit-v2 marker `<<<<<<<<< edit`"}}},
+		{"fiup brackets", "<<<FIUP>>\n<< END >>\n<FIUP>\n", []Debris{
+			{1, "near-miss FIUP marker `<<<FIUP>>`"}, {2, "near-miss FIUP marker `<< END >>`"}, {3, "near-miss FIUP marker `<FIUP>`"}}},
+		{"udiffx misspelt", "<FILE-CHANGES>\n< FILE_PATCH file_path=\"a\">\n</FILECHANGES>\n", []Debris{
+			{1, "near-miss udiffx tag `<FILE-CHANGES>`"}, {2, "near-miss udiffx tag `< FILE_PATCH file_path=\"a\">`"},
+			{3, "near-miss udiffx tag `</FILECHANGES>`"}}},
+		{"apply-patch near", "*** Begin Patch ***\n*** Update File\n*** begin patch\n***End Patch\n**** Add File: a\n", []Debris{
+			{1, "near-miss apply-patch marker `*** Begin Patch ***`"}, {2, "near-miss apply-patch marker `*** Update File`"},
+			{3, "near-miss apply-patch marker `*** begin patch`"}, {4, "near-miss apply-patch marker `***End Patch`"},
+			{5, "near-miss apply-patch marker `**** Add File: a`"}}},
+
+		// Not debris: what real files hold.
 		{"merge conflict", "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> feature\n", nil},
+		{"stash conflict", "<<<<<<< Updated upstream\na\n=======\nb\n>>>>>>> Stashed changes\n", nil},
+		{"conflict of a branch named like a keyword", "<<<<<<< search-ui\n>>>>>>> replace_all\n", nil},
 		{"bare end and separators", ">>>>>>>\n-------\n=======\n", nil},
-		{"four angle brackets", "<<<< SEARCH\n>>>> REPLACE\n", nil},
-		{"ten angle brackets", "<<<<<<<<<< SEARCH\n", nil},
-		{"lower case search", "<<<<<<< search\n>>>>>>> replace\n", nil},
+		{"heredocs and prompts", "cat <<<EOF\n<<END\n<END>\n>>> replace(a, b)\n<<< $x\n", nil},
+		{"xml", "<file delete=\"x\">\n<file-new>\n<FILE_SIZE>\n", nil},
+		{"Markdown bold and rules", "**Begin Patch**\n** Begin Patch\n***\n*** End of File\n", nil},
+		{"the words in prose", "Search and replace the value.\nSEARCH\nEDIT the file.\n", nil},
 		{"text after marker", "<<<<<<< SEARCH here\n>>>>>>> REPLACE it\n<<<FIUP>>> x\n", nil},
 		{"in a string", "s := \"<<<<<<< SEARCH\"\nx = '*** Begin Patch'\n", nil},
 		{"in prose", "Write <<<<<<< SEARCH before the old lines and <FILE_CHANGES> around.\n", nil},
 		{"in a comment", "// <<<<<<< SEARCH\n# *** Begin Patch\n", nil},
 		{"other tags", "<FILE_NEWS>\n<FILE_>\n<FILE>\n<FILES_CHANGES>\n", nil},
-		{"apply-patch near", "*** Begin Patch ***\n*** Update File\n** Begin Patch\n*** End of File\n", nil},
+
 		{"chunk yaml", "operations:\n  - op: replace\n    path: a.py\n    marker: x\n", nil},
 		{"python ellipsis", "class P(Protocol):\n    def f(self) -> int:\n        ...\n", nil},
 		{"doctest", ">>> for i in x:\n...     print(i)\n", nil},

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -11,11 +12,15 @@ const FormatEditV2 = "edit-v2"
 // The edit-v2 markers. Each stands alone at the start of its line,
 // spelled exactly as here (seven characters), trailing white space
 // allowed. Unlike the SEARCH/REPLACE family, five to nine characters
-// are not accepted, nor is leading white space: lines of dashes and
-// equals signs are common content (Markdown and reStructuredText rules,
-// numpy docstrings' "-------" under "Returns", usually indented), and a
-// separator read in the wrong place silently moves lines between the
-// anchors and the edit.
+// are not accepted for the separators and the end marker, nor is
+// leading white space: lines of dashes and equals signs are common
+// content (Markdown and reStructuredText rules, numpy docstrings'
+// "-------" under "Returns", usually indented), and a separator read
+// in the wrong place silently moves lines between the anchors and the
+// edit. The start marker names its format and is no content: its near
+// misses (another case, the space missing, five to nine '<', indented)
+// start a block too, with a warning, and a run of '<' outside five to
+// nine before "EDIT" fails the reply naming its line (see markerAt).
 const (
 	ev2Start = "<<<<<<< EDIT"
 	ev2Sep   = "-------"
@@ -55,6 +60,10 @@ func ParseEditV2(text string) (*Reply, error) {
 	p.unread = len(p.lines)
 	err := p.run()
 	p.collectProse()
+	if w := p.near.warnings(); len(w) > 0 {
+		p.r.Warnings = append(p.r.Warnings, w...)
+		sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
+	}
 	if err == nil && len(p.r.Ops) == 0 {
 		err = fmt.Errorf("%w: the reply has no %q block", ErrNoEdits, ev2Start)
 	}
@@ -78,12 +87,18 @@ type ev2Parser struct {
 	inFence bool
 	r       *Reply
 	unread  int // after an error: the first line (0-based) not read
+	near    nearMisses
 }
 
 func (p *ev2Parser) run() error {
 	for i := 0; i < len(p.lines); {
 		line := p.lines[i]
-		if ev2Is(line, ev2Start) {
+		t := strings.TrimSpace(line)
+		switch m := ev2StartOf(line); {
+		case m.fit == fitFar:
+			return p.fail(i, m.farMsg(t)+", alone at the start of the line")
+		case m.kind == mkEditStart:
+			p.near.add(i+1, strings.TrimRight(line, " \t\f\v"), m)
 			next, err := p.block(i)
 			if err != nil {
 				return err
@@ -91,7 +106,6 @@ func (p *ev2Parser) run() error {
 			i = next
 			continue
 		}
-		t := strings.TrimSpace(line)
 		switch {
 		case p.inFence:
 			p.fenceOf[i] = len(p.fences) - 1
@@ -112,12 +126,9 @@ func (p *ev2Parser) run() error {
 				p.kind[i] = kFence
 			}
 		}
-		switch {
-		case ev2Is(line, ev2End):
+		if ev2Is(line, ev2End) {
 			p.kind[i] = kMarker
 			p.warn(i+1, "%q stands outside any block; ignored", ev2End)
-		case ev2NearStart(t):
-			p.warn(i+1, "%q is not read as the start of a block: write %q alone at the start of the line, with exactly seven '<'", t, ev2Start)
 		}
 		i++
 	}
@@ -128,7 +139,7 @@ func (p *ev2Parser) run() error {
 // "<<<<<<< EDIT" line before it closes.
 func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
 	for j := i + 1; j < len(p.lines); j++ {
-		if ev2Is(p.lines[j], ev2Start) {
+		if ev2IsStart(p.lines[j]) {
 			return true
 		}
 		if f.closes(strings.TrimSpace(p.lines[j])) {
@@ -252,7 +263,7 @@ func (p *ev2Parser) body(i int) (end int, seps []int, err error) {
 	for k := i + 1; k < len(p.lines); k++ {
 		l := p.lines[k]
 		switch {
-		case ev2Is(l, ev2Start):
+		case ev2IsStart(l):
 			return 0, nil, p.fail(i, fmt.Sprintf("the block has no %q end marker: the next %q comes first, at line %d", ev2End, ev2Start, k+1)+p.nearMiss(i, k, '>'))
 		case ev2Is(l, ev2End):
 			if len(seps) < len(want) {
@@ -337,10 +348,24 @@ func ev2Is(line, m string) bool {
 	return strings.HasPrefix(line, m) && strings.TrimRight(line[len(m):], " \t\f\v") == ""
 }
 
-// ev2NearStart reports whether the trimmed line t looks like a block
-// start that is not one: five to nine '<' and "EDIT" in any case, or
-// the exact marker indented.
-func ev2NearStart(t string) bool {
-	n := countPrefix(t, '<')
-	return n >= 5 && n <= 9 && strings.EqualFold(strings.TrimSpace(t[n:]), "EDIT")
+// ev2StartOf says how closely line resembles "<<<<<<< EDIT" (see
+// markerAt): indented, the exact marker is a near miss. Near misses
+// start a block like the marker, with a warning; a line too far from
+// it to be read fails the reply.
+func ev2StartOf(line string) markerLike {
+	m := markerAt(strings.TrimSpace(line))
+	if m.kind != mkEditStart {
+		return markerLike{}
+	}
+	if m.fit == fitExact && !ev2Is(line, ev2Start) {
+		m.fit = fitNear
+	}
+	return m
+}
+
+// ev2IsStart reports whether line starts a block: the marker or a near
+// miss of it.
+func ev2IsStart(line string) bool {
+	m := ev2StartOf(line)
+	return m.kind == mkEditStart && m.fit != fitFar
 }

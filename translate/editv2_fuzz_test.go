@@ -31,12 +31,12 @@ func FuzzParseEditV2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reply string) {
 		lines, r, err := editV2Contract.check(t, reply)
 		var pe *ParseError
-		if errors.As(err, &pe) && !ev2Is(lines[pe.Line-1], ev2Start) {
+		if errors.As(err, &pe) && ev2StartOf(lines[pe.Line-1]).kind != mkEditStart {
 			t.Fatalf("error %+v not on a block start", pe)
 		}
 		prev := 0
 		for _, op := range r.Ops {
-			if !ev2Is(lines[op.Line-1], ev2Start) || op.Line <= prev {
+			if !ev2IsStart(lines[op.Line-1]) || op.Line <= prev {
 				t.Fatalf("operation at line %d: %q (previous at %d)", op.Line, lines[op.Line-1], prev)
 			}
 			prev = op.Line
@@ -54,7 +54,7 @@ func FuzzParseEditV2(f *testing.F) {
 			}
 			for _, part := range [][]string{op.Before, op.Old, op.New, op.After} {
 				for _, l := range part {
-					if ev2Is(l, ev2Sep) || ev2Is(l, ev2Mid) || ev2Is(l, ev2End) || ev2Is(l, ev2Start) {
+					if ev2Is(l, ev2Sep) || ev2Is(l, ev2Mid) || ev2Is(l, ev2End) || ev2IsStart(l) {
 						t.Fatalf("section line %q", l)
 					}
 				}

@@ -102,15 +102,24 @@ def other_function():
 		shell: []Shell{{Line: 3, Lang: "bash", Text: "git rm old.py\n"}},
 		prose: ev2Lines("Remove the old module.", "", "It was:", "", "```python", "x = 1", "```"),
 	}, {
-		name:  "stray end marker and near-miss start markers warn",
-		reply: ">>>>>>>\n<<<<<<<< EDIT\n  <<<<<<< EDIT\n<<<<<<< edit\na.py\n<<<<<<< EDIT\n-------\n1\n=======\n2\n-------\n>>>>>>>\n",
-		ops:   []Operation{ev2Edit("a.py", 6, nil, ev2Lines("1"), ev2Lines("2"), nil)},
-		prose: ev2Lines("<<<<<<<< EDIT", "  <<<<<<< EDIT", "<<<<<<< edit"),
+		// A start marker names its format: its near misses start blocks,
+		// with a warning per spelling.
+		name: "stray end marker warns, near-miss start markers are read with a warning",
+		reply: ">>>>>>>\na.py\n<<<<<<<< EDIT\n-------\n1\n=======\n2\n-------\n>>>>>>>\n" +
+			"b.py\n  <<<<<<< EDIT\n-------\n3\n=======\n4\n-------\n>>>>>>>\n" +
+			"c.py\n<<<<<<<edit\n-------\n5\n=======\n6\n-------\n>>>>>>>\n" +
+			"d.py\n<<<<<<<edit\n-------\n7\n=======\n8\n-------\n>>>>>>>\n",
+		ops: []Operation{
+			ev2Edit("a.py", 3, nil, ev2Lines("1"), ev2Lines("2"), nil),
+			ev2Edit("b.py", 11, nil, ev2Lines("3"), ev2Lines("4"), nil),
+			ev2Edit("c.py", 19, nil, ev2Lines("5"), ev2Lines("6"), nil),
+			ev2Edit("d.py", 27, nil, ev2Lines("7"), ev2Lines("8"), nil),
+		},
 		warnings: []Warning{
 			{Line: 1, Msg: `">>>>>>>" stands outside any block; ignored`},
-			{Line: 2, Msg: `"<<<<<<<< EDIT" is not read as the start of a block: write "<<<<<<< EDIT" alone at the start of the line, with exactly seven '<'`},
-			{Line: 3, Msg: `"<<<<<<< EDIT" is not read as the start of a block: write "<<<<<<< EDIT" alone at the start of the line, with exactly seven '<'`},
-			{Line: 4, Msg: `"<<<<<<< edit" is not read as the start of a block: write "<<<<<<< EDIT" alone at the start of the line, with exactly seven '<'`},
+			{Line: 3, Msg: `"<<<<<<<< EDIT" is read as the edit-v2 marker "<<<<<<< EDIT"; write it as the format spells it`},
+			{Line: 11, Msg: `"  <<<<<<< EDIT" is read as the edit-v2 marker "<<<<<<< EDIT"; write it as the format spells it`},
+			{Line: 19, Msg: `"<<<<<<<edit" is read as the edit-v2 marker "<<<<<<< EDIT" (so is line 27); write it as the format spells it`},
 		},
 	}})
 }

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -34,7 +35,10 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 // is empty); CREATE a Create, neither Append nor Overwrite. FirstMatch
 // is never set: an anchor found at several places is ambiguous.
 //
-// Section markers count only at the start of a line ("[FILE]:" and
+// The block markers may stand indented, and their near misses
+// ("<<<fiup>>>", "<<<FIUP>>", "<<< END >>>"; see markerAt) are read as
+// them with a warning naming the line. Section markers count only at
+// the start of a line ("[FILE]:" and
 // "[OP]:" may stand indented before the first section). Names and op
 // values are case-insensitive; the path is cleaned of Markdown like the
 // SEARCH/REPLACE family's names. In anchor and content lines each "→"
@@ -67,7 +71,8 @@ func ParseFIUP(text string) (*Reply, error) {
 	p.kind = make([]lineKind, len(p.lines))
 	p.unread = len(p.lines)
 	err := p.run()
-	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: p.warns, Prose: p.prose()}
+	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: p.prose()}
+	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
 	if err != nil {
 		return r, err
 	}
@@ -86,6 +91,7 @@ type fiupParser struct {
 	ops    []Operation
 	warns  []Warning
 	unread int // after an error: the first line (0-based) not read
+	near   nearMisses
 }
 
 // fiupFence is a fence open outside the blocks.
@@ -100,7 +106,7 @@ func (p *fiupParser) run() error {
 	for i := 0; i < len(p.lines); i++ {
 		t := strings.TrimSpace(p.lines[i])
 		switch {
-		case strings.EqualFold(t, fiupStart):
+		case markerAt(t).kind == mkFiupStart:
 			end, err := p.block(i)
 			if err != nil {
 				if open != nil {
@@ -119,7 +125,7 @@ func (p *fiupParser) run() error {
 				p.closeFence(open, i)
 				open = nil
 			}
-		case strings.EqualFold(t, fiupEnd):
+		case markerAt(t).kind == mkFiupEnd:
 			p.kind[i] = kMarker
 			p.warns = append(p.warns, Warning{Line: i + 1, Msg: fmt.Sprintf("%q stands outside any block; ignored", t)})
 		default:
@@ -175,12 +181,15 @@ func (p *fiupParser) block(i int) (int, error) {
 		raw := p.lines[j]
 		t := strings.TrimSpace(raw)
 		switch {
-		case strings.EqualFold(t, fiupStart):
+		case markerAt(t).kind == mkFiupStart:
 			return j, p.fail(b.line, "the block has no %s: %s at line %d starts another block first", fiupEnd, fiupStart, j+1)
-		case strings.EqualFold(t, fiupEnd):
+		case markerAt(t).kind == mkFiupEnd:
 			for k := i; k <= j; k++ {
 				p.kind[k] = kBlock
 			}
+			start := strings.TrimSpace(p.lines[i])
+			p.near.add(i+1, start, markerAt(start))
+			p.near.add(j+1, t, markerAt(t))
 			return j, p.finish(&b)
 		}
 		switch sec {

@@ -29,7 +29,7 @@ func FuzzParseFIUP(f *testing.F) {
 			if op.FirstMatch || op.Append || op.Overwrite {
 				t.Fatalf("operation %+v", op)
 			}
-			if t0 := strings.TrimSpace(lines[op.Line-1]); !strings.EqualFold(t0, fiupStart) {
+			if t0 := strings.TrimSpace(lines[op.Line-1]); markerAt(t0).kind != mkFiupStart {
 				t.Fatalf("operation line %d is %q, not %s", op.Line, t0, fiupStart)
 			}
 			switch op.Kind {

@@ -174,7 +174,8 @@ func TestParseFIUP(t *testing.T) {
 			"y = 2",
 			" <<<END>>> ",
 		),
-		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "src/a b.py", Line: 1, Before: []string{"x = 1"}, New: []string{"y = 2"}}},
+		ops:      []Operation{{Kind: Edit, Format: "fiup", Path: "src/a b.py", Line: 1, Before: []string{"x = 1"}, New: []string{"y = 2"}}},
+		warnings: []Warning{{Line: 1, Msg: `"<<<fiup>>>" is read as the FIUP marker "<<<FIUP>>>"; write it as the format spells it`}},
 	}, {
 		name: "markers count only at the start of a line; content runs to END",
 		reply: fiupReply(

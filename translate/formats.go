@@ -22,22 +22,22 @@ type Format struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "diff", Markers: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, file name on the line before the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(isSearchMarker), read: ParseSearchReplace},
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: ParseSearchReplace},
 		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(isSearchMarker), read: ParseSearchReplace},
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: ParseSearchReplace},
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
-			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: lineAt(func(l string) bool { return strings.EqualFold(l, "<<<FIUP>>>") }), read: ParseFIUP},
+			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: lineAt(resembles(mkFiupStart)), read: ParseFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
 			Seed: "seeds/001_5c8135cd321d9b7d.txt (CHUNK)", detect: chunkAt, read: ParseChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
-			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: lineAt(func(l string) bool { return l == "<<<<<<< EDIT" }), read: ParseEditV2},
+			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: lineAt(resembles(mkEditStart)), read: ParseEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE",
 			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: ParseUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
 			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: ParseApplyPatch},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
 			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: ParseUdiff},
-		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no other format's markers are present)",
+		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
 			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: ParseWhole},
 	}
 }
@@ -62,12 +62,12 @@ func lineAt(is func(trimmed string) bool) func(string) int {
 	}
 }
 
-// isSearchMarker: "<<<<<<< SEARCH" with 5 to 9 "<" and an optional
-// closing ">", as the SEARCH/REPLACE reader takes it.
-func isSearchMarker(l string) bool {
-	rest := strings.TrimLeft(l, "<")
-	n := len(l) - len(rest)
-	return n >= 5 && n <= 9 && (rest == " SEARCH" || rest == " SEARCH>")
+// resembles returns a line test for lineAt: the line is the marker
+// kind, or any near miss of it (see markerAt). A format whose start
+// marker a line resembles is read by its reader, which reads a near
+// miss as the marker, with a warning, or fails naming the line.
+func resembles(kind markerKind) func(string) bool {
+	return func(t string) bool { return markerAt(t).kind == kind }
 }
 
 // chunkAt detects a CHUNK document the way its reader finds one.
@@ -98,8 +98,11 @@ func lookup(name string) *Format {
 
 // Detect names the formats whose markers a reply holds, in the order
 // their first marker appears ("diff" stands for the SEARCH/REPLACE
-// family; its reader tells diff from diff-fenced; "whole" counts only
-// when nothing else does).
+// family; its reader tells diff from diff-fenced). A near miss of a
+// format's start marker counts as the marker. "whole" counts only when
+// nothing else does and no line of the reply resembles any format's
+// marker, start or end (see markerAt): a misspelt block under a file
+// name must never be written as that file.
 func Detect(text string) []string {
 	type hit struct {
 		name string
@@ -118,7 +121,9 @@ func Detect(text string) []string {
 	// blocks of the other formats included: whole is what a reply is
 	// only when it holds no other format's markers.
 	if len(hits) == 0 && wholeAt(text) >= 0 {
-		return []string{"whole"}
+		if line, _, _ := firstMarker(text); line == 0 {
+			return []string{"whole"}
+		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
 	names := make([]string, len(hits))
@@ -142,6 +147,10 @@ func Parse(text, format string) (*Reply, error) {
 	names := []string{format}
 	if format == "" || format == "auto" {
 		if names = Detect(text); len(names) == 0 {
+			if line, t, m := firstMarker(text); line > 0 {
+				// An edit the reply meant but that no reader can take.
+				return nil, &ParseError{Format: m.format(), Line: line, Msg: strayMarkerMsg(t, m, wholeAt(text) >= 0)}
+			}
 			return nil, fmt.Errorf("%w: no edit block of any supported format (%s)", ErrNoEdits, strings.Join(FormatNames(), ", "))
 		}
 	}
@@ -160,14 +169,46 @@ func Parse(text, format string) (*Reply, error) {
 			replies = append(replies, r)
 		}
 		if err != nil && !(errors.Is(err, ErrNoEdits) && len(names) > 1) {
-			return merge(replies), err
+			return merge(replies), markerHint(err, text, names)
 		}
 	}
 	r := merge(replies)
 	if len(r.Ops) == 0 {
-		return r, fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or "))
+		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
 	return r, nil
+}
+
+// markerHint adds to err, when it is ErrNoEdits, the first line of
+// text that resembles a marker of another format than those read
+// (names): the edit the reply meant, which --format kept from being
+// read. A reader that found no edit of its own format says why itself.
+func markerHint(err error, text string, names []string) error {
+	if !errors.Is(err, ErrNoEdits) {
+		return err
+	}
+	line, t, m := firstMarker(text)
+	if line == 0 {
+		return err
+	}
+	for _, n := range names {
+		if n == m.format() || n == FormatDiffFenced && m.format() == FormatDiff {
+			return err
+		}
+	}
+	return fmt.Errorf("%w; reply line %d holds %s", err, line, m.describe(t))
+}
+
+// strayMarkerMsg says why a reply whose only marker is the trimmed
+// line t, resembling m, is not read: no block of that format starts
+// before it, and (whole says the reply has a fence under a file name)
+// it keeps the reply from being read as whole files.
+func strayMarkerMsg(t string, m markerLike, whole bool) string {
+	msg := fmt.Sprintf("%s stands outside any %s block", m.describe(t), m.format())
+	if whole {
+		msg += ", and a reply holding a format's markers is never read as whole files"
+	}
+	return msg + fmt.Sprintf(": write each %s block whole, with its markers as the format spells them", m.format())
 }
 
 // normalize stamps every operation with the reply's format and turns

@@ -27,9 +27,14 @@ const (
 // returned in Reply.Shell, never as operations; the reply's other lines
 // (name lines excepted) in Reply.Prose.
 //
-// A block with no divider or no end marker, or with no file name when
-// no earlier block named one, is a *ParseError naming the block's
-// SEARCH line. A reply without any block returns ErrNoEdits along with
+// Markers are read as the reference reads them (five to nine
+// characters, "SEARCH>", white space around), and so are their near
+// misses (another case, the space missing or doubled; see markerAt),
+// with one warning per spelling. A block with no divider or no end
+// marker, or with no file name when no earlier block named one, is a
+// *ParseError naming the block's SEARCH line (the message names a
+// divider or end marker of the wrong length); so is a line like a
+// SEARCH marker with a run of "<" outside five to nine, naming it. A reply without any block returns ErrNoEdits along with
 // its prose and shell blocks.
 func ParseSearchReplace(text string) (*Reply, error) {
 	sp, err := splitSearchReplace(text)
@@ -98,6 +103,7 @@ type srParser struct {
 	open    fence  // the fence open at the current line, if inFence
 	inFence bool
 	unread  int // after an error: the first line (0-based) not read
+	near    nearMisses
 }
 
 // splitSearchReplace is the lower layer of ParseSearchReplace: it
@@ -116,13 +122,21 @@ func splitSearchReplace(text string) (*srSplit, error) {
 	p.unread = len(p.lines)
 	err := p.run()
 	p.collectProse()
+	if w := p.near.warnings(); len(w) > 0 {
+		p.out.Warnings = append(p.out.Warnings, w...)
+		sort.SliceStable(p.out.Warnings, func(i, j int) bool { return p.out.Warnings[i].Line < p.out.Warnings[j].Line })
+	}
 	return &p.out, err
 }
 
 func (p *srParser) run() error {
 	for i := 0; i < len(p.lines); {
 		t := strings.TrimSpace(p.lines[i])
+		m := srMarker(t)
 		switch {
+		case m.kind == mkSearch && m.fit == fitFar:
+			// Not a block that can be read, nor a line of a file.
+			return p.fail(i+1, i+1, m.farMsg(t))
 		case isSearch(t):
 			next, err := p.block(i)
 			if err != nil {
@@ -147,7 +161,7 @@ func (p *srParser) run() error {
 				p.kind[i] = kFence
 			}
 		}
-		if isEnd(t) {
+		if m.kind == mkReplace {
 			p.kind[i] = kMarker
 			p.warn(i+1, "%q stands outside any block; ignored", t)
 		}
@@ -213,6 +227,7 @@ func (p *srParser) block(i int) (int, error) {
 	}
 	p.prev = b.Path
 	p.kind[i] = kBlock
+	p.near.add(i+1, strings.TrimSpace(p.lines[i]), srMarker(strings.TrimSpace(p.lines[i])))
 
 	var text strings.Builder
 	j := i + 1
@@ -222,14 +237,14 @@ func (p *srParser) block(i int) (int, error) {
 			break
 		}
 		if isSearch(t) || isEnd(t) {
-			return j, p.fail(i+1, j+1, fmt.Sprintf("the block has no %q divider: %q comes first, at line %d", srDivider, t, j+1))
+			return j, p.fail(i+1, j+1, fmt.Sprintf("the block has no %q divider: %q comes first, at line %d", srDivider, t, j+1)+p.hint(i+1, j, '='))
 		}
 		p.kind[j] = kBlock
 		text.WriteString(p.lines[j])
 		text.WriteByte('\n')
 	}
 	if j == len(p.lines) {
-		return j, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q divider: the reply ends first, at line %d", srDivider, len(p.lines)))
+		return j, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q divider: the reply ends first, at line %d", srDivider, len(p.lines))+p.hint(i+1, j, '='))
 	}
 	p.kind[j] = kBlock
 	b.Search = text.String()
@@ -242,16 +257,17 @@ func (p *srParser) block(i int) (int, error) {
 			break
 		}
 		if isSearch(t) {
-			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1))
+			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1)+p.hint(j+1, k, '>'))
 		}
 		p.kind[k] = kBlock
 		text.WriteString(p.lines[k])
 		text.WriteByte('\n')
 	}
 	if k == len(p.lines) {
-		return k, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q end marker: the reply ends first, at line %d", srEnd, len(p.lines)))
+		return k, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q end marker: the reply ends first, at line %d", srEnd, len(p.lines))+p.hint(j+1, k, '>'))
 	}
 	p.kind[k] = kBlock
+	p.near.add(k+1, strings.TrimSpace(p.lines[k]), srMarker(strings.TrimSpace(p.lines[k])))
 	if isDivider(strings.TrimSpace(p.lines[k])) {
 		// The reference parser takes a second divider as the end of the
 		// block (models write one in place of the end marker); so do we.
@@ -307,6 +323,21 @@ func (p *srParser) findName(i int) (name string, line int, inFence bool, rejecte
 		}
 	}
 	return best.name, best.line, best.inFence, 0
+}
+
+// hint names the first line of [from, to) (0-based) that looks like
+// the divider (c is '=') or the end marker (c is '>') the block lacks
+// but is too far from it to be read as it, for the failure message.
+func (p *srParser) hint(from, to int, c byte) string {
+	for k := from; k < to; k++ {
+		t := strings.TrimSpace(p.lines[k])
+		n := countPrefix(t, c)
+		far := c == '=' && n >= 3 && n == len(t) || c == '>' && srMarker(t).kind == mkReplace
+		if far {
+			return fmt.Sprintf(" (line %d, %q, is not read as one: the marker has five to nine %q)", k+1, t, string(c))
+		}
+	}
+	return ""
 }
 
 // fail records where reading stopped and returns the *ParseError for
@@ -365,11 +396,21 @@ const (
 	srEnd     = ">>>>>>> REPLACE"
 )
 
-// isSearch reports whether the trimmed line t is a SEARCH marker:
-// five to nine "<", " SEARCH", and an optional ">".
+// srMarker returns what markerAt says of the trimmed line t when t
+// resembles a SEARCH or an end marker.
+func srMarker(t string) markerLike {
+	if m := markerAt(t); m.kind == mkSearch || m.kind == mkReplace {
+		return m
+	}
+	return markerLike{}
+}
+
+// isSearch reports whether the trimmed line t is read as a SEARCH
+// marker: five to nine "<", " SEARCH", and an optional ">", or a near
+// miss of it (another case, the space missing or doubled).
 func isSearch(t string) bool {
-	n := countPrefix(t, '<')
-	return n >= 5 && n <= 9 && (t[n:] == " SEARCH" || t[n:] == " SEARCH>")
+	m := srMarker(t)
+	return m.kind == mkSearch && m.fit != fitFar
 }
 
 // isDivider reports whether the trimmed line t is five to nine "=".
@@ -378,12 +419,13 @@ func isDivider(t string) bool {
 	return n >= 5 && n <= 9 && n == len(t)
 }
 
-// isEnd reports whether the trimmed line t is an end marker: five to
-// nine ">" and " REPLACE".
+// isEnd reports whether the trimmed line t is read as an end marker:
+// five to nine ">" and " REPLACE", or a near miss of it.
 func isEnd(t string) bool {
-	n := countPrefix(t, '>')
-	return n >= 5 && n <= 9 && t[n:] == " REPLACE"
+	m := srMarker(t)
+	return m.kind == mkReplace && m.fit != fitFar
 }
 
-// isMarker reports whether the trimmed line t is any of the three.
-func isMarker(t string) bool { return isSearch(t) || isDivider(t) || isEnd(t) }
+// isMarker reports whether the trimmed line t is a divider or resembles
+// the marker of any format.
+func isMarker(t string) bool { return isDivider(t) || markerAt(t).kind != noMarker }

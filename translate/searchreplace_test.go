@@ -172,8 +172,9 @@ func TestMarkers(t *testing.T) {
 		{line: "<<<< SEARCH"},
 		{line: "<<<<<<<<<< SEARCH"},
 		{line: "<<<<<<< SEARCH >"},
-		{line: "<<<<<<<SEARCH"},
-		{line: "<<<<<<< search"},
+		{line: "<<<<<<<SEARCH", search: true},  // a near miss, read with a warning
+		{line: "<<<<<<< search", search: true}, // likewise
+		{line: "<<<<<<<\tSearch", search: true},
 		{line: "=====", divider: true},
 		{line: "=========", divider: true},
 		{line: "===="},
@@ -183,7 +184,9 @@ func TestMarkers(t *testing.T) {
 		{line: ">>>>>>>>> REPLACE", end: true},
 		{line: ">>>>>>>>>> REPLACE"},
 		{line: ">>>>>>> REPLACE>"},
-		{line: ">>>>>>>REPLACE"},
+		{line: ">>>>>>>REPLACE", end: true},
+		{line: ">>>>>>>  replace", end: true},
+		{line: ">>>> REPLACE"}, // too far: fails naming the line
 	} {
 		if got := isSearch(tc.line); got != tc.search {
 			t.Errorf("isSearch(%q) = %v", tc.line, got)

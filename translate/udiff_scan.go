@@ -40,8 +40,8 @@ func scanUdiff(text string, first bool) *udiffScan {
 		switch {
 		case udxTagAt(t, 0, false) == udxEnvelope:
 			i = s.skip(i, func(l string) bool { return strings.Contains(strings.ToUpper(l), "</"+udxEnvelope) })
-		case t == "*** Begin Patch":
-			i = s.skip(i, func(l string) bool { return strings.TrimSpace(l) == "*** End Patch" })
+		case markerAt(t).kind == mkApBegin:
+			i = s.skip(i, func(l string) bool { return markerAt(strings.TrimSpace(l)).kind == mkApEnd })
 		case strings.HasPrefix(l, "diff --git "):
 			end, warns := udiffGitEnd(s.lines, i)
 			s.warns = append(s.warns, warns...)
@@ -151,13 +151,13 @@ func udiffPathLike(n string) bool { return strings.ContainsAny(n, `/\`) || hasEx
 
 // udiffForeign reports whether the lines of a fence hold another
 // format's block: a ```diff fence around SEARCH/REPLACE blocks is
-// common, and their "-"/"+" lines must not be read as a diff.
+// common, and their "-"/"+" lines must not be read as a diff. A near
+// miss of a start marker counts (see markerAt): that format's reader
+// reads the block or fails naming it.
 func udiffForeign(lines []string) bool {
 	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		n := countPrefix(t, '<')
-		if isSearch(t) || t == "*** Begin Patch" || udxTagAt(t, 0, false) == udxEnvelope ||
-			strings.EqualFold(t, fiupStart) || n >= 5 && n <= 9 && t[n:] == " EDIT" {
+		switch markerAt(strings.TrimSpace(l)).kind {
+		case mkSearch, mkApBegin, mkUdxEnvelope, mkFiupStart, mkEditStart:
 			return true
 		}
 	}

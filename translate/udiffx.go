@@ -34,8 +34,12 @@ const (
 //   - <FILE_DELETE file_path="P" />: a Delete with Recursive set (a
 //     path that names an existing directory deletes every file in it).
 //
-// Tag and attribute names are case-insensitive; values are single- or
-// double-quoted (or bare), in any order, with any spacing; every tag
+// Tag and attribute names are case-insensitive (a tag in another case
+// than the prompt's gets a warning naming its line); a tag whose name
+// is misspelt ("<FILE-CHANGES>", "<FILECHANGES>", "<FILE_CHANGE>";
+// see markerAt) is a Reply.Failed entry naming its line, wherever it
+// stands, since the directives it holds cannot be read. Values are
+// single- or double-quoted (or bare), in any order, with any spacing; every tag
 // may be self-closing or not (a FILE_RENAME or FILE_DELETE needs no
 // closing tag; a self-closing FILE_NEW creates an empty file). A
 // Markdown fence wrapping a FILE_NEW or FILE_PATCH body is stripped. An
@@ -65,6 +69,9 @@ func ParseUdiffx(text string) (*Reply, error) {
 	}
 	if at < 0 {
 		p.prose(nil)
+		if p.misspelt() {
+			return r, nil
+		}
 		hint := ""
 		for at := p.nextTag(0); at >= 0; at = p.nextTag(at + 1) {
 			if n := udxTagAt(p.src, at, false); n == udxNew || n == udxPatch || n == udxRename || n == udxDelete {
@@ -89,6 +96,13 @@ func ParseUdiffx(text string) (*Reply, error) {
 		i = e.to + 1
 	}
 	p.prose(envs)
+	p.misspelt()
+	var near nearMisses
+	for i := env.from; i <= env.to; i++ {
+		t := strings.TrimSpace(p.lines[i])
+		near.add(i+1, t, udxMarkerOf(t))
+	}
+	r.Warnings = append(r.Warnings, near.warnings()...)
 	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {
 		return r, fmt.Errorf("%w: the <%s> envelope at line %d holds no directive (%s, %s, %s, %s)",
@@ -99,8 +113,20 @@ func ParseUdiffx(text string) (*Reply, error) {
 
 // udiffxAt is the detector of udiffx: the offset of the envelope the
 // reader would take, counted only when a directive tag follows it (a
-// "<FILE_CHANGES>" named in prose starts nothing); -1 when none.
+// "<FILE_CHANGES>" named in prose starts nothing), or of a line
+// starting with a misspelt tag, which the reader fails on, if that
+// comes first; -1 when none.
 func udiffxAt(text string) int {
+	at := udxEnvelopeAt(text)
+	if far := lineAt(func(t string) bool { return udxMarkerOf(t).fit == fitFar })(text); far >= 0 && (at < 0 || far < at) {
+		return far
+	}
+	return at
+}
+
+// udxEnvelopeAt is the offset of the envelope udiffxAt counts; -1
+// when none.
+func udxEnvelopeAt(text string) int {
 	if !udxHintRe.MatchString(text) {
 		return -1
 	}
@@ -128,6 +154,32 @@ func udiffxAt(text string) int {
 }
 
 var udxHintRe = regexp.MustCompile(`(?i)<file_changes`)
+
+// udxMarkerOf is markerAt's answer for the trimmed line t when t
+// resembles a udiffx tag.
+func udxMarkerOf(t string) markerLike {
+	if m := markerAt(t); m.kind == mkUdxEnvelope || m.kind == mkUdxDirective {
+		return m
+	}
+	return markerLike{}
+}
+
+// misspelt turns every line that starts with a misspelt tag
+// ("<FILE-CHANGES>", "<FILECHANGES>", "< FILE_NEW file_path=...>"),
+// which the reader cannot read, into a Reply.Failed entry naming it,
+// so that a reply holding one fails instead of losing its directives.
+// It reports whether there was one.
+func (p *udxParser) misspelt() bool {
+	found := false
+	for i, l := range p.lines {
+		t := strings.TrimSpace(l)
+		if m := udxMarkerOf(t); m.fit == fitFar {
+			p.fail(i+1, "", "%s", m.farMsg(t))
+			found = true
+		}
+	}
+	return found
+}
 
 // udxParser reads a reply through its text with "\r\n" folded to "\n",
 // keeping each line's offset so that every tag knows its reply line.

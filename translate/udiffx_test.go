@@ -102,6 +102,7 @@ prose|Done.
 10 create inline.txt overwrite
   new|one line
 11 create empty.txt overwrite
+warning 2: "<file_rename  to_path = 'b.txt'   from_path=\"a.txt\"/>" is read as the udiffx tag "<FILE_RENAME>"; write it as the format spells it
 `,
 	}, {
 		name:  "all on one line",

@@ -48,8 +48,9 @@ const FormatWhole = "whole"
 // Not whole files: an unnamed shell fence (bash, sh, console, ...) is a
 // Reply.Shell entry, and so is a shell fence whose name is no script's;
 // any other unnamed fence is an example and part of Reply.Prose; a
-// named fence whose lines hold another format's edit markers
-// (<<<<<<< SEARCH, *** Begin Patch, ...) or a unified diff, unless the
+// named fence whose lines hold another format's edit markers or near
+// misses of them (<<<<<<< SEARCH, <<<<<<<SEARCH, *** begin patch, ...;
+// see markerAt) or a unified diff, unless the
 // name is a .diff or .patch file, is skipped with a warning. The lines
 // outside the blocks are Reply.Prose.
 //
@@ -459,20 +460,11 @@ func otherFormat(content []string, f wfence, name string) (string, int) {
 }
 
 // editMarker names the edit marker of another format that the trimmed
-// line t is; "" when it is none.
+// line t is or resembles (see markerAt: near misses count, so that a
+// misspelt block is never written as a file); "" when it is none.
 func editMarker(t string) string {
-	n := countPrefix(t, '<')
-	switch {
-	case isSearch(t), isEnd(t):
-		return fmt.Sprintf("the SEARCH/REPLACE marker %q", t)
-	case n >= 5 && n <= 9 && t[n:] == " EDIT":
-		return fmt.Sprintf("the edit-v2 marker %q", t)
-	case strings.EqualFold(t, fiupStart):
-		return fmt.Sprintf("the FIUP marker %q", t)
-	case udxTagAt(t, 0, false) == udxEnvelope:
-		return fmt.Sprintf("the udiffx tag %q", t)
-	case t == "*** Begin Patch":
-		return fmt.Sprintf("the apply-patch marker %q", t)
+	if m := markerAt(t); m.kind != noMarker {
+		return m.describe(t)
 	}
 	return ""
 }

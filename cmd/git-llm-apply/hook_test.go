@@ -357,3 +357,38 @@ func TestPreCommitManifest(t *testing.T) {
 		t.Errorf("README does not show the hook id %s", h.ID)
 	}
 }
+
+// TestHookFlagsNearMisses: the pre-commit check refuses the near misses
+// of the markers as it refuses the markers, and lets their look-alikes
+// in real files through.
+func TestHookFlagsNearMisses(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.py": "x = 1\n", "notes.md": "n\n"})
+	r.install()
+	before := r.head()
+	r.write("a.py", "def f():\n<<<<<<<SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> replace\n")
+	r.write("b.go", "package b\n\n<<<<<< EDIT\n*** begin patch\n<<<FIUP>>\n<FILE-CHANGES>\n<<<< SEARCH\n")
+	r.write("notes.md", "Notes\n=====\n\n    cat <<<\"$x\"\n    >>> search(1)\n<<<<<<< HEAD\n**Begin Patch**\n")
+	r.git("add", "-A")
+	res := r.gitWithHooks("commit", "-q", "-m", "pasted")
+	if res.code != 1 {
+		t.Fatalf("git commit: exit %d, want 1\n%s", res.code, res.stderr)
+	}
+	requireLines(t, res.stderr,
+		"a.py:2: found near-miss SEARCH/REPLACE marker `<<<<<<<SEARCH`",
+		"a.py:6: found near-miss SEARCH/REPLACE marker `>>>>>>> replace`",
+		"b.go:3: found near-miss edit-v2 marker `<<<<<< EDIT`",
+		"b.go:4: found near-miss apply-patch marker `*** begin patch`",
+		"b.go:5: found near-miss FIUP marker `<<<FIUP>>`",
+		"b.go:6: found near-miss udiffx tag `<FILE-CHANGES>`",
+		"b.go:7: found near-miss SEARCH/REPLACE marker `<<<< SEARCH`")
+	if strings.Contains(res.stderr, "notes.md") {
+		t.Errorf("look-alikes reported:\n%s", res.stderr)
+	}
+	if r.head() != before {
+		t.Errorf("a commit was made")
+	}
+	r.git("reset", "-q", "--", "a.py", "b.go")
+	if res := r.gitWithHooks("commit", "-q", "-m", "notes"); res.code != 0 {
+		t.Fatalf("commit of the look-alikes: exit %d\n%s", res.code, res.stderr)
+	}
+}
