@@ -46,7 +46,7 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 	}
 	nb := len(op.Before)
 	mapped := p.lines[nb : nb+len(op.Old)]
-	script := diff.Edits(trimAll(op.Old), trimAll(op.New))
+	script := alignBlanks(diff.Edits(trimAll(op.Old), trimAll(op.New)), op.Old, op.New)
 
 	// A tolerant rung maps some reply lines (blank, or comment-only)
 	// to no file line, and skips such file lines too. A reply line of
