@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"znkr.io/diff"
 
@@ -44,7 +43,10 @@ func replacement(f *fileState, p place, op *translate.Operation, start, end, bas
 		for i, l := range op.New {
 			out[i] = add(l)
 		}
-		return out, nil, checkElision(op, op.Old, d, start, end)
+		if i := elisionIn(f.path, linesBefore(d, start), lineContents(d, start, end), op.New); i >= 0 {
+			return nil, nil, elisionError(op.New[i])
+		}
+		return out, nil, nil
 	}
 	nb := len(op.Before)
 	rb := &rebuild{d: d, old: op.Old, new: op.New, mapped: p.lines[nb : nb+len(op.Old)],
@@ -55,17 +57,12 @@ func replacement(f *fileState, p place, op *translate.Operation, start, end, bas
 		}
 	}
 	script := alignBlanks(diff.Edits(trimAll(op.Old), trimAll(op.New)), op.Old, op.New)
-	var deleted bool
-	var placeholder string
+	if i := standsIn(script, op.Old, op.New, placeholderRule(f.path, linesBefore(d, start), op.New)); i >= 0 {
+		return nil, nil, elisionError(op.New[i])
+	}
 	cursor := start
 	var gap []diff.Edit[string]
 	for _, e := range script {
-		switch {
-		case e.Op == diff.Delete && !isBlank(op.Old[e.PosX]):
-			deleted = true
-		case e.Op == diff.Insert && placeholder == "" && translate.IsPlaceholder(op.New[e.PosY]):
-			placeholder = op.New[e.PosY]
-		}
 		if e.Op != diff.Match || rb.mapped[e.PosX] < 0 {
 			gap = append(gap, e)
 			continue
@@ -76,9 +73,6 @@ func replacement(f *fileState, p place, op *translate.Operation, start, end, bas
 		cursor, gap = l+1, gap[:0]
 	}
 	rb.gap(gap, cursor, end)
-	if deleted && placeholder != "" {
-		return nil, nil, elisionError(placeholder)
-	}
 	warns = append(warns, skippedNote(rb.dropped, f.path, "stood among the replaced lines and went with them")...)
 	warns = append(warns, skippedNote(rb.replaced, f.path, "gave way to the comment the new lines bring to the same place")...)
 	return rb.out, warns, nil
@@ -109,30 +103,18 @@ func trimAll(lines []string) []string {
 	return out
 }
 
-// checkElision refuses a whole-block replacement whose new lines hold
-// a placeholder where the old ones held code.
-func checkElision(op *translate.Operation, old []string, d *doc, start, end int) error {
-	if end <= start {
-		return nil
+// lineContents returns the contents of d's lines [from, to).
+func lineContents(d *doc, from, to int) []string {
+	out := d.slice(from, to)
+	for i, l := range out {
+		out[i] = trimEOL(l)
 	}
-	for _, l := range op.New {
-		if translate.IsPlaceholder(l) && !contains(old, l) {
-			return elisionError(l)
-		}
-	}
-	return nil
+	return out
 }
 
-func contains(lines []string, l string) bool {
-	t := strings.TrimSpace(l)
-	for _, x := range lines {
-		if strings.TrimSpace(x) == t {
-			return true
-		}
+// linesBefore yields the contents of d's lines above line end.
+func linesBefore(d *doc, end int) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		d.each(0, func(i int, l string) bool { return i < end && yield(trimEOL(l)) })
 	}
-	return false
-}
-
-func elisionError(l string) error {
-	return fmt.Errorf("the new lines hold the placeholder %q where the old lines held code; write the code out in full, or leave those lines out of the edit", strings.TrimSpace(l))
 }
