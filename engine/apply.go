@@ -24,6 +24,16 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			r.fail(o, ErrUnreadable, "%s", op.Comment)
 			continue
 		}
+		if len(op.ProseNames) > 0 {
+			p, ok, err := r.proseName(o)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			op.Path, o.Op.Path = p, p
+		}
 		if op.Kind == translate.Delete && op.Recursive {
 			if done, err := r.deleteDir(o); err != nil || done {
 				if err != nil {

@@ -79,3 +79,52 @@ func TestPlaceholderInDocumentationApplies(t *testing.T) {
 		})
 	}
 }
+
+// TestProseNamedWholeFile: a bare fence under "Here's the updated
+// `app.py`:" replaces that short existing file; a fence under prose
+// naming no file, or a file that does not exist, records nothing,
+// creates nothing and does not pass for a success.
+func TestProseNamedWholeFile(t *testing.T) {
+	const app = "import sys\n\n\ndef main():\n    print(\"hi\")\n"
+	const updated = "import sys\n\n\ndef main():\n    print(\"hello\")\n"
+	t.Run("replaces the file it names", func(t *testing.T) {
+		r := newRepo(t, map[string]string{"src/app.py": app})
+		before := r.snapshot()
+		res := r.run("apply", "-b", "hello", r.reply("reply.md", "Say hello.\n\nHere's the updated `app.py`:\n\n```python\n"+updated+"```\n"))
+		if res.code != 0 {
+			t.Fatalf("exit %d, want 0\n%s", res.code, res.stderr)
+		}
+		if got := r.show("hello", "src/app.py"); got != updated {
+			t.Errorf("src/app.py:\n%s\nwant:\n%s", got, updated)
+		}
+		if !strings.Contains(res.stderr, "taken for the whole of src/app.py") {
+			t.Errorf("the report does not say where the name came from:\n%s", res.stderr)
+		}
+		r.assertUntouched(before)
+		r.fsck()
+	})
+	for _, tt := range []struct{ name, reply, absent string }{
+		{"a fence under Run it like this", "Run it like this:\n\n```\npython src/app.py\n```\n", ""},
+		{"a fence under prose naming no existing file", "Here's the new `tool.py`:\n\n```python\nprint(\"tool\")\n```\n", "tool.py"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"src/app.py": app})
+			before := r.snapshot()
+			res := r.run("apply", r.reply("reply.md", tt.reply))
+			if res.code != 2 {
+				t.Fatalf("exit %d, want 2 (no edit)\n%s", res.code, res.stderr)
+			}
+			if !strings.Contains(res.stderr, "no edit") {
+				t.Errorf("the report does not say the reply holds no edit:\n%s", res.stderr)
+			}
+			if b := r.branches(); b != "main" {
+				t.Errorf("a branch was made: %q", b)
+			}
+			if tt.absent != "" && strings.Contains(r.git("log", "--all", "--name-only"), tt.absent) {
+				t.Errorf("%s was created", tt.absent)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
