@@ -27,18 +27,11 @@ func (r *resolver) proseName(o *Outcome) (string, bool, error) {
 	op := &o.Op
 	var found []*fileState
 	for _, n := range op.ProseNames {
-		p, err := r.resolvePath(n, true)
-		if err != nil {
-			if isIOError(err) {
-				return "", false, err
-			}
-			continue // unsafe, or several files end so: not the one file
-		}
-		f, err := r.file(p)
+		f, err := r.namedFile(n)
 		if err != nil {
 			return "", false, err
 		}
-		if !f.exists || !f.mode.Editable() || f.binary || f.refused != "" {
+		if f == nil || !f.exists || !f.mode.Editable() || f.binary || f.refused != "" {
 			continue
 		}
 		dup := false
@@ -71,6 +64,21 @@ func (r *resolver) proseName(o *Outcome) (string, bool, error) {
 	}
 	o.Warnings = append(o.Warnings, fmt.Sprintf("the fence at reply line %d is taken for the whole of %s, which the prose above it names", op.Line, f.path))
 	return f.path, true, nil
+}
+
+// namedFile returns the file a name of the prose stands for: as
+// written, as for any whole file (a short name is not taken for the
+// one path ending in it: the prose would then replace a file it never
+// named); nil when the name is unsafe.
+func (r *resolver) namedFile(name string) (*fileState, error) {
+	p, err := r.resolvePath(name, false)
+	if err != nil {
+		if isIOError(err) {
+			return nil, err
+		}
+		return nil, nil
+	}
+	return r.file(p)
 }
 
 // plausiblyWhole reports whether content is plausibly a whole new

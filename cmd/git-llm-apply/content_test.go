@@ -90,7 +90,7 @@ func TestProseNamedWholeFile(t *testing.T) {
 	t.Run("replaces the file it names", func(t *testing.T) {
 		r := newRepo(t, map[string]string{"src/app.py": app})
 		before := r.snapshot()
-		res := r.run("apply", "-b", "hello", r.reply("reply.md", "Say hello.\n\nHere's the updated `app.py`:\n\n```python\n"+updated+"```\n"))
+		res := r.run("apply", "-b", "hello", r.reply("reply.md", "Say hello.\n\nHere's the updated `src/app.py`:\n\n```python\n"+updated+"```\n"))
 		if res.code != 0 {
 			t.Fatalf("exit %d, want 0\n%s", res.code, res.stderr)
 		}
