@@ -11,25 +11,54 @@ const maxBlankPairing = 1 << 16
 // every other). Where the reply adds a blank line near one it keeps,
 // the diff may pair the kept line with the added one, and the added
 // line then takes the bytes of the kept one (8 spaces become 12).
-// Between two kept lines that are not blank, the pairing of blank
-// lines that keeps the most lines whose white space is identical on
-// both sides wins; the number of pairs does not change.
+// Between two kept lines that are not blank, every blank line of the
+// side that has fewer is paired, as the diff pairs them, and the
+// pairing that keeps the most lines whose white space is identical on
+// both sides wins.
 func alignBlanks(script []diff.Edit[string], old, new []string) []diff.Edit[string] {
-	var out []diff.Edit[string]
+	var out []diff.Edit[string] // nil until a run is paired anew
 	from := 0
+	settle := func(to int) {
+		paired, changed := pairBlanks(script[from:to], old, new)
+		switch {
+		case out != nil:
+			out = append(out, paired...)
+		case changed:
+			out = append(append(make([]diff.Edit[string], 0, len(script)), script[:from]...), paired...)
+		}
+	}
 	for i, e := range script {
 		if e.Op == diff.Match && !isBlank(old[e.PosX]) {
-			out = append(out, pairBlanks(script[from:i], old, new)...)
-			out = append(out, e)
+			if i > from {
+				settle(i)
+			}
+			if out != nil {
+				out = append(out, e)
+			}
 			from = i + 1
 		}
 	}
-	return append(out, pairBlanks(script[from:], old, new)...)
+	if from < len(script) {
+		settle(len(script))
+	}
+	if out == nil {
+		return script
+	}
+	return out
 }
 
 // pairBlanks re-pairs the blank lines of run, a stretch of a script
-// that matches no other line.
-func pairBlanks(run []diff.Edit[string], old, new []string) []diff.Edit[string] {
+// that matches no other line; changed is false when it keeps the
+// diff's pairing, and run comes back as it was.
+func pairBlanks(run []diff.Edit[string], old, new []string) (_ []diff.Edit[string], changed bool) {
+	var blankX, blankY bool
+	for _, e := range run {
+		blankX = blankX || e.Op != diff.Insert && isBlank(old[e.PosX])
+		blankY = blankY || e.Op != diff.Delete && isBlank(new[e.PosY])
+	}
+	if !blankX || !blankY {
+		return run, false
+	}
 	var xs, ys []int // old and new lines of the run, in order
 	var bx, by []int // the blank ones, as indexes into xs and ys
 	same := 0        // pairs of identical lines the diff chose
@@ -51,11 +80,11 @@ func pairBlanks(run []diff.Edit[string], old, new []string) []diff.Edit[string] 
 		}
 	}
 	if len(bx) == 0 || len(by) == 0 || len(bx)*len(by) > maxBlankPairing {
-		return run
+		return run, false
 	}
 	pairs, best := bestPairing(len(bx), len(by), func(a, b int) bool { return old[xs[bx[a]]] == new[ys[by[b]]] })
 	if best <= same {
-		return run // nothing better than the diff's own choice
+		return run, false // nothing better than the diff's own choice
 	}
 	out := make([]diff.Edit[string], 0, len(run))
 	a, b := 0, 0
@@ -73,7 +102,7 @@ func pairBlanks(run []diff.Edit[string], old, new []string) []diff.Edit[string] 
 		a, b = a+1, b+1
 	}
 	flush(len(xs), len(ys))
-	return out
+	return out, true
 }
 
 // bestPairing pairs min(n, m) items of two sequences in order (the

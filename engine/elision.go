@@ -32,6 +32,9 @@ import (
 // placeholder line that the removed lines hold themselves is not taken
 // for one. counts says which new lines may be placeholders at all.
 func standsIn(script []diff.Edit[string], old, new []string, counts func(i int) bool) int {
+	if !slices.ContainsFunc(script, func(e diff.Edit[string]) bool { return e.Op == diff.Insert && counts(e.PosY) }) {
+		return -1
+	}
 	// The script in stretches between kept lines; a run is the
 	// stretches between two kept lines of substance.
 	type stretch struct {
