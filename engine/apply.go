@@ -24,6 +24,16 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			r.fail(o, ErrUnreadable, "%s", op.Comment)
 			continue
 		}
+		if len(op.ProseNames) > 0 {
+			p, ok, err := r.proseName(o)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			op.Path, o.Op.Path = p, p
+		}
 		if op.Kind == translate.Delete && op.Recursive {
 			if done, err := r.deleteDir(o); err != nil || done {
 				if err != nil {
@@ -177,7 +187,7 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		r.appendLines(f, op.New)
 		o.Status, o.Start, o.End = Applied, n+1, n
 	case op.Overwrite:
-		if i := elidedLine(f.d, op.New); i >= 0 {
+		if i := elisionIn(f.path, nil, lineContents(f.d, 0, n), op.New); i >= 0 {
 			r.fail(o, ErrElided, "line %d of the new content (reply line %d) is the placeholder %q where %s has code; write the whole file out, or edit only the lines that change",
 				i+1, op.Line+1+i, strings.TrimSpace(op.New[i]), f.path)
 			return
@@ -398,25 +408,4 @@ func (r *resolver) chmod(o *Outcome, f *fileState) {
 		f.mode = want
 		o.Status = Applied
 	}
-}
-
-// elidedLine returns the first line of lines that is an elision
-// placeholder the file does not already hold (-1 when none): a whole
-// new content that keeps only "// ... existing code ..." where the old
-// one had code would lose that code.
-func elidedLine(d *doc, lines []string) int {
-	for i, l := range lines {
-		if !translate.IsPlaceholder(l) {
-			continue
-		}
-		held := false
-		d.each(0, func(_ int, fl string) bool {
-			held = strings.TrimSpace(trimEOL(fl)) == strings.TrimSpace(l)
-			return !held
-		})
-		if !held {
-			return i
-		}
-	}
-	return -1
 }

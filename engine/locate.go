@@ -424,22 +424,12 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 	} else if len(op.Old) == 0 && len(op.Before) > 0 && start > 0 {
 		base = start - 1
 	}
-	repl, dropped, err := replacement(f.d, p, op, start, end, base)
+	repl, warns, err := replacement(f, p, op, start, end, base)
 	if err != nil {
 		r.fail(o, ErrElided, "%s", err)
 		return nil
 	}
-	if len(dropped) > 0 {
-		word := "line"
-		if len(dropped) > 1 {
-			word = "lines"
-		}
-		for i := range dropped {
-			dropped[i]++
-		}
-		o.Warnings = append(o.Warnings, fmt.Sprintf("%s %s of %s, which the reply did not show, stood among the replaced lines and went with them",
-			word, intList(dropped), f.path))
-	}
+	o.Warnings = append(o.Warnings, warns...)
 	if tail != "" {
 		// What follows the block's closing brace on its line stays.
 		if n := len(repl); n > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
@@ -142,6 +143,10 @@ func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions
 		return res, err
 	}
 	res.Outcomes = result.Outcomes
+	if err := onlySnippets(result.Outcomes); err != nil {
+		res.Err, res.Status = err, Rejected
+		return res, nil
+	}
 	failed := result.Failed() > 0
 	if failed && !opts.Partial {
 		res.Status = Rejected
@@ -180,6 +185,23 @@ func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions
 		res.Status = Partial
 	}
 	return res, nil
+}
+
+// onlySnippets is the error of a reply whose every block was skipped
+// as a snippet (see Skipped): it holds no edit, which is not a success
+// to report as "nothing to change". The error says why each was.
+func onlySnippets(outs []Outcome) error {
+	var why []string
+	for _, o := range outs {
+		if o.Status != Skipped {
+			return nil
+		}
+		why = append(why, o.Warnings...)
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", translate.ErrNoEdits, strings.Join(why, "; "))
 }
 
 // stagedNotes names the touched paths whose base content differs from

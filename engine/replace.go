@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"znkr.io/diff"
 
@@ -10,17 +9,19 @@ import (
 )
 
 // replacement builds the lines that take the place of doc lines
-// [start, end). Lines the edit keeps (standing unchanged in both Old and
-// New) are the file's own bytes, even when they matched at a tolerant
-// rung; only lines the reply adds come from the reply, re-indented and
-// given the file's line ending.
+// [start, end) of f. Lines the edit keeps (standing unchanged in both
+// Old and New) are the file's own bytes, even when they matched at a
+// tolerant rung; only lines the reply adds come from the reply,
+// re-indented and given the file's line ending.
 //
 // File lines a tolerant rung skipped (blank, or a comment the reply did
-// not show) stay when they stand between kept lines; comments before a
-// change stay too.
-// Between two removed lines they go, as the seed formats replace the
-// whole matched range; dropped lists the non-blank ones, for the report.
-func replacement(d *doc, p place, op *translate.Operation, start, end, base int) (out []string, dropped []int, err error) {
+// not show) stay when they stand between kept lines, or above or below
+// a change, unless the new lines bring a comment to that place; between
+// two removed lines they go, as the seed formats replace the whole
+// matched range (see rebuild.gap). warns says which comments went, for
+// the report.
+func replacement(f *fileState, p place, op *translate.Operation, start, end, base int) (out, warns []string, err error) {
+	d := f.d
 	add := func(l string) string { return p.shift.apply(l) + d.eol }
 	switch op.Indent {
 	case translate.IndentAsIs:
@@ -42,87 +43,56 @@ func replacement(d *doc, p place, op *translate.Operation, start, end, base int)
 		for i, l := range op.New {
 			out[i] = add(l)
 		}
-		return out, nil, checkElision(op, op.Old, d, start, end)
+		if i := elisionIn(f.path, linesBefore(d, start), lineContents(d, start, end), op.New); i >= 0 {
+			return nil, nil, elisionError(op.New[i])
+		}
+		return out, nil, nil
 	}
 	nb := len(op.Before)
-	mapped := p.lines[nb : nb+len(op.Old)]
-	script := diff.Edits(trimAll(op.Old), trimAll(op.New))
-
-	// A tolerant rung maps some reply lines (blank, or comment-only)
-	// to no file line, and skips such file lines too. A reply line of
-	// that kind stands for the next skipped file line in the gap: kept
-	// when the line is kept, dropped when it is deleted.
-	matched := map[int]bool{}
-	for _, f := range p.lines {
-		if f >= 0 {
-			matched[f] = true
+	rb := &rebuild{d: d, old: op.Old, new: op.New, mapped: p.lines[nb : nb+len(op.Old)],
+		matched: map[int]bool{}, lang: f.lang, add: add}
+	for _, l := range p.lines {
+		if l >= 0 {
+			rb.matched[l] = true
 		}
 	}
-	skipped := func(cursor int) bool { return cursor < end && !matched[cursor] }
-	var deleted bool
-	var placeholder string
+	script := alignBlanks(diff.Edits(trimAll(op.Old), trimAll(op.New)), op.Old, op.New)
+	if i := standsIn(script, op.Old, op.New, placeholderRule(f.path, linesBefore(d, start), op.New)); i >= 0 {
+		return nil, nil, elisionError(op.New[i])
+	}
 	cursor := start
-	inRun := false // the previous script step deleted a mapped line
+	var gap []diff.Edit[string]
 	for _, e := range script {
-		wasRun := inRun
-		inRun = e.Op == diff.Delete && mapped[e.PosX] >= 0
-		switch e.Op {
-		case diff.Match:
-			f := mapped[e.PosX]
-			if f < 0 {
-				if skipped(cursor) {
-					out = append(out, d.line(cursor))
-					cursor++
-				} else {
-					out = append(out, add(op.New[e.PosY]))
-				}
-				continue
-			}
-			out = append(out, d.slice(cursor, f)...) // lines a tolerant rung skipped
-			out = append(out, d.line(f))
-			cursor = f + 1
-		case diff.Delete:
-			if f := mapped[e.PosX]; f >= 0 {
-				if wasRun {
-					for i := cursor; i < f; i++ {
-						if !isBlank(d.content(i)) {
-							dropped = append(dropped, i)
-						}
-					}
-				} else {
-					// Before the change: comments stay; blank lines
-					// after the last of them go, the new lines
-					// bringing their own.
-					keep := cursor
-					for i := cursor; i < f; i++ {
-						if !isBlank(d.content(i)) {
-							keep = i + 1
-						}
-					}
-					out = append(out, d.slice(cursor, keep)...)
-				}
-				cursor = f + 1
-			} else if skipped(cursor) {
-				cursor++
-			}
-			if !isBlank(op.Old[e.PosX]) {
-				deleted = true
-			}
-		case diff.Insert:
-			l := op.New[e.PosY]
-			if placeholder == "" && translate.IsPlaceholder(l) {
-				placeholder = l
-			}
-			out = append(out, add(l))
+		if e.Op != diff.Match || rb.mapped[e.PosX] < 0 {
+			gap = append(gap, e)
+			continue
 		}
+		l := rb.mapped[e.PosX]
+		rb.gap(gap, cursor, l)
+		rb.out = append(rb.out, d.line(l))
+		cursor, gap = l+1, gap[:0]
 	}
-	if cursor < end {
-		out = append(out, d.slice(cursor, end)...)
+	rb.gap(gap, cursor, end)
+	warns = append(warns, skippedNote(rb.dropped, f.path, "stood among the replaced lines and went with them")...)
+	warns = append(warns, skippedNote(rb.replaced, f.path, "gave way to the comment the new lines bring to the same place")...)
+	return rb.out, warns, nil
+}
+
+// skippedNote is the warning naming file lines (0-based) a tolerant
+// rung skipped and the edit did not keep; none when there are none.
+func skippedNote(lines []int, path, what string) []string {
+	if len(lines) == 0 {
+		return nil
 	}
-	if deleted && placeholder != "" {
-		return nil, nil, elisionError(placeholder)
+	word := "line"
+	if len(lines) > 1 {
+		word = "lines"
 	}
-	return out, dropped, nil
+	ns := make([]int, len(lines))
+	for i, l := range lines {
+		ns[i] = l + 1
+	}
+	return []string{fmt.Sprintf("%s %s of %s, which the reply did not show, %s", word, intList(ns), path, what)}
 }
 
 func trimAll(lines []string) []string {
@@ -133,30 +103,18 @@ func trimAll(lines []string) []string {
 	return out
 }
 
-// checkElision refuses a whole-block replacement whose new lines hold
-// a placeholder where the old ones held code.
-func checkElision(op *translate.Operation, old []string, d *doc, start, end int) error {
-	if end <= start {
-		return nil
+// lineContents returns the contents of d's lines [from, to).
+func lineContents(d *doc, from, to int) []string {
+	out := d.slice(from, to)
+	for i, l := range out {
+		out[i] = trimEOL(l)
 	}
-	for _, l := range op.New {
-		if translate.IsPlaceholder(l) && !contains(old, l) {
-			return elisionError(l)
-		}
-	}
-	return nil
+	return out
 }
 
-func contains(lines []string, l string) bool {
-	t := strings.TrimSpace(l)
-	for _, x := range lines {
-		if strings.TrimSpace(x) == t {
-			return true
-		}
+// linesBefore yields the contents of d's lines above line end.
+func linesBefore(d *doc, end int) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		d.each(0, func(i int, l string) bool { return i < end && yield(trimEOL(l)) })
 	}
-	return false
-}
-
-func elisionError(l string) error {
-	return fmt.Errorf("the new lines hold the placeholder %q where the old lines held code; write the code out in full, or leave those lines out of the edit", strings.TrimSpace(l))
 }

@@ -130,6 +130,13 @@ type Operation struct {
 	// AtEOF: Old (with After) must end at the end of the file
 	// (apply-patch's "*** End of File").
 	AtEOF bool
+	// ProseNames are the file names a sentence above a bare fence holds
+	// ("Here's the updated `app.py`:"), for a Create whose reply named
+	// its file nowhere else; Path is then empty. The engine takes the
+	// one name of an existing file, when the fence is plausibly the
+	// whole of it; otherwise the block is skipped, as a snippet. A file
+	// is never created from prose.
+	ProseNames []string
 	// Executable is the mode a Chmod gives: 100755 when set, else
 	// 100644.
 	Executable bool

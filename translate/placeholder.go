@@ -42,6 +42,92 @@ func IsPlaceholder(line string) bool {
 	return kind != notPlaceholder
 }
 
+// IsElision reports whether line, standing where an edit removes lines,
+// says that they are kept elsewhere. That is every placeholder
+// IsPlaceholder knows, and also a comment of at most ten words that all
+// belong to the vocabulary of placeholders, one of them saying that
+// code stays, was left out or is the rest: "// (unchanged)", "//
+// [unchanged]", "// keep the rest as is", "// TODO: rest", "// etc.",
+// "# same as before", "// no changes here". Read alone such a comment
+// is as often an ordinary one ("// Original file unchanged.", "# The
+// rest"), so only a caller that knows what the line replaces may ask;
+// FindDebris does not.
+func IsElision(line string) bool {
+	t := strings.TrimSpace(line)
+	if IsPlaceholder(t) {
+		return true
+	}
+	opener, body := splitComment(t)
+	return opener != "" && saysKept(body)
+}
+
+// maxKeptWords bounds the words of a comment IsElision reads: an
+// elision is short, a longer comment is a sentence.
+const maxKeptWords = 10
+
+// saysKept reports whether the text of a comment says that code is
+// kept elsewhere, in the wide sense IsElision gives it.
+func saysKept(s string) bool {
+	if len(s) > 120 {
+		return false
+	}
+	// A task label before the words: "TODO: rest".
+	for _, label := range [...]string{"todo", "fixme", "xxx", "note"} {
+		if len(s) > len(label) && strings.EqualFold(s[:len(label)], label) && strings.ContainsRune(": ", rune(s[len(label)])) {
+			s = strings.TrimLeft(s[len(label):], ": ")
+			break
+		}
+	}
+	words, says, negated := 0, false, false
+	var buf [24]byte
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case strings.HasPrefix(s[i:], "…"):
+			i += len("…")
+			continue
+		case c >= utf8.RuneSelf:
+			return false // another script, or a symbol of code
+		case !isWordByte(c):
+			if !strings.ContainsRune(" \t.,:;!?()[]-\"", rune(c)) {
+				return false // "=", "{", "/": code, not words
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		w := strings.ToLower(strings.Trim(s[i:j], "'"))
+		i = j
+		if words++; words > maxKeptWords {
+			return false
+		}
+		class, ok := lookupWord(w, &buf)
+		cue, extra := keptWords[w]
+		switch {
+		case !ok && !extra:
+			return false
+		case cue, class&(cueWord|stateWord|leftoverWord|restWord|existingWord) != 0:
+			says = true
+		case negated && (w == "change" || w == "changes" || w == "changed"):
+			says = true // "no changes", "not changed"
+		}
+		negated = w == "no" || w == "not"
+	}
+	return says
+}
+
+// keptWords are the words IsElision reads besides the vocabulary of
+// placeholders; true for those that say code is kept or left out.
+var keptWords = map[string]bool{
+	"etc": true, "keep": true, "kept": true, "keeping": true, "remainder": true,
+	"elsewhere": true, "verbatim": true, "unaltered": true, "todo": false,
+	"page": false, "text": false, "docs": false, "document": false, "readme": false,
+	"paragraph": false, "paragraphs": false,
+}
+
 // placeholderKind is how surely a comment is a placeholder.
 type placeholderKind uint8
 

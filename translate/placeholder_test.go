@@ -112,3 +112,61 @@ func TestPlaceholderKind(t *testing.T) {
 		}
 	}
 }
+
+// TestIsElision: where an edit removes lines, a comment whose words say
+// the code is kept elsewhere is an elision, shorter or plainer ones
+// than IsPlaceholder takes included; a sentence is not.
+func TestIsElision(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		// The shapes of issue 12.
+		{"// keep the rest as is", true},
+		{"// (unchanged)", true},
+		{"// [unchanged]", true},
+		{"// TODO: rest", true},
+		{"// etc.", true},
+		// Their kin, in other comment syntaxes.
+		{"# same as before", true},
+		{"    # Rest unchanged", true},
+		{"/* unchanged */", true},
+		{"<!-- rest of the page unchanged -->", true},
+		{"-- etc", true},
+		{"; keep existing", true},
+		{"// no changes here", true},
+		{"// Original file unchanged.", true},
+		{"# The rest", true},
+		{"// other methods", true},
+		{"// code omitted", true},
+		{"// (rest omitted for brevity)", true},
+		{"// TODO rest of the function", true},
+		{"// … unchanged", true},
+		// Everything IsPlaceholder takes.
+		{"// ... existing code ...", true},
+		{"# rest of the file unchanged", true},
+		{"...", true},
+
+		// Comments of real code, even where code goes.
+		{"", false},
+		{"//", false},
+		{"// TODO", false},
+		{"// TODO: implement", false},
+		{"// the value is unchanged if err is nil", false},
+		{"# Other settings", false},
+		{"// Helper functions", false},
+		{"// Omit test files.", false},
+		{"// keep in sync with parser.go", false},
+		{"// x = rest", false},
+		{"// see the rest of the docs at https://example.com", false},
+		{"// rest of the code remains the same as it was in the version before this one", false},
+		{"# código existente", false},
+		{"rest unchanged", false}, // no comment
+		{"x := 1 // unchanged", false},
+	}
+	for _, tt := range tests {
+		if got := IsElision(tt.line); got != tt.want {
+			t.Errorf("IsElision(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

@@ -178,7 +178,12 @@ func (c readerContract) check(t *testing.T, reply string) ([]string, *Reply, err
 	groups := map[int]string{}
 	for _, op := range r.Ops {
 		inReply(t, lines, "operation", op.Line)
-		if op.Format != opFormat || op.Path == "" || strings.ContainsAny(op.Path, c.pathBreaks) ||
+		for _, n := range op.ProseNames {
+			if n == "" || strings.ContainsAny(n, c.pathBreaks) || op.Path != "" {
+				t.Fatalf("operation %+v", op)
+			}
+		}
+		if op.Format != opFormat || op.Path == "" && len(op.ProseNames) == 0 || strings.ContainsAny(op.Path, c.pathBreaks) ||
 			op.Kind == Rename && (op.NewPath == "" || strings.ContainsAny(op.NewPath, c.pathBreaks)) {
 			t.Fatalf("operation %+v", op)
 		}

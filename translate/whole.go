@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -65,6 +66,11 @@ func ParseWhole(text string) (*Reply, error) {
 			r.Failed = append(r.Failed, Failure{Line: b.fence + 1, Path: b.path, Msg: b.unclosed(len(s.lines))})
 			continue
 		}
+		if len(b.named) > 0 {
+			r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, ProseNames: b.named, New: b.content,
+				Overwrite: true, Line: b.fence + 1})
+			continue
+		}
 		if prev, ok := seen[b.path]; ok {
 			r.Warnings = append(r.Warnings, Warning{Line: b.fence + 1,
 				Msg: fmt.Sprintf("%s is written whole twice, at lines %d and %d: the later block wins", b.path, prev, b.fence+1)})
@@ -104,7 +110,8 @@ type wholeBlock struct {
 	fence    int // the opening fence
 	end      int // the closing fence; len(lines) when the fence is never closed
 	content  []string
-	nested   int // the first line (1-based) that opened a fence inside the file; 0 when none
+	nested   int      // the first line (1-based) that opened a fence inside the file; 0 when none
+	named    []string // a bare fence's: the names the prose line above holds (path is "")
 }
 
 // unclosed is the Failure message of a block whose fence is never
@@ -250,6 +257,16 @@ func (s *wholeScan) classify(b wholeBlock, f wfence) {
 		s.shell = append(s.shell, Shell{Line: b.fence + 1, Lang: f.info, Text: joinLines(b.content)})
 		return
 	case name == "":
+		// A fence under prose naming a file may be that whole file (the
+		// engine decides); one left open is a snippet cut off.
+		if names, at := s.proseNames(b.fence); len(names) > 0 && len(b.content) > 0 && b.end < len(s.lines) {
+			if what, _ := otherFormat(b.content, f, names[0]); what == "" {
+				mark(kBlock)
+				b.named, b.nameLine = names, at
+				s.blocks = append(s.blocks, b)
+				return
+			}
+		}
 		mark(kFenced)
 		return
 	case f.isShell() && !scriptName(name):
@@ -294,6 +311,49 @@ func (s *wholeScan) blockName(i int, f wfence) (string, int) {
 	}
 	return above, at
 }
+
+// proseNames returns the file names that the prose line above the
+// bare fence at line i holds (one blank line may stand between), and
+// that line: the names in backticks, and the words that read as paths
+// (an extension or a separator). "Run it like this:" holds none.
+func (s *wholeScan) proseNames(i int) ([]string, int) {
+	j := i - 1
+	if j >= 0 && strings.TrimSpace(s.lines[j]) == "" {
+		j--
+	}
+	if j < 0 || s.kind[j] != kProse {
+		return nil, -1
+	}
+	t := strings.TrimSpace(s.lines[j])
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, m := range codeSpanRe.FindAllStringSubmatch(t, -1) {
+		if n, ok := cleanFileName(m[1]); ok && wholeName(n, true) && !strings.ContainsAny(n, " \t") {
+			add(n)
+		}
+	}
+	for _, w := range strings.Fields(codeSpanRe.ReplaceAllString(t, " ")) {
+		w = strings.Trim(w, ".,:;!?()[]{}<>\"'*_")
+		if !pathLike(w) || strings.Contains(w, "://") {
+			continue
+		}
+		// "e.g." and "i.e." read as names; a file's is longer.
+		if n, ok := cleanFileName(w); ok && wholeName(n, false) && len(n) > 3 {
+			add(n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, -1
+	}
+	return names, j
+}
+
+// codeSpanRe is a Markdown code span.
+var codeSpanRe = regexp.MustCompile("`([^`]+)`")
 
 func (s *wholeScan) warn(line int, format string, args ...any) {
 	s.warns = append(s.warns, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})

@@ -43,8 +43,14 @@ func FuzzParseWhole(f *testing.F) {
 				t.Fatalf("operation at line %d after one at %d", op.Line, prev)
 			}
 			prev = op.Line
-			if op.Kind != Create || op.Overwrite != (len(op.New) > 0) || op.Append || !wholeName(op.Path, true) {
-				t.Fatalf("operation %+v", op)
+			names := op.ProseNames
+			if len(names) == 0 {
+				names = []string{op.Path}
+			}
+			for _, n := range names {
+				if op.Kind != Create || op.Overwrite != (len(op.New) > 0) || op.Append || !wholeName(n, true) {
+					t.Fatalf("operation %+v", op)
+				}
 			}
 		}
 		for _, fl := range r.Failed {
@@ -72,7 +78,7 @@ func FuzzParseWhole(f *testing.F) {
 		}
 		var b strings.Builder
 		for _, op := range r.Ops {
-			if n, ok := wholeNameLine("`" + op.Path + "`"); !ok || n != op.Path {
+			if n, ok := wholeNameLine("`" + op.Path + "`"); !ok || n != op.Path || len(op.ProseNames) > 0 {
 				return
 			}
 			ticks := 3

@@ -84,8 +84,8 @@ func TestParseWhole(t *testing.T) {
 		noEdits:  true,
 	}, {
 		name:    "headings and prose are no names",
-		reply:   "### Usage\n```python\nf()\n```\n### Node.js\n```js\nx\n```\nInput/Output\n```\ny\n```\nHere is the updated app.py:\n```python\nz\n```\n12:15:src/a.py\n```\nw\n```\n```12:15:src/a.py\nv\n```\n",
-		prose:   strings.Split("### Usage\n```python\nf()\n```\n### Node.js\n```js\nx\n```\nInput/Output\n```\ny\n```\nHere is the updated app.py:\n```python\nz\n```\n12:15:src/a.py\n```\nw\n```\n```12:15:src/a.py\nv\n```", "\n"),
+		reply:   "### Usage\n```python\nf()\n```\n### Node.js\n```js\nx\n```\nInput/Output\n```\ny\n```\nRun it like this:\n```\nz\n```\n12:15:src/a.py\n```\nw\n```\n```12:15:src/a.py\nv\n```\n",
+		prose:   strings.Split("### Usage\n```python\nf()\n```\n### Node.js\n```js\nx\n```\nInput/Output\n```\ny\n```\nRun it like this:\n```\nz\n```\n12:15:src/a.py\n```\nw\n```\n```12:15:src/a.py\nv\n```", "\n"),
 		noEdits: true,
 	}, {
 		name:   "a fence never closed fails alone",
@@ -168,4 +168,55 @@ func TestDetectWhole(t *testing.T) {
 			t.Errorf("Detect(%q) = %q, want %q", reply, got, want)
 		}
 	}
+}
+
+// TestParseWholeProseNames: a bare fence under a prose line that names
+// files becomes a whole file of unknown path, holding those names for
+// the engine to check; a fence under prose naming none stays prose.
+func TestParseWholeProseNames(t *testing.T) {
+	prosed := func(line int, names []string, content ...string) Operation {
+		return Operation{Kind: Create, Format: FormatWhole, ProseNames: names, New: content, Overwrite: true, Line: line}
+	}
+	wholeContract.runReplyCases(t, []replyCase{{
+		name:  "here is the updated file",
+		reply: "Here's the updated `app.py`:\n```python\nx = 2\n```\n",
+		ops:   []Operation{prosed(2, []string{"app.py"}, "x = 2")},
+		prose: []string{"Here's the updated `app.py`:"},
+	}, {
+		name:  "a blank line between, a bare name, a path",
+		reply: "The new version of src/app.py:\n\n```\nx = 2\n```\n",
+		ops:   []Operation{prosed(3, []string{"src/app.py"}, "x = 2")},
+		prose: []string{"The new version of src/app.py:"},
+	}, {
+		name:  "several names, in order",
+		reply: "Change `a.py` so that it imports **b.py** and `c/d.go`:\n```python\nimport b\n```\n",
+		ops:   []Operation{prosed(2, []string{"a.py", "c/d.go", "b.py"}, "import b")},
+		prose: []string{"Change `a.py` so that it imports **b.py** and `c/d.go`:"},
+	}, {
+		name:    "no file in the prose",
+		reply:   "Run it like this:\n```\npython app\n```\nSee https://example.com/a.py and Node.js, e.g. v1.2:\n```\nx\n```\n",
+		prose:   strings.Split("Run it like this:\n```\npython app\n```\nSee https://example.com/a.py and Node.js, e.g. v1.2:\n```\nx\n```", "\n"),
+		noEdits: true,
+	}, {
+		name:    "a shell fence stays a suggestion",
+		reply:   "Then run `app.py`:\n```bash\npython app.py\n```\n",
+		prose:   []string{"Then run `app.py`:"},
+		shell:   []Shell{{Line: 2, Lang: "bash", Text: "python app.py\n"}},
+		noEdits: true,
+	}, {
+		name:    "an empty fence is nothing",
+		reply:   "Here's `app.py`:\n```\n```\n",
+		prose:   []string{"Here's `app.py`:", "```", "```"},
+		noEdits: true,
+	}, {
+		name:    "a fence left open under prose is prose",
+		reply:   "Here's `app.py`:\n```\nx = 2\n",
+		prose:   []string{"Here's `app.py`:", "```", "x = 2"},
+		noEdits: true,
+	}, {
+		name:  "a named fence keeps its name",
+		reply: "Here's the updated `app.py`:\n\nsrc/app.py\n```python\nx = 2\n```\n",
+		ops:   []Operation{wholeOp("src/app.py", 4, "x = 2")},
+		prose: []string{"Here's the updated `app.py`:"},
+	}})
 }

@@ -165,6 +165,15 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 		if failed > 0 {
 			return fmt.Sprintf("%s [%d of %d edits failed]", subject, failed, len(r.Outcomes))
 		}
+		skipped := 0
+		for _, e := range r.Outcomes {
+			if e.Status == engine.Skipped {
+				skipped++
+			}
+		}
+		if skipped > 0 {
+			return fmt.Sprintf("%s [ok, %d edits; %d blocks skipped as snippets]", subject, len(r.Outcomes)-skipped, skipped)
+		}
 		return fmt.Sprintf("%s [ok, %d edits]", subject, len(r.Outcomes))
 	}
 	return fmt.Sprintf("%s [%d of %d edits failed; nothing recorded]", subject, failed, len(r.Outcomes))

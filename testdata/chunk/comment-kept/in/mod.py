@@ -1,0 +1,7 @@
+def f():
+    pass
+
+
+# Helpers for g.
+def g():
+    pass

@@ -1,0 +1,4 @@
+# Set x.
+x = 10
+# About y.
+y = 2

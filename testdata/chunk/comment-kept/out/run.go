@@ -1,0 +1,6 @@
+func run() {
+	setup()
+	// Wait for the workers.
+	wait()
+	report(true)
+}

@@ -1,0 +1,10 @@
+class Counter:
+    def __init__(self):
+        self.n = 0
+        
+        self.limit = 10
+            
+        self.step = 1
+
+    def tick(self):
+        self.n += self.step
