@@ -51,7 +51,9 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		}
 	}
 	r.fail(o, ErrNotFound, "%s", r.whyNotFound(m, op, f.path, top))
-	o.Err.Closest = m.closest(pattern)
+	if o.Err.Closest = m.closest(pattern); o.Err.Closest == nil && m.work.spent {
+		o.Err.Msg += "; so many edits failed in this file that their closest lines were not all looked for"
+	}
 	return nil
 }
 
