@@ -29,6 +29,9 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		if p == nil {
 			return nil // ambiguous: already reported
 		}
+		if r.aboveScope(o, m, *p, result, top, cursor) {
+			return nil
+		}
 		// An edit whose new lines keep the old ones (an insertion
 		// written as a replacement) still finds them once applied: it
 		// is done when its result already stands around them.
@@ -38,19 +41,18 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		}
 		return r.plan(o, f, *p)
 	}
-	if len(result) > 0 {
-		if p, ok := r.climb(&Outcome{N: o.N, Op: *op}, m, result, top, -1); ok && p != nil {
-			o.Status, o.Rung = AlreadyApplied, p.rung
-			o.Start, o.End = p.first()+1, p.end()
-			return nil
-		}
+	p, why := r.doneAt(o, m, pattern, result, top, cursor)
+	if p != nil {
+		o.Status, o.Rung = AlreadyApplied, p.rung
+		o.Start, o.End = p.first()+1, p.end()
+		return nil
 	}
 	if top >= RungLoose {
 		if p := m.loose(pattern); p != nil {
 			return r.plan(o, f, *p)
 		}
 	}
-	r.fail(o, ErrNotFound, "%s", r.whyNotFound(m, op, f.path, top))
+	r.fail(o, ErrNotFound, "%s%s", r.whyNotFound(m, op, f.path, top), why)
 	if o.Err.Closest = m.closest(pattern); o.Err.Closest == nil && m.work.spent {
 		o.Err.Msg += "; so many edits failed in this file that their closest lines were not all looked for"
 	}

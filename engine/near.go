@@ -163,6 +163,45 @@ func (m *matcher) nearIndex() (*nearIndex, bool) {
 	return m.near, true
 }
 
+// tokenWeights returns the distinct token buckets of lines with their
+// weights: rarer in the file, heavier (a token the file lacks weighs
+// the most).
+func (x *nearIndex) tokenWeights(lines []string, fileLines int) map[uint32]float64 {
+	out := map[uint32]float64{}
+	var toks []uint32
+	for _, l := range lines {
+		toks = x.tokens(l, toks[:0])
+		for _, b := range toks {
+			out[b] = math.Log(1 + float64(fileLines)/float64(1+x.count(b)))
+		}
+	}
+	return out
+}
+
+// tokenShare is the part of weights (as tokenWeights gives them) that
+// the tokens of lines hold.
+func (x *nearIndex) tokenShare(weights map[uint32]float64, lines []string) float64 {
+	var toks []uint32
+	seen := map[uint32]bool{}
+	for _, l := range lines {
+		toks = x.tokens(l, toks[:0])
+		for _, b := range toks {
+			seen[b] = true
+		}
+	}
+	var have, all float64
+	for b, w := range weights {
+		all += w
+		if seen[b] {
+			have += w
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return have / all
+}
+
 // candidates returns up to keep windows of len(pattern) lines (fewer
 // when the file is shorter), most like pattern first: windows are
 // voted for by the lines holding the pattern's tokens, rarest tokens
