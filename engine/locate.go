@@ -167,12 +167,30 @@ func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
 		o.Status, o.Start, o.End = Applied, 1, 0
 		return &plan{o: o, start: 0, end: 0, repl: repl}
 	case translate.AtEnd:
-		if endsWith(f.d, op.New) {
+		// A hunk's line number is a hint, but one that puts the lines
+		// above the end contradicts the end: nothing then says where
+		// they go.
+		last := n
+		for last > 0 && isBlank(f.d.content(last-1)) {
+			last--
+		}
+		hint := op.LineHint
+		if endsWith(f.d, op.New) && (hint == 0 || hint >= last-len(op.New)) {
 			o.Status, o.Start, o.End = AlreadyApplied, n-len(op.New)+1, n
+			return nil
+		}
+		if hint > 0 && hint < last {
+			r.fail(o, ErrNoAnchor, "the hunk adds lines with no context lines around them, and its @@ line puts them after line %d, not at the end of %s (line %d); line numbers are only hints, so add the lines around them", hint, f.path, last)
 			return nil
 		}
 		r.appendLines(f, op.New)
 		o.Status, o.Start, o.End = Applied, n+1, n
+		if op.Format == "udiff" || op.Format == "udiffx" {
+			// A unified diff says nothing of such a hunk's place (the
+			// apply-patch prompt promises the end): the report says
+			// where its lines went, in case the model meant another.
+			o.Warnings = append(o.Warnings, fmt.Sprintf("the hunk has no context lines, so its lines were added at the end of %s", f.path))
+		}
 		return nil
 	}
 	if len(op.Scope) > 0 {

@@ -75,9 +75,10 @@ var hunkGitHeaders = []string{
 // context and removed lines, New its context and added lines, LineHint
 // the old start line of its "@@ -a,b +c,d @@" header when it has one,
 // Group group (non-zero, shared by the patch), Ordered set, Line the
-// reply line of the header, Path path and Format format. A pure
-// addition whose header says "-0" ("@@ -0,0 +1,2 @@") goes at the start of the file
-// (Where AtStart).
+// reply line of the header, Path path and Format format. A hunk of
+// added lines only goes at the start of the file (Where AtStart) when
+// its header says "-0" ("@@ -0,0 +1,2 @@"), else at the end (AtEnd,
+// with its old start line, if any, as LineHint).
 //
 // The returned warnings name lines that were ignored (text before the
 // first "@@", context-only hunks) or read by a tolerance (a patch
@@ -104,8 +105,16 @@ func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 		if h.Numbered && h.OldStart > 0 {
 			op.LineHint = h.OldStart
 		}
-		if h.Numbered && h.OldStart == 0 && len(h.Old) == 0 {
-			op.Where = AtStart
+		if len(h.Old) == 0 {
+			// Added lines with no context: "-0" puts them above line
+			// 1, as git's zero-context diffs do; otherwise they go at
+			// the end (rust-udiffx's rule, and git apply's for a hunk
+			// without trailing context), where the engine checks that
+			// the line hint, if any, agrees.
+			op.Where = AtEnd
+			if h.Numbered && h.OldStart == 0 {
+				op.Where = AtStart
+			}
 		}
 		ops = append(ops, op)
 	}
