@@ -477,7 +477,23 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 	if p.rung.skipsBlank() && len(repl) > 0 {
 		o.Start, o.End = reported(f.d, start, end)
 	}
-	return &plan{o: o, start: start, end: end, repl: repl}
+	return keptEdgesOff(&plan{o: o, start: start, end: end, repl: repl}, f.d)
+}
+
+// keptEdgesOff narrows a plan to the lines it changes, leaving out the
+// lines at its edges that it writes back byte for byte (a hunk's
+// context): two hunks of a diff that share an unchanged context line
+// then neither overlap nor stand in each other's order.
+func keptEdgesOff(pl *plan, d *doc) *plan {
+	for pl.start < pl.end && len(pl.repl) > 0 && pl.repl[0] == d.line(pl.start) {
+		pl.start++
+		pl.repl = pl.repl[1:]
+	}
+	for pl.end > pl.start && len(pl.repl) > 0 && pl.repl[len(pl.repl)-1] == d.line(pl.end-1) {
+		pl.end--
+		pl.repl = pl.repl[:len(pl.repl)-1]
+	}
+	return pl
 }
 
 // reported returns the 1-based lines of region [start, end) that the
