@@ -143,7 +143,12 @@ func (r *resolver) doneAt(o *Outcome, m *matcher, pattern, result []string, top 
 			}
 		}
 	}
-	if c := tied[pick]; c.done {
+	switch c := tied[pick]; {
+	case c.done && c.hits == 0 && c.toks == 0 && !m.scansAll(pattern):
+		// Closest only for want of rivals: the index offers no place
+		// that shares nothing with the lines to find.
+		return nil, fmt.Sprintf("; its new lines stand at line %d, but nothing there is like the lines it replaces, so it is not taken as already applied", c.p.first()+1)
+	case c.done:
 		return &c.p, ""
 	}
 	return nil, fmt.Sprintf("; its new lines stand at line %d, but the lines most like the ones it replaces are at line %d, so it is not taken as already applied",

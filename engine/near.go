@@ -202,6 +202,14 @@ func (x *nearIndex) tokenShare(weights map[uint32]float64, lines []string) float
 	return have / all
 }
 
+// scansAll reports whether a search for pattern compares every window
+// of the file: a small file's, as cheaply as building an index would
+// be.
+func (m *matcher) scansAll(pattern []string) bool {
+	n := min(len(pattern), m.d.len())
+	return (m.d.len()-n+1)*len(joinTrimmed(pattern)) <= smallScan
+}
+
 // candidates returns up to keep windows of len(pattern) lines (fewer
 // when the file is shorter), most like pattern first: windows are
 // voted for by the lines holding the pattern's tokens, rarest tokens
@@ -216,9 +224,8 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 	}
 	w := &m.work
 	want := joinTrimmed(pattern)
-	if windows := m.d.len() - n + 1; windows*len(want) <= smallScan {
-		// A small file: every window is compared, as cheaply as
-		// building an index would be.
+	if m.scansAll(pattern) {
+		windows := m.d.len() - n + 1
 		out = make([]window, windows)
 		for s := range out {
 			out[s] = window{s, textSimilarity(m.text(s, s+n), want)}
