@@ -233,6 +233,25 @@ edit line 14 group 7 at-end
   new|z
 `,
 	}, {
+		name: "pure additions going at the end are one edit",
+		patch: `@@
++x
+@@ -1,2 +1,2 @@
+ a
+-b
++B
+@@
++y`,
+		want: `edit line 10 group 7 at-end
+  new|x
+  new|y
+edit line 12 group 7 hint 1
+  old|a
+  old|b
+  new|a
+  new|B
+`,
+	}, {
 		name: "added lines with a context line stay placed by it",
 		patch: `@@
  a

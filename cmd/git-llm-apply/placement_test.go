@@ -138,6 +138,8 @@ func TestPureAdditionHunks(t *testing.T) {
 			"Add c.\n\n```diff\n--- a/list.txt\n+++ b/list.txt\n@@ -2,0 +3 @@\n+c\n```\n", "a\nb\nc\n", 0},
 		{"udiff, -0 on an empty file", "",
 			"Fill the list.\n\n```diff\n--- a/list.txt\n+++ b/list.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n```\n", "a\nb\n", 0},
+		{"udiff, two hunks without context", "a\nb\n",
+			"Add c and d.\n\n```diff\n--- a/list.txt\n+++ b/list.txt\n@@\n+c\n@@\n+d\n```\n", "a\nb\nc\nd\n", 0},
 		{"udiff, numbered mid-file", "a\nb\nc\nd\n",
 			"Add x.\n\n```diff\n--- a/list.txt\n+++ b/list.txt\n@@ -1,0 +2 @@\n+x\n```\n", "", 1},
 	}
