@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"sort"
 	"strings"
 
 	"znkr.io/diff"
@@ -14,61 +13,8 @@ type window struct {
 	sim   float64
 }
 
-// candidates ranks the windows of len(pattern) lines by how many of
-// the pattern's lines they hold (one pass over the file), then scores
-// the best few by character similarity, best first.
-func (m *matcher) candidates(pattern []string, keep int) []window {
-	n := len(pattern)
-	lines := m.d.len()
-	if n == 0 || lines == 0 {
-		return nil
-	}
-	if n > lines {
-		n = lines
-	}
-	need := map[string]int{}
-	for _, l := range pattern {
-		if k := strings.TrimSpace(l); k != "" {
-			need[k]++
-		}
-	}
-	have := map[string]int{}
-	hits := 0
-	key := func(i int) string { return strings.TrimSpace(m.d.content(i)) }
-	type ranked struct{ start, hits int }
-	var rank []ranked
-	for i := 0; i < lines; i++ {
-		if k := key(i); need[k] > 0 {
-			if have[k] < need[k] {
-				hits++
-			}
-			have[k]++
-		}
-		if i >= n {
-			if k := key(i - n); need[k] > 0 {
-				have[k]--
-				if have[k] < need[k] {
-					hits--
-				}
-			}
-		}
-		if i >= n-1 && (hits > 0 || lines <= 200) {
-			rank = append(rank, ranked{i - n + 1, hits})
-		}
-	}
-	sort.SliceStable(rank, func(a, b int) bool { return rank[a].hits > rank[b].hits })
-	if len(rank) > keep {
-		rank = rank[:keep]
-	}
-	want := strings.Join(trimAll(pattern), "\n")
-	out := make([]window, 0, len(rank))
-	for _, r := range rank {
-		out = append(out, window{r.start, textSimilarity(m.text(r.start, r.start+n), want)})
-	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].sim > out[b].sim })
-	return out
-}
-
+// text joins doc lines [from, to) without their trailing white space,
+// as joinTrimmed joins a reply's lines, for textSimilarity.
 func (m *matcher) text(from, to int) string {
 	var b strings.Builder
 	for i := from; i < to; i++ {
@@ -79,6 +25,8 @@ func (m *matcher) text(from, to int) string {
 	}
 	return b.String()
 }
+
+func joinTrimmed(lines []string) string { return strings.Join(trimAll(lines), "\n") }
 
 // textSimilarity is 2*matched/total over the runes of a and b, like
 // difflib's ratio; long texts are compared line by line instead.
@@ -112,7 +60,7 @@ func textSimilarity(a, b string) float64 {
 
 // closest describes the place most like pattern, for a failure report.
 func (m *matcher) closest(pattern []string) *Closest {
-	c := m.candidates(pattern, 8)
+	c, _ := m.candidates(pattern, 8)
 	if len(c) == 0 || c[0].sim == 0 {
 		return nil
 	}
@@ -137,7 +85,7 @@ func (m *matcher) loose(pattern []string) *place {
 	if len(pattern) > m.d.len() {
 		return nil
 	}
-	c := m.candidates(pattern, 16)
+	c, _ := m.candidates(pattern, 16)
 	if len(c) == 0 || c[0].sim < looseMin {
 		return nil
 	}

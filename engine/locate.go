@@ -29,6 +29,9 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		if p == nil {
 			return nil // ambiguous: already reported
 		}
+		if r.aboveScope(o, m, *p, result, top, cursor) {
+			return nil
+		}
 		// An edit whose new lines keep the old ones (an insertion
 		// written as a replacement) still finds them once applied: it
 		// is done when its result already stands around them.
@@ -38,20 +41,21 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		}
 		return r.plan(o, f, *p)
 	}
-	if len(result) > 0 {
-		if p, ok := r.climb(&Outcome{N: o.N, Op: *op}, m, result, top, -1); ok && p != nil {
-			o.Status, o.Rung = AlreadyApplied, p.rung
-			o.Start, o.End = p.first()+1, p.end()
-			return nil
-		}
+	p, why := r.doneAt(o, m, pattern, result, top, cursor)
+	if p != nil {
+		o.Status, o.Rung = AlreadyApplied, p.rung
+		o.Start, o.End = p.first()+1, p.end()
+		return nil
 	}
 	if top >= RungLoose {
 		if p := m.loose(pattern); p != nil {
 			return r.plan(o, f, *p)
 		}
 	}
-	r.fail(o, ErrNotFound, "%s", r.whyNotFound(m, op, f.path, top))
-	o.Err.Closest = m.closest(pattern)
+	r.fail(o, ErrNotFound, "%s%s", r.whyNotFound(m, op, f.path, top), why)
+	if o.Err.Closest = m.closest(pattern); o.Err.Closest == nil && m.work.spent {
+		o.Err.Msg += "; so many edits failed in this file that their closest lines were not all looked for"
+	}
 	return nil
 }
 
@@ -163,12 +167,30 @@ func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
 		o.Status, o.Start, o.End = Applied, 1, 0
 		return &plan{o: o, start: 0, end: 0, repl: repl}
 	case translate.AtEnd:
-		if endsWith(f.d, op.New) {
+		// A hunk's line number is a hint, but one that puts the lines
+		// above the end contradicts the end: nothing then says where
+		// they go.
+		last := n
+		for last > 0 && isBlank(f.d.content(last-1)) {
+			last--
+		}
+		hint := op.LineHint
+		if endsWith(f.d, op.New) && (hint == 0 || hint >= last-len(op.New)) {
 			o.Status, o.Start, o.End = AlreadyApplied, n-len(op.New)+1, n
+			return nil
+		}
+		if hint > 0 && hint < last {
+			r.fail(o, ErrNoAnchor, "the hunk adds lines with no context lines around them, and its @@ line puts them after line %d, not at the end of %s (line %d); line numbers are only hints, so add the lines around them", hint, f.path, last)
 			return nil
 		}
 		r.appendLines(f, op.New)
 		o.Status, o.Start, o.End = Applied, n+1, n
+		if op.Format == "udiff" || op.Format == "udiffx" {
+			// A unified diff says nothing of such a hunk's place (the
+			// apply-patch prompt promises the end): the report says
+			// where its lines went, in case the model meant another.
+			o.Warnings = append(o.Warnings, fmt.Sprintf("the hunk has no context lines, so its lines were added at the end of %s", f.path))
+		}
 		return nil
 	}
 	if len(op.Scope) > 0 {
@@ -445,7 +467,23 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 	if p.rung.skipsBlank() && len(repl) > 0 {
 		o.Start, o.End = reported(f.d, start, end)
 	}
-	return &plan{o: o, start: start, end: end, repl: repl}
+	return keptEdgesOff(&plan{o: o, start: start, end: end, repl: repl}, f.d)
+}
+
+// keptEdgesOff narrows a plan to the lines it changes, leaving out the
+// lines at its edges that it writes back byte for byte (a hunk's
+// context): two hunks of a diff that share an unchanged context line
+// then neither overlap nor stand in each other's order.
+func keptEdgesOff(pl *plan, d *doc) *plan {
+	for pl.start < pl.end && len(pl.repl) > 0 && pl.repl[0] == d.line(pl.start) {
+		pl.start++
+		pl.repl = pl.repl[1:]
+	}
+	for pl.end > pl.start && len(pl.repl) > 0 && pl.repl[len(pl.repl)-1] == d.line(pl.end-1) {
+		pl.end--
+		pl.repl = pl.repl[:len(pl.repl)-1]
+	}
+	return pl
 }
 
 // reported returns the 1-based lines of region [start, end) that the

@@ -164,6 +164,8 @@ type matcher struct {
 	d     *doc
 	lang  string
 	views map[Rung]*view
+	near  *nearIndex // built by the first search for a closest place
+	work  nearWork
 }
 
 func newMatcher(d *doc, lang string) *matcher {
@@ -184,6 +186,10 @@ func (m *matcher) splice(from, to int, repl []string) {
 	m.d.splice(from, to, repl)
 	for _, v := range m.views {
 		v.note(len(m.d.log)-1, repl)
+	}
+	if m.near != nil {
+		m.near.note(len(m.d.log)-1, repl)
+		m.work.indexed += len(repl)
 	}
 }
 

@@ -75,9 +75,12 @@ var hunkGitHeaders = []string{
 // context and removed lines, New its context and added lines, LineHint
 // the old start line of its "@@ -a,b +c,d @@" header when it has one,
 // Group group (non-zero, shared by the patch), Ordered set, Line the
-// reply line of the header, Path path and Format format. A pure
-// addition whose header says "-0" ("@@ -0,0 +1,2 @@") goes at the start of the file
-// (Where AtStart).
+// reply line of the header, Path path and Format format. A hunk of
+// added lines only goes at the start of the file (Where AtStart) when
+// its header says "-0" ("@@ -0,0 +1,2 @@"), else at the end (AtEnd,
+// with its old start line, if any, as LineHint); the hunks of a patch
+// that go at the end are one Edit, the first one's, adding all their
+// lines in order.
 //
 // The returned warnings name lines that were ignored (text before the
 // first "@@", context-only hunks) or read by a tolerance (a patch
@@ -96,6 +99,7 @@ func readHunks(format, path string, group int, lines []string, first int) ([]Ope
 // (see readHunks).
 func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 	var ops []Operation
+	atEnd := -1 // the op that the patch's hunks going at the end join
 	for _, h := range p.Hunks {
 		if !h.Changed {
 			continue
@@ -104,8 +108,26 @@ func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 		if h.Numbered && h.OldStart > 0 {
 			op.LineHint = h.OldStart
 		}
-		if h.Numbered && h.OldStart == 0 && len(h.Old) == 0 {
-			op.Where = AtStart
+		if len(h.Old) == 0 {
+			// Added lines with no context: "-0" puts them above line
+			// 1, as git's zero-context diffs do; otherwise they go at
+			// the end (rust-udiffx's rule, and git apply's for a hunk
+			// without trailing context), where the engine checks that
+			// the line hint, if any, agrees.
+			op.Where = AtEnd
+			if h.Numbered && h.OldStart == 0 {
+				op.Where = AtStart
+			}
+		}
+		if op.Where == AtEnd && atEnd >= 0 {
+			// They all go at the end, in order: as one edit, a second
+			// run finds them there together, where the first of two
+			// would not stand last.
+			ops[atEnd].New = append(append([]string(nil), ops[atEnd].New...), op.New...)
+			continue
+		}
+		if op.Where == AtEnd {
+			atEnd = len(ops)
 		}
 		ops = append(ops, op)
 	}

@@ -22,6 +22,9 @@ func hunkDump(ops []Operation, warns []Warning, err error) string {
 		if op.Where == AtStart {
 			b.WriteString(" at-start")
 		}
+		if op.Where == AtEnd {
+			b.WriteString(" at-end")
+		}
 		if !op.Ordered {
 			b.WriteString(" unordered")
 		}
@@ -189,6 +192,74 @@ warning 10: the hunk changes no line (context only); ignored
 		want: `edit line 12 group 7 at-start
   new|one
   new|two
+`,
+	}, {
+		name: "pure addition without numbers goes at the end",
+		patch: `@@
++c
++d`,
+		want: `edit line 10 group 7 at-end
+  new|c
+  new|d
+`,
+	}, {
+		name:  "pure addition without a header goes at the end",
+		patch: `+c`,
+		want: `edit line 10 group 7 at-end
+  new|c
+warning 10: the patch has no @@ line; its lines are read as one hunk
+`,
+	}, {
+		name: "pure addition with numbers keeps its line as a hint",
+		patch: `@@ -2,0 +3 @@
++c`,
+		want: `edit line 10 group 7 hint 2 at-end
+  new|c
+`,
+	}, {
+		name: "pure addition among hunks with context",
+		patch: `@@ -1,2 +1,2 @@
+ a
+-b
++B
+@@
++z`,
+		want: `edit line 10 group 7 hint 1
+  old|a
+  old|b
+  new|a
+  new|B
+edit line 14 group 7 at-end
+  new|z
+`,
+	}, {
+		name: "pure additions going at the end are one edit",
+		patch: `@@
++x
+@@ -1,2 +1,2 @@
+ a
+-b
++B
+@@
++y`,
+		want: `edit line 10 group 7 at-end
+  new|x
+  new|y
+edit line 12 group 7 hint 1
+  old|a
+  old|b
+  new|a
+  new|B
+`,
+	}, {
+		name: "added lines with a context line stay placed by it",
+		patch: `@@
+ a
++b`,
+		want: `edit line 10 group 7
+  old|a
+  new|a
+  new|b
 `,
 	}, {
 		name: "a removed line like a header stays a removed line",

@@ -16,7 +16,7 @@ import (
 func udiffDump(r *Reply, err error) string {
 	return dumpStyle{quote: true, flags: func(op Operation) []dumpFlag {
 		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Executable, "executable"}, {op.Where == AtStart, "at-start"},
-			{op.Kind == Edit && !op.Ordered, "BAD unordered"}}
+			{op.Where == AtEnd, "at-end"}, {op.Kind == Edit && !op.Ordered, "BAD unordered"}}
 	}}.dump(r, err)
 }
 

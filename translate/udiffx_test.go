@@ -11,7 +11,8 @@ import (
 // udxDump writes what ParseUdiffx returned, one item a line.
 func udxDump(r *Reply, err error) string {
 	return dumpStyle{flags: func(op Operation) []dumpFlag {
-		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"}}
+		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"},
+			{op.Where == AtStart, "at-start"}, {op.Where == AtEnd, "at-end"}}
 	}}.dump(r, err)
 }
 

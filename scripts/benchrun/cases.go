@@ -193,6 +193,30 @@ func (b *bench) caseManyEdits() {
 	}
 }
 
+// caseFailing: a reply of 1,500 SEARCH/REPLACE blocks that all miss
+// (a wrong argument each) against a file twenty times the source
+// file's length (a million lines at the default size): each failure is
+// reported with its closest lines, found through an index instead of a
+// scan of the file per block.
+func (b *bench) caseFailing() {
+	size, n := 20**lines, 1500
+	if *quick {
+		n = 150
+	}
+	r := b.sourceRepo(size)
+	var text strings.Builder
+	text.WriteString("Renumber the steps.\n\n")
+	step := max(1, (size-2)/n)
+	for k := 0; k < n; k++ {
+		i := 1 + k*step
+		old := fmt.Sprintf("\tv%06d := compute(%d) // step %d", i, (i*7+1)%1000, i)
+		text.WriteString(searchReplace("src/big.go", []string{old}, []string{strings.Replace(old, "step", "stage", 1)}))
+	}
+	reply := b.writeReply("failing.md", text.String())
+	d := median(nil, func() { runExpect(1, b.env, r.dir, b.bin, "check", "-q", reply) })
+	b.rows = append(b.rows, row{name: fmt.Sprintf("7. a reply of %d failing blocks, %d-line file", n, size), ours: d, bound: "< 5 s", ok: d < 5*time.Second})
+}
+
 // perEditN is how many edits the per-edit measurement makes.
 const perEditN = 2000
 

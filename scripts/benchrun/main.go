@@ -89,6 +89,7 @@ func (b *bench) report() {
 	b.caseCheck(big)
 	b.caseApply(big)
 	b.caseManyEdits()
+	b.caseFailing()
 	b.caseCorpus()
 	b.caseStartup(small)
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
@@ -152,6 +153,18 @@ func run(env []string, dir string, name string, args ...string) {
 	cmd.Stderr = &errb
 	if err := cmd.Run(); err != nil {
 		fail("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+}
+
+// runExpect runs a command that must exit with status code.
+func runExpect(code int, env []string, dir string, name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != code {
+		fail("%s %s: want exit %d: %v\n%s", name, strings.Join(args, " "), code, err, errb.String())
 	}
 }
 

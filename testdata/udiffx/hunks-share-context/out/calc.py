@@ -1,0 +1,6 @@
+def first():
+    return 2
+
+
+def second():
+    return 4
