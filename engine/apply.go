@@ -17,6 +17,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 	var target *fileState
 	cursor := -1 // where the previous member of an ordered group ended
 	for i, op := range ops {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
 		if op.Kind == translate.Invalid {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,6 +66,12 @@ const nullID = "0000000000000000000000000000000000000000"
 // negative or a change has neither path or carries content on
 // a side that does not exist.
 func FormatPatch(changes []FileChange, opts PatchOptions) ([]byte, error) {
+	return formatPatch(context.Background(), changes, opts)
+}
+
+// formatPatch is FormatPatch that stops with ctx's error when ctx ends,
+// looking at it between files.
+func formatPatch(ctx context.Context, changes []FileChange, opts PatchOptions) ([]byte, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -76,6 +83,9 @@ func FormatPatch(changes []FileChange, opts PatchOptions) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	for _, c := range patchFiles(changes) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		formatFile(&buf, c, opts)
 	}
 	return buf.Bytes(), nil

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -27,6 +28,12 @@ var ErrPatchMismatch = errors.New("engine: patch does not match the changes")
 // error wrapping ErrPatchMismatch, or a malformed change (see
 // FormatPatch). Any of them for a patch from FormatPatch is a bug.
 func VerifyPatch(patch []byte, changes []FileChange) error {
+	return verifyPatch(context.Background(), patch, changes)
+}
+
+// verifyPatch is VerifyPatch that stops with ctx's error when ctx ends,
+// looking at it between files.
+func verifyPatch(ctx context.Context, patch []byte, changes []FileChange) error {
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
 			return fmt.Errorf("engine: change %d (%q): %w", i+1, c.Path(), err)
@@ -49,6 +56,9 @@ func VerifyPatch(patch []byte, changes []FileChange) error {
 		return fmt.Errorf("%w: %d file headers, want %d", ErrPatchMismatch, n, len(want))
 	}
 	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := verifyFile(f, want[i]); err != nil {
 			return fmt.Errorf("%w: file %d (%q): %w", ErrPatchMismatch, i+1, want[i].Path(), err)
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"sort"
 	"strings"
 )
@@ -24,6 +25,11 @@ type doc struct {
 	// match that line without it, and it stays at the top whatever
 	// replaces the line or is inserted above it.
 	bom string
+	// stop, when set, is the context of the resolution the doc belongs
+	// to: each looks at it every checkEvery lines and unwinds the
+	// resolution once it has ended (see stopped), so that no loop over
+	// a long file keeps a cancelled run going.
+	stop context.Context
 }
 
 // utf8BOM is the UTF-8 byte order mark (U+FEFF).
@@ -118,7 +124,11 @@ func (d *doc) each(from int, fn func(i int, line string) bool) {
 			continue
 		}
 		for j := max(0, from-d.starts[k]); j < len(p); j++ {
-			if !fn(d.starts[k]+j, p[j]) {
+			i := d.starts[k] + j
+			if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
+				panic(stopped{d.stop.Err()})
+			}
+			if !fn(i, p[j]) {
 				return
 			}
 		}
