@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 func TestParseSize(t *testing.T) {
@@ -85,20 +84,19 @@ func TestLimitsEndToEnd(t *testing.T) {
 	r.assertUntouched(before)
 }
 
-// maxRSS runs cmd and returns its exit status, duration and peak
-// resident memory in MiB. Linux counts the memory of the parent at the
-// fork into the child's peak, so the caller keeps its own small.
-func maxRSS(t *testing.T, cmd *exec.Cmd) (int, time.Duration, int64) {
+// maxRSS runs cmd and returns its exit status and peak resident
+// memory in MiB. Linux counts the memory of the parent at the fork into
+// the child's peak, so the caller keeps its own small (the test binary
+// stays near 25 MiB) and bounds are set well above it.
+func maxRSS(t *testing.T, cmd *exec.Cmd) (int, int64) {
 	t.Helper()
 	debug.FreeOSMemory()
-	start := time.Now()
 	cmd.Run()
-	d := time.Since(start)
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		t.Skip("no rusage here")
 	}
-	return cmd.ProcessState.ExitCode(), d, ru.Maxrss >> 10 // KiB on Linux
+	return cmd.ProcessState.ExitCode(), ru.Maxrss >> 10 // KiB on Linux
 }
 
 // writeStream writes n lines made by line to path without holding them.
@@ -118,8 +116,9 @@ func writeStream(t *testing.T, path string, n int, line func(i int) string) {
 	f.Close()
 }
 
-// A 100 MB reply is refused at once and a 1,000,000-line file edited
-// within seconds, both in bounded memory.
+// A 100 MB reply is refused without being read whole, and a
+// 1,000,000-line file is edited, both in bounded memory. How long they
+// take is scripts/bench's business (case 7), not a test's.
 func TestLargeInputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
@@ -134,27 +133,27 @@ func TestLargeInputs(t *testing.T) {
 
 	cmd := exec.Command(binary, "check", huge)
 	cmd.Dir = r.dir
-	code, d, rss := maxRSS(t, cmd)
-	t.Logf("100 MB reply: exit %d in %v, %d MiB", code, d, rss)
-	if code != exitUsage || d > 5*time.Second || rss > 64 {
-		t.Errorf("100 MB reply: exit %d in %v, %d MiB; want exit 2, refused within seconds in little memory", code, d, rss)
+	code, rss := maxRSS(t, cmd)
+	t.Logf("100 MB reply: exit %d, %d MiB", code, rss)
+	if code != exitUsage || rss > 64 {
+		t.Errorf("100 MB reply: exit %d, %d MiB; want exit 2, refused before it is read", code, rss)
 	}
 	cmd = exec.Command(binary, "check")
 	cmd.Dir = r.dir
 	cmd.Stdin, _ = os.Open(huge)
-	code, d, rss = maxRSS(t, cmd)
-	t.Logf("100 MB reply on standard input: exit %d in %v, %d MiB", code, d, rss)
-	if code != exitUsage || d > 5*time.Second || rss > 3*64 {
-		t.Errorf("100 MB reply on standard input: exit %d in %v, %d MiB; want exit 2 within seconds, under 3 x --max-reply-size", code, d, rss)
+	code, rss = maxRSS(t, cmd)
+	t.Logf("100 MB reply on standard input: exit %d, %d MiB", code, rss)
+	if code != exitUsage || rss > 3*64 {
+		t.Errorf("100 MB reply on standard input: exit %d, %d MiB; want exit 2, under 3 x --max-reply-size", code, rss)
 	}
 
 	edit := r.reply("edit.md", "Change the end.\n\n"+block("big.txt", "line 999998 of the file\nline 999999 of the file\n", "the end\n"))
 	cmd = exec.Command(binary, "apply", "-q", "-b", "big", edit)
 	cmd.Dir = r.dir
-	code, d, rss = maxRSS(t, cmd)
-	t.Logf("1,000,000-line file (19 MB): exit %d in %v, %d MiB", code, d, rss)
-	if code != 0 || d > 30*time.Second || rss > 1024 {
-		t.Errorf("1,000,000-line file: exit %d in %v, %d MiB; want it applied within seconds, under 1 GiB", code, d, rss)
+	code, rss = maxRSS(t, cmd)
+	t.Logf("1,000,000-line file (19 MB): exit %d, %d MiB", code, rss)
+	if code != 0 || rss > 1024 {
+		t.Errorf("1,000,000-line file: exit %d, %d MiB; want it applied, under 1 GiB", code, rss)
 	}
 	if got := r.git("diff", "--stat", "main", "big"); !strings.Contains(got, "1 insertion(+), 2 deletions(-)") {
 		t.Errorf("diff: %s", got)
