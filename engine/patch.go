@@ -215,6 +215,19 @@ func labelTab(label string) string {
 // (see regionHunks): a whole-file diff costs time in the file's length
 // for each change, which made many edits to a long file slow.
 func writeHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
+	if len(old) == 0 {
+		writeWhole(w, new, '+')
+		return
+	}
+	if len(new) == 0 {
+		writeWhole(w, old, '-')
+		return
+	}
+	writeDiffHunks(w, old, new, regions, context)
+}
+
+// writeDiffHunks writes the hunks of a diff of old and new.
+func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
 	var lines [][]byte
 	var hunks []textdiff.Hunk[[]byte]
 	ok := false
