@@ -186,3 +186,67 @@ func exitStatus(err error) int {
 	fail("%v", err)
 	return -1
 }
+
+// caseNewFile: peak memory of apply recording a new file of millions of
+// one-character lines, as udiffx FILE_NEW (also at the issue's 58 MB),
+// apply-patch Add File and a whole-file block, against the reply's
+// size. The process's own memory (a one-line reply) is given apart.
+func (b *bench) caseNewFile() {
+	n, big := 5000000, 29000000
+	if *quick {
+		n, big = 200000, 0
+	}
+	r := b.makeRepo("newfile", func(emit func(string, string)) { emit("small.txt", "small\n") })
+	tiny := b.writeReply("new-tiny.md", "Add a file.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"big.txt\">\na\n</FILE_NEW>\n</FILE_CHANGES>\n")
+	base := b.peakRSS(r, tiny)
+	b.rows = append(b.rows, row{name: "9. peak memory of apply, a one-line new file (the process)", note: fmt.Sprintf("%.1f MB", float64(base)/1e6), bound: "", ok: true})
+	cases := []struct {
+		name, head, line, tail string
+		lines                  int
+		bound                  float64 // times the reply, process included; 0: none
+	}{
+		{"udiffx FILE_NEW", "Add a big file.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"big.txt\">\n", "a\n", "</FILE_NEW>\n</FILE_CHANGES>\n", big, 6},
+		{"udiffx FILE_NEW", "Add a big file.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"big.txt\">\n", "a\n", "</FILE_NEW>\n</FILE_CHANGES>\n", n, 0},
+		{"apply-patch Add File", "Add a big file.\n\n*** Begin Patch\n*** Add File: big.txt\n", "+a\n", "*** End Patch\n", n, 0},
+		{"whole-file block", "Add a big file.\n\nbig.txt\n```\n", "a\n", "```\n", n, 0},
+	}
+	for i, c := range cases {
+		if c.lines == 0 {
+			continue
+		}
+		reply := filepath.Join(b.dir, fmt.Sprintf("new-%d.md", i))
+		f, err := os.Create(reply)
+		check(err)
+		w := bufio.NewWriterSize(f, 1<<20)
+		w.WriteString(c.head)
+		for range c.lines {
+			w.WriteString(c.line)
+		}
+		w.WriteString(c.tail)
+		check(w.Flush())
+		check(f.Close())
+		fi, err := os.Stat(reply)
+		check(err)
+		size := float64(fi.Size())
+		rss := b.peakRSS(r, reply)
+		times := float64(rss) / size
+		row := row{name: fmt.Sprintf("9. peak memory of apply, %s of %d one-character lines (%.0f MB)", c.name, c.lines, size/1e6),
+			note: fmt.Sprintf("%.0f MB: %.1f × the reply, %.1f × without the process's own", float64(rss)/1e6, times, float64(rss-base)/size), ok: true}
+		if c.bound > 0 {
+			row.bound, row.ok = fmt.Sprintf("≤ %.0f × the reply", c.bound), times <= c.bound
+		}
+		b.rows = append(b.rows, row)
+	}
+}
+
+// peakRSS is the median peak memory of three runs of apply of reply
+// onto a new branch.
+func (b *bench) peakRSS(r *repo, reply string) int64 {
+	var peaks []int64
+	for range 3 {
+		output(b.env, r.dir, "git", "update-ref", "-d", "refs/heads/newfile")
+		peaks = append(peaks, maxRSS(b.env, r.dir, b.bin, "apply", "-q", "--max-reply-size", "0", "-b", "newfile", reply))
+	}
+	sort.Slice(peaks, func(i, j int) bool { return peaks[i] < peaks[j] })
+	return peaks[1]
+}
