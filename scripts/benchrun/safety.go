@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +51,9 @@ func (b *bench) caseLimits() {
 				in, err := os.Open(huge)
 				check(err)
 				defer in.Close()
-				cmd.Stdin = in
+				// Not an *os.File: os/exec gives it through a pipe (a
+				// redirected file is refused by its size, as a named one).
+				cmd.Stdin = struct{ io.Reader }{in}
 			} else {
 				cmd.Args = append(cmd.Args, huge)
 			}
@@ -63,7 +66,7 @@ func (b *bench) caseLimits() {
 	d := median(nil, refuse(false))
 	b.rows = append(b.rows, row{name: "7. refuse a 100 MB reply (--max-reply-size 64m)", ours: d, bound: "< 100 ms", ok: d < 100*time.Millisecond})
 	d = median(nil, refuse(true))
-	b.rows = append(b.rows, row{name: "7. the same on standard input (reads 64 MiB)", ours: d, bound: "< 1 s", ok: d < time.Second})
+	b.rows = append(b.rows, row{name: "7. the same through a pipe (reads 64 MiB)", ours: d, bound: "< 1 s", ok: d < time.Second})
 
 	edit := b.writeReply("end-edit.md", "Change the end.\n\n"+searchReplace("big.txt",
 		[]string{fmt.Sprintf("line %d of the file", n-2), fmt.Sprintf("line %d of the file", n-1)}, []string{"the end"}))
@@ -127,23 +130,36 @@ func (b *bench) caseInterrupt() {
 	slow.WriteString("```\n")
 	many := b.writeReply("interrupt-many.md", slow.String())
 	one := b.writeReply("interrupt-one.md", "Change nothing that is there.\n\n```diff\n--- a/big.c\n+++ b/big.c\n@@\n-int nothing = 1; /* here */\n+int nothing = 2;\n```\n")
-	cases := []struct{ name, reply string }{
-		{fmt.Sprintf("%d edits at the comments rung of a %d-line file", edits, lines), many},
-		{fmt.Sprintf("one edit climbing every rung of a %d-line file", bigLines), one},
+	// Parsing: a whole-file block of 5,000,000 lines, about a second
+	// of reading.
+	f, err := os.Create(filepath.Join(b.dir, "interrupt-parse.md"))
+	check(err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString("Add a big file.\n\nbig.txt\n```\n")
+	for range 5000000 {
+		w.WriteString("a\n")
 	}
-	if bigLines == 0 {
-		cases = cases[:1]
+	w.WriteString("```\n")
+	check(w.Flush())
+	check(f.Close())
+	cases := []struct{ name, phase, reply string }{
+		{fmt.Sprintf("resolving %d edits at the comments rung of a %d-line file", edits, lines), "resolve", many},
+		{fmt.Sprintf("resolving one edit climbing every rung of a %d-line file", bigLines), "resolve", one},
+		{"reading a 10 MB whole-file reply", "parse", f.Name()},
 	}
 	for _, c := range cases {
-		d := b.interruptLatency(r, c.reply)
-		b.rows = append(b.rows, row{name: "10. SIGINT to exit, resolving " + c.name, ours: d, bound: "≤ 1 s", ok: d <= time.Second})
+		if bigLines == 0 && c.reply != many {
+			continue
+		}
+		d := b.interruptLatency(r, c.reply, c.phase)
+		b.rows = append(b.rows, row{name: "10. SIGINT to exit, " + c.name, ours: d, bound: "≤ 1 s", ok: d <= time.Second})
 	}
 }
 
 // interruptLatency runs apply on reply *runs times, each time sending
-// SIGINT as the reply starts to be resolved, and returns the median
-// time from the signal to the end of the process.
-func (b *bench) interruptLatency(r *repo, reply string) time.Duration {
+// SIGINT as the reply enters phase, and returns the median time from
+// the signal to the end of the process.
+func (b *bench) interruptLatency(r *repo, reply, phase string) time.Duration {
 	var times []time.Duration
 	for i := 0; i <= *runs; i++ {
 		cmd := exec.Command(b.bin, "apply", "-q", "-b", "interrupted", reply)
@@ -154,7 +170,7 @@ func (b *bench) interruptLatency(r *repo, reply string) time.Duration {
 		lines := bufio.NewScanner(pipe)
 		var sent time.Time
 		for lines.Scan() {
-			if sent.IsZero() && strings.HasSuffix(lines.Text(), ": resolve") {
+			if sent.IsZero() && strings.HasSuffix(lines.Text(), ": "+phase) {
 				sent = time.Now()
 				cmd.Process.Signal(os.Interrupt)
 			}
