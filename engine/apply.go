@@ -17,6 +17,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 	var target *fileState
 	cursor := -1 // where the previous member of an ordered group ended
 	for i, op := range ops {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
 		if op.Kind == translate.Invalid {
@@ -164,16 +167,14 @@ func modeName(m Mode) string {
 func (r *resolver) create(o *Outcome, f *fileState) {
 	op := &o.Op
 	if !f.exists {
-		expandUnits(op, "    ")
-		lines := make([]string, len(op.New))
-		for i, l := range op.New {
-			lines[i] = l + "\n"
-		}
-		f.setDoc(newDocLines(lines, "\n", true))
+		d := r.createdDoc(op)
+		f.setDoc(d)
 		f.exists, f.mode, f.binary = true, ModeRegular, false
-		o.Status, o.Start, o.End = Applied, 1, len(lines)
+		o.Status, o.Start, o.End = Applied, 1, d.len()
 		return
 	}
+	// An existing file is compared with the new lines one by one.
+	op.New, op.Content = op.NewLines(), ""
 	if !r.editable(o, f) {
 		return
 	}

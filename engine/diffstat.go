@@ -45,6 +45,9 @@ func statFiles(pairs []FileChange) []statFile {
 			if !same {
 				f.added, f.deleted = len(p.New), len(p.Old)
 			}
+		case len(p.Old) == 0 || len(p.New) == 0:
+			// One side empty: every line of the other, without a diff.
+			f.added, f.deleted = lineCount(p.New), lineCount(p.Old)
 		case !same:
 			for _, e := range textdiff.Edits(p.Old, p.New, textdiff.IndentHeuristic()) {
 				switch e.Op {

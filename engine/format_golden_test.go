@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func TestPromptExamples(t *testing.T) {
 			t.Errorf("%s: prompt-example/reply.md is not the prompt's example (%v)", format, err)
 			continue
 		}
-		results, err := Run([]Input{{Source: "example", Text: example}}, readTree(t, filepath.Join(dir, "in")), nil, RunOptions{Format: "auto"})
+		results, err := Run(context.Background(), []Input{{Source: "example", Text: example}}, readTree(t, filepath.Join(dir, "in")), nil, RunOptions{Format: "auto"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestPromptExamples(t *testing.T) {
 
 func runFormatCase(t *testing.T, format, dir string) {
 	reply, src, opts := loadFormatCase(t, format, dir)
-	results, err := Run([]Input{{Source: "reply.md", Text: reply}}, src, nil, opts)
+	results, err := Run(context.Background(), []Input{{Source: "reply.md", Text: reply}}, src, nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestReadmeExamples(t *testing.T) {
 		reply, after, _ := strings.Cut(after, "\n~~~\n")
 		rest = after
 		seen[format] = true
-		results, err := Run([]Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: format})
+		results, err := Run(context.Background(), []Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: format})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +230,7 @@ func TestReadmeExamples(t *testing.T) {
 		if r.Err != nil || r.Status != Checked || len(r.Changes) != 1 || string(r.Changes[0].New) != "def main():\n    return 2\n" {
 			t.Errorf("%s: status %s, err %v, changes %d", format, r.Status, r.Err, len(r.Changes))
 		}
-		auto, _ := Run([]Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: "auto"})
+		auto, _ := Run(context.Background(), []Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: "auto"})
 		if got := auto[0].Format; got != format {
 			t.Errorf("%s: auto-detected as %q", format, got)
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -31,7 +32,7 @@ func TestGolden(t *testing.T) {
 	for _, name := range cases {
 		t.Run(strings.TrimSuffix(filepath.Base(name), ".txtar"), func(t *testing.T) {
 			ar, reply, src, opts := loadResolveCase(t, name)
-			results, err := Run([]Input{{Source: "reply", Text: reply}}, src, nil, opts)
+			results, err := Run(context.Background(), []Input{{Source: "reply", Text: reply}}, src, nil, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

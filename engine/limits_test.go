@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -111,7 +112,7 @@ func TestRunRefusesRepliesOverLimits(t *testing.T) {
 		{Limits{ReplySize: 10}, "more than --max-reply-size (10 bytes)"},
 		{Limits{LineLength: 5}, "reply line 1 is 10 bytes long"},
 	} {
-		out, err := Run([]Input{{Source: "r.md", Text: reply}}, src, nil, RunOptions{Format: "auto", Limits: c.limits})
+		out, err := Run(context.Background(), []Input{{Source: "r.md", Text: reply}}, src, nil, RunOptions{Format: "auto", Limits: c.limits})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,19 +120,8 @@ func TestRunRefusesRepliesOverLimits(t *testing.T) {
 			t.Errorf("%+v: %v (%s), want %q", c.limits, r.Err, r.Status, c.want)
 		}
 	}
-	out, err := Run([]Input{{Source: "r.md", Text: reply}}, src, nil, RunOptions{Format: "auto", Limits: DefaultLimits})
+	out, err := Run(context.Background(), []Input{{Source: "r.md", Text: reply}}, src, nil, RunOptions{Format: "auto", Limits: DefaultLimits})
 	if err != nil || out[0].Err != nil || out[0].Status != Checked {
 		t.Errorf("within the default limits: %v %+v", err, out[0])
-	}
-}
-
-// Run stops between replies once Interrupt is closed.
-func TestRunInterrupt(t *testing.T) {
-	src := files("a.txt", "a\n")
-	stop := make(chan struct{})
-	close(stop)
-	out, err := Run([]Input{{Source: "r.md", Text: "a.txt\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n"}}, src, nil, RunOptions{Interrupt: stop})
-	if !errors.Is(err, ErrInterrupted) || len(out) != 0 {
-		t.Errorf("Run after an interrupt: %v, %d results", err, len(out))
 	}
 }

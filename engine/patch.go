@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,6 +66,12 @@ const nullID = "0000000000000000000000000000000000000000"
 // negative or a change has neither path or carries content on
 // a side that does not exist.
 func FormatPatch(changes []FileChange, opts PatchOptions) ([]byte, error) {
+	return formatPatch(context.Background(), changes, opts)
+}
+
+// formatPatch is FormatPatch that stops with ctx's error when ctx ends,
+// looking at it between files.
+func formatPatch(ctx context.Context, changes []FileChange, opts PatchOptions) ([]byte, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -76,6 +83,9 @@ func FormatPatch(changes []FileChange, opts PatchOptions) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	for _, c := range patchFiles(changes) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		formatFile(&buf, c, opts)
 	}
 	return buf.Bytes(), nil
@@ -205,6 +215,19 @@ func labelTab(label string) string {
 // (see regionHunks): a whole-file diff costs time in the file's length
 // for each change, which made many edits to a long file slow.
 func writeHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
+	if len(old) == 0 {
+		writeWhole(w, new, '+')
+		return
+	}
+	if len(new) == 0 {
+		writeWhole(w, old, '-')
+		return
+	}
+	writeDiffHunks(w, old, new, regions, context)
+}
+
+// writeDiffHunks writes the hunks of a diff of old and new.
+func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
 	var lines [][]byte
 	var hunks []textdiff.Hunk[[]byte]
 	ok := false

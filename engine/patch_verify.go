@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,50 +15,98 @@ import (
 var ErrPatchMismatch = errors.New("engine: patch does not match the changes")
 
 // VerifyPatch checks that patch, as FormatPatch wrote it for changes,
-// says exactly what changes say. It parses patch with go-gitdiff,
-// which must find no text before the first file and one file section
-// per change that alters something (two for a change of file type),
-// in order. Each section must agree with its change on paths, modes
-// and the new/deleted/renamed flags; its blob ids must be prefixes of
-// the ids of the contents; every text fragment must be well formed;
-// and applying it to the old content must give the new content
-// exactly (a binary section's reverse data must give back the old).
+// says exactly what changes say. The patch must hold nothing before
+// its first "diff --git " line, and one file section per change that
+// alters something (two for a change of file type), in order. Each
+// section, parsed alone with go-gitdiff, must agree with its change on
+// paths, modes and the new/deleted/renamed flags; its blob ids must be
+// prefixes of the ids of the contents; every text fragment must be well
+// formed; and applying it to the old content must give the new content
+// exactly (a binary section's reverse data must give back the old). A
+// section that adds or removes every line of a text file is read
+// without go-gitdiff's line objects, which cost tens of times a file of
+// short lines: its header is parsed as any other, and its one hunk must
+// hold that side's lines in order (see verifyWhole).
 //
-// Its errors start with "engine: ": a parse error from go-gitdiff, an
-// error wrapping ErrPatchMismatch, or a malformed change (see
-// FormatPatch). Any of them for a patch from FormatPatch is a bug.
+// Its errors start with "engine: ": an error wrapping ErrPatchMismatch
+// (a section go-gitdiff cannot parse included), or a malformed change
+// (see FormatPatch). Any of them for a patch from FormatPatch is a bug.
 func VerifyPatch(patch []byte, changes []FileChange) error {
+	return verifyPatch(context.Background(), patch, changes)
+}
+
+// verifyPatch is VerifyPatch that stops with ctx's error when ctx ends,
+// looking at it between files.
+func verifyPatch(ctx context.Context, patch []byte, changes []FileChange) error {
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
 			return fmt.Errorf("engine: change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
-	files, preamble, err := gitdiff.Parse(bytes.NewReader(patch))
-	if err != nil {
-		return fmt.Errorf("engine: parse patch: %w", err)
-	}
-	if preamble != "" {
-		return fmt.Errorf("%w: text before the first file: %q", ErrPatchMismatch, firstLine(preamble))
+	preamble, secs := sections(patch)
+	if len(preamble) > 0 {
+		return fmt.Errorf("%w: text before the first file: %q", ErrPatchMismatch, firstLine(string(preamble)))
 	}
 	want := patchFiles(changes)
-	if len(files) != len(want) {
-		return fmt.Errorf("%w: %d file sections, want %d", ErrPatchMismatch, len(files), len(want))
+	if len(secs) != len(want) {
+		return fmt.Errorf("%w: %d file sections, want %d", ErrPatchMismatch, len(secs), len(want))
 	}
-	// gitdiff.Parse skips lines it does not understand between files, so
-	// count the file headers to catch a section it dropped.
-	if n := bytes.Count(patch, []byte("\ndiff --git ")) + b2i(bytes.HasPrefix(patch, []byte("diff --git "))); n != len(want) {
-		return fmt.Errorf("%w: %d file headers, want %d", ErrPatchMismatch, n, len(want))
-	}
-	for i, f := range files {
-		if err := verifyFile(f, want[i]); err != nil {
+	for i, sec := range secs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		if text, sign, ok := wholeSide(want[i]); ok {
+			err = verifyWhole(sec, want[i], text, sign)
+		} else {
+			err = verifySection(sec, want[i])
+		}
+		if err != nil {
 			return fmt.Errorf("%w: file %d (%q): %w", ErrPatchMismatch, i+1, want[i].Path(), err)
 		}
 	}
 	return nil
 }
 
+// verifySection parses one file's section with go-gitdiff and checks
+// it against its change.
+func verifySection(sec []byte, c FileChange) error {
+	files, preamble, err := gitdiff.Parse(bytes.NewReader(sec))
+	if err != nil {
+		return fmt.Errorf("parse: %w", err)
+	}
+	if preamble != "" || len(files) != 1 {
+		return fmt.Errorf("the section reads as %d files", len(files))
+	}
+	return verifyFile(files[0], c)
+}
+
 // verifyFile compares one parsed section with the change it came from.
 func verifyFile(f *gitdiff.File, c FileChange) error {
+	if err := verifyHeader(f, c); err != nil {
+		return err
+	}
+	for i, frag := range f.TextFragments {
+		if err := frag.Validate(); err != nil {
+			return fmt.Errorf("hunk %d: %w", i+1, err)
+		}
+	}
+	if err := applyFile(f, c.Old, c.New); err != nil {
+		return err
+	}
+	if f.ReverseBinaryFragment != nil {
+		rev := *f
+		rev.BinaryFragment, rev.ReverseBinaryFragment = f.ReverseBinaryFragment, nil
+		if err := applyFile(&rev, c.New, c.Old); err != nil {
+			return fmt.Errorf("reverse: %w", err)
+		}
+	}
+	return nil
+}
+
+// verifyHeader checks what a section's header says of its change: the
+// flags, paths, modes, blob ids and whether it is binary.
+func verifyHeader(f *gitdiff.File, c FileChange) error {
 	switch {
 	case f.IsNew != c.IsCreate():
 		return fmt.Errorf("new file flag is %v", f.IsNew)
@@ -80,21 +129,6 @@ func verifyFile(f *gitdiff.File, c FileChange) error {
 	}
 	if f.IsBinary != (isBinary(c.Old) || isBinary(c.New)) && !bytes.Equal(c.Old, c.New) {
 		return fmt.Errorf("binary flag is %v", f.IsBinary)
-	}
-	for i, frag := range f.TextFragments {
-		if err := frag.Validate(); err != nil {
-			return fmt.Errorf("hunk %d: %w", i+1, err)
-		}
-	}
-	if err := applyFile(f, c.Old, c.New); err != nil {
-		return err
-	}
-	if f.ReverseBinaryFragment != nil {
-		rev := *f
-		rev.BinaryFragment, rev.ReverseBinaryFragment = f.ReverseBinaryFragment, nil
-		if err := applyFile(&rev, c.New, c.Old); err != nil {
-			return fmt.Errorf("reverse: %w", err)
-		}
 	}
 	return nil
 }
@@ -182,11 +216,4 @@ func zeroContextStarts(f *gitdiff.File) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

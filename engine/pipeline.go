@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,17 +30,12 @@ type RunOptions struct {
 	// ShellOps turns the file commands of shell blocks into delete and
 	// rename operations (--shell-ops).
 	ShellOps bool
-	// Interrupt, once closed, stops the run before the next reply: Run
-	// returns the results so far with ErrInterrupted. A reply being
-	// resolved or recorded when it closes is finished first, so each
-	// reply is recorded whole or not at all.
-	Interrupt <-chan struct{}
 	// Limits refuses replies and files over them.
 	Limits Limits
+	// Progress, when set, is called as each reply (by its index in the
+	// inputs) enters a phase, before the work of that phase.
+	Progress func(reply int, phase Phase)
 }
-
-// ErrInterrupted: RunOptions.Interrupt stopped the run between replies.
-var ErrInterrupted = errors.New("engine: interrupted")
 
 // ReplyStatus is what became of one reply (SPEC section 8).
 type ReplyStatus string
@@ -91,22 +87,33 @@ func (r *ReplyResult) Failed() bool {
 // check and translate). A reply that cannot be read or whose edits fail
 // is reported in its ReplyResult; the error is for what stops the run:
 // an unreadable base, a recording failure, a generated patch that
-// does not verify (a bug, never committed), or ErrInterrupted.
-func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyResult, error) {
+// does not verify (a bug, never committed), or the end of ctx.
+//
+// ctx is looked at between replies, between the phases of a reply,
+// between its operations and within the loops over a large file, so a
+// cancellation stops the run within moments wherever it is: the
+// replies finished before it keep their results (and commits), the one
+// in hand is dropped whole, and the error is an *InterruptError naming
+// it. The reader of a reply knows no context: Run stops waiting for it
+// and leaves it to finish unseen.
+func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyResult, error) {
 	cur := newOverlay(base)
 	var parent *overlay // nil: no notes about the base differing from the parent
 	if opts.Parent != nil {
 		parent = newOverlay(opts.Parent)
 	}
 	var out []*ReplyResult
-	for _, in := range inputs {
-		select {
-		case <-opts.Interrupt:
-			return out, ErrInterrupted
-		default:
+	for i, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return out, &InterruptError{Err: err}
 		}
-		res, err := runOne(in, cur, parent, rec, opts)
+		res, err := runOne(ctx, i, in, cur, parent, rec, opts)
 		if err != nil {
+			if ctx.Err() != nil {
+				// Whatever failed, the run was being stopped: what the
+				// reply did is dropped with it.
+				return out, &InterruptError{Cut: in.Source, Err: ctx.Err()}
+			}
 			return out, err // the reply that stopped the run has no result to report
 		}
 		out = append(out, res)
@@ -120,13 +127,27 @@ func Run(inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyRe
 	return out, nil
 }
 
-func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
+// runOne does the work of reply n. Its error is for what stops the
+// run, the end of ctx included (see Run).
+func runOne(ctx context.Context, n int, in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
+	enter := func(p Phase) error {
+		if opts.Progress != nil {
+			opts.Progress(n, p)
+		}
+		return ctx.Err()
+	}
 	res := &ReplyResult{Source: in.Source}
 	if err := opts.Limits.checkReply(in.Text); err != nil {
 		res.Err, res.Status = err, Rejected
 		return res, nil
 	}
-	reply, err := translate.ParseWith(in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+	if err := enter(PhaseParse); err != nil {
+		return nil, err
+	}
+	reply, err, stop := parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+	if stop != nil {
+		return nil, stop
+	}
 	if reply != nil {
 		res.Format, res.Shell, res.Warnings = reply.Format, reply.Shell, reply.Warnings
 		res.Subject, res.Body = translate.Describe(reply)
@@ -138,7 +159,10 @@ func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions
 		res.Err, res.Status = err, Rejected
 		return res, nil
 	}
-	result, err := Resolve(cur, reply.Ops, Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits})
+	if err := enter(PhaseResolve); err != nil {
+		return nil, err
+	}
+	result, err := ResolveContext(ctx, cur, reply.Ops, Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits})
 	if err != nil {
 		return res, err
 	}
@@ -161,10 +185,16 @@ func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions
 		}
 		return res, nil
 	}
-	if res.Patch, err = FormatPatch(res.Changes, opts.Patch); err != nil {
+	if err := enter(PhaseDiff); err != nil {
+		return nil, err
+	}
+	if res.Patch, err = formatPatch(ctx, res.Changes, opts.Patch); err != nil {
 		return res, fmt.Errorf("engine: writing the diff of %s: %w", in.Source, err)
 	}
-	if err := VerifyPatch(res.Patch, res.Changes); err != nil {
+	if err := enter(PhaseVerify); err != nil {
+		return nil, err
+	}
+	if err := verifyPatch(ctx, res.Patch, res.Changes); err != nil {
 		return res, fmt.Errorf("engine: the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
 	}
 	if parent != nil {
@@ -176,7 +206,10 @@ func runOne(in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions
 	}
 	res.Status = Checked
 	if rec != nil {
-		if res.Commit, err = rec.Record(res.Changes, res.Message); err != nil {
+		if err := enter(PhaseRecord); err != nil {
+			return nil, err
+		}
+		if res.Commit, err = rec.Record(ctx, res.Changes, res.Message); err != nil {
 			return res, err
 		}
 		res.Status = Recorded

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func TestProseNamedWholeFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			results, err := Run([]Input{{Source: "r", Text: tt.reply}}, src, nil, RunOptions{Format: "auto"})
+			results, err := Run(context.Background(), []Input{{Source: "r", Text: tt.reply}}, src, nil, RunOptions{Format: "auto"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -169,10 +169,17 @@ func Stats(changes []FileChange, patch []byte) []FileReport {
 	return out
 }
 
-// countLines counts + and - lines after a section's first hunk header.
+// countLines counts + and - lines after a section's first hunk header,
+// in one pass (a created file may have millions of lines).
 func countLines(section []byte) (add, del int) {
 	inHunks := false
-	for _, l := range bytes.Split(section, []byte("\n")) {
+	for rest := section; len(rest) > 0; {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
 		switch {
 		case bytes.HasPrefix(l, []byte("@@")):
 			inHunks = true

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,7 @@ func TestGoldenRerun(t *testing.T) {
 	}
 	ran := 0
 	for _, c := range cases {
-		first, err := Run([]Input{{Source: "reply.md", Text: c.reply}}, c.src, nil, c.opts)
+		first, err := Run(context.Background(), []Input{{Source: "reply.md", Text: c.reply}}, c.src, nil, c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestGoldenRerun(t *testing.T) {
 			continue // nothing recorded: nothing to run again
 		}
 		ran++
-		again, err := Run([]Input{{Source: "reply.md", Text: c.reply}}, withChanges(c.src, first[0].Changes), nil, c.opts)
+		again, err := Run(context.Background(), []Input{{Source: "reply.md", Text: c.reply}}, withChanges(c.src, first[0].Changes), nil, c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}

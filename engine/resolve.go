@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -68,7 +69,17 @@ func (r *Result) Failed() int {
 // so that one run reports every problem. The error is for a base that
 // cannot be read, never for an edit.
 func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	return ResolveContext(context.Background(), src, ops, opts)
+}
+
+// ResolveContext is Resolve that stops when ctx ends, returning its
+// error and no result. It looks at ctx between operations and every
+// few thousand lines of a loop over a file, so that no file is too
+// long to stop in.
+func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (_ *Result, err error) {
+	defer recoverStopped(&err)
 	r := newResolver(src, opts)
+	r.ctx = ctx
 	res := &Result{}
 	for i := 0; i < len(ops); {
 		j := i + 1
@@ -116,6 +127,7 @@ func (f *fileState) setDoc(d *doc) { f.d, f.m = d, nil }
 func (f *fileState) splice(from, to int, repl []string) { f.matcher().splice(from, to, repl) }
 
 type resolver struct {
+	ctx   context.Context // checked before each operation; docs check it too (see doc.stop)
 	src   Source
 	opts  Options
 	top   Rung
@@ -124,7 +136,7 @@ type resolver struct {
 }
 
 func newResolver(src Source, opts Options) *resolver {
-	return &resolver{src: src, opts: opts, top: TopRung(opts.Format, opts.Fuzz), files: map[string]*fileState{}}
+	return &resolver{ctx: context.Background(), src: src, opts: opts, top: TopRung(opts.Format, opts.Fuzz), files: map[string]*fileState{}}
 }
 
 // file returns the state of path, loading it from the base.
@@ -160,6 +172,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 				break
 			}
 			f.base = f.d
+			f.d.stop = r.ctx
 		}
 	}
 	r.files[p] = f

@@ -3,7 +3,6 @@ package engine
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
@@ -29,11 +28,7 @@ func FuzzResolve(f *testing.F) {
 			{Kind: translate.Edit, Path: name, Old: lines(replace), New: lines(search), Group: int(level % 3)},
 		}
 		fuzz := []Fuzz{FuzzFormat, FuzzExact, FuzzLoose}[int(level)%3]
-		start := time.Now()
 		res, err := Resolve(src, ops, Options{Format: "udiff", Fuzz: fuzz})
-		if d := time.Since(start); d > 2*time.Second {
-			t.Fatalf("resolving took %v", d)
-		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,9 @@
 package engine
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // Mode is a git tree entry mode.
 type Mode uint32
@@ -41,6 +44,8 @@ type Source interface {
 
 // Recorder is where resolved replies go: each Record call makes one
 // commit holding changes on top of the previous one, and returns its id.
+// When ctx ends first, Record returns its error and the commit is not
+// made (objects written meanwhile may stay, unreachable).
 type Recorder interface {
-	Record(changes []FileChange, message string) (commit string, err error)
+	Record(ctx context.Context, changes []FileChange, message string) (commit string, err error)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"sort"
 	"strings"
 )
@@ -24,6 +25,16 @@ type doc struct {
 	// match that line without it, and it stays at the top whatever
 	// replaces the line or is inserted above it.
 	bom string
+	// whole, while lazy is set, is the doc's text, not yet cut into
+	// lines (see newDocWhole), and n its line count.
+	whole string
+	n     int
+	lazy  bool
+	// stop, when set, is the context of the resolution the doc belongs
+	// to: each looks at it every checkEvery lines and unwinds the
+	// resolution once it has ended (see stopped), so that no loop over
+	// a long file keeps a cancelled run going.
+	stop context.Context
 }
 
 // utf8BOM is the UTF-8 byte order mark (U+FEFF).
@@ -68,6 +79,33 @@ func newDoc(data []byte) *doc {
 	return d
 }
 
+// newDocWhole is the doc of a file created whole: text, whose n lines
+// each end with "\n". Its lines are cut only when something asks for
+// one; a created file that no later edit reads goes to the diff and the
+// blob as it is, without a string per line (for a file of millions of
+// short lines, most of what it would cost).
+func newDocWhole(text string, n int) *doc {
+	return &doc{whole: text, n: n, lazy: true, eol: "\n", final: true}
+}
+
+// open cuts a whole doc into its lines, as newDocLines holds them.
+func (d *doc) open() {
+	if !d.lazy {
+		return
+	}
+	lines := make([]string, 0, d.n)
+	for s := d.whole; s != ""; {
+		i := strings.IndexByte(s, '\n') + 1
+		lines = append(lines, s[:i])
+		s = s[i:]
+	}
+	if len(lines) > 0 {
+		d.pieces = [][]string{lines}
+	}
+	d.whole, d.lazy = "", false
+	d.reindex()
+}
+
 func newDocLines(lines []string, eol string, final bool) *doc {
 	d := &doc{eol: eol, final: final}
 	if len(lines) > 0 {
@@ -88,10 +126,16 @@ func (d *doc) reindex() {
 }
 
 // len is the number of lines.
-func (d *doc) len() int { return d.starts[len(d.starts)-1] }
+func (d *doc) len() int {
+	if d.lazy {
+		return d.n
+	}
+	return d.starts[len(d.starts)-1]
+}
 
 // line returns line i with its terminator.
 func (d *doc) line(i int) string {
+	d.open()
 	p := sort.Search(len(d.pieces), func(k int) bool { return d.starts[k+1] > i })
 	return d.pieces[p][i-d.starts[p]]
 }
@@ -113,12 +157,17 @@ func trimEOL(s string) string {
 // each calls fn for every line from line from on, in order, until fn
 // returns false.
 func (d *doc) each(from int, fn func(i int, line string) bool) {
+	d.open()
 	for k, p := range d.pieces {
 		if d.starts[k+1] <= from {
 			continue
 		}
 		for j := max(0, from-d.starts[k]); j < len(p); j++ {
-			if !fn(d.starts[k]+j, p[j]) {
+			i := d.starts[k] + j
+			if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
+				panic(stopped{d.stop.Err()})
+			}
+			if !fn(i, p[j]) {
 				return
 			}
 		}
@@ -144,6 +193,9 @@ func (d *doc) slice(from, to int) []string {
 // line but the last a terminator and the last one the file's original
 // final-newline state.
 func (d *doc) bytes() []byte {
+	if d.lazy {
+		return []byte(d.whole)
+	}
 	var b bytes.Buffer
 	n := d.len()
 	b.WriteString(d.bom)
@@ -165,6 +217,7 @@ func (d *doc) bytes() []byte {
 
 // splice replaces lines [from, to) with repl.
 func (d *doc) splice(from, to int, repl []string) {
+	d.open()
 	d.log = append(d.log, spliceRec{from, to - from, len(repl)})
 	var out [][]string
 	for k, p := range d.pieces {

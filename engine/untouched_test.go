@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -57,7 +58,7 @@ func TestGoldenUntouchedLines(t *testing.T) {
 // replays it step by step and checks each step's untouched lines.
 func checkReplyUntouched(t *testing.T, reply string, src memSource, opts RunOptions) {
 	t.Helper()
-	results, err := Run([]Input{{Source: "reply", Text: reply}}, src, nil, opts)
+	results, err := Run(context.Background(), []Input{{Source: "reply", Text: reply}}, src, nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

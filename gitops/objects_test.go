@@ -3,6 +3,7 @@ package gitops
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -515,7 +516,7 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := w.Record([]engine.FileChange{
+	first, err := w.Record(context.Background(), []engine.FileChange{
 		modify("doc/many.txt", "rewritten\n", engine.ModeRegular),
 		create("dir/sub/new.txt", "new\n", engine.ModeRegular),
 	}, "first")
@@ -534,7 +535,7 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 		t.Errorf("reading back a blob just written: %q, %v", data, err)
 	}
 	// The second commit rewrites the trees the first one wrote.
-	second, err := w.Record([]engine.FileChange{create("dir/sub/newer.txt", "newer\n", engine.ModeRegular)}, "second")
+	second, err := w.Record(context.Background(), []engine.FileChange{create("dir/sub/newer.txt", "newer\n", engine.ModeRegular)}, "second")
 	if err != nil {
 		t.Fatal(err)
 	}

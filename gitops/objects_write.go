@@ -11,6 +11,7 @@ package gitops
 
 import (
 	"compress/zlib"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,7 +29,10 @@ import (
 // one is on disk. The objects are written side by side: each waits for
 // its own sync, and the filesystem serves waits that overlap together
 // (a reply's four or five objects cost about one sync, not five).
-func (r *Repo) writeObjects(objs []pendingObject) error {
+// Once ctx ends no further object is started and its error is
+// returned: the objects written by then are unreachable, as after a
+// kill.
+func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject) error {
 	root := filepath.Join(r.commonDir, "objects")
 	seen := map[plumbing.Hash]bool{}
 	var todo []pendingObject
@@ -46,6 +50,9 @@ func (r *Repo) writeObjects(objs []pendingObject) error {
 	var mu sync.Mutex
 	dirs := map[string]bool{}
 	err := eachAtOnce(len(todo), func(i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		p := todo[i]
 		dir, created, err := writeLoose(root, p.id, p.obj)
 		if err != nil {

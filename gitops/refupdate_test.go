@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,11 +17,11 @@ func TestFinishCreatesBranchWithReflog(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "llm/new", Parent: head, ReflogMsg: "llm-apply: created from HEAD"})
-	c1, err := w.Record([]engine.FileChange{modify("a.txt", "1\n", reg)}, "one")
+	c1, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "1\n", reg)}, "one")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := w.Record([]engine.FileChange{modify("a.txt", "2\n", reg)}, "two")
+	c2, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "2\n", reg)}, "two")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestFinishAdvancesBranch(t *testing.T) {
 	tr.git("branch", "feature")
 	tip := tr.git("rev-parse", "feature")
 	w := newWriter(t, r, WriteOptions{Branch: "feature", Parent: tip, Expect: tip, ReflogMsg: "llm-apply:  multi\nline  "})
-	c, err := w.Record([]engine.FileChange{create("f.txt", "f\n", reg)}, "add f")
+	c, err := w.Record(context.Background(), []engine.FileChange{create("f.txt", "f\n", reg)}, "add f")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestFinishAdvancesBranch(t *testing.T) {
 		t.Errorf("reflog:\n%s", strings.Join(lines, "\n"))
 	}
 	// Another round continues from the new tip.
-	c2, err := w.Record([]engine.FileChange{modify("f.txt", "F\n", reg)}, "change f")
+	c2, err := w.Record(context.Background(), []engine.FileChange{modify("f.txt", "F\n", reg)}, "change f")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestFinishAdvancesBranch(t *testing.T) {
 func TestFinishDefaultReflogMessage(t *testing.T) {
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "d", Parent: tr.git("rev-parse", "HEAD")})
-	if _, err := w.Record(nil, "Subject line\n\nbody"); err != nil {
+	if _, err := w.Record(context.Background(), nil, "Subject line\n\nbody"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Finish(); err != nil {
@@ -125,7 +126,7 @@ func TestFinishRefMoved(t *testing.T) {
 			r := tr.open(tr.dir)
 			tip := tr.git("rev-parse", "feature")
 			w := newWriter(t, r, WriteOptions{Branch: "feature", Parent: tip, Expect: tip})
-			if _, err := w.Record([]engine.FileChange{create("f", "f\n", reg)}, "f"); err != nil {
+			if _, err := w.Record(context.Background(), []engine.FileChange{create("f", "f\n", reg)}, "f"); err != nil {
 				t.Fatal(err)
 			}
 			tr.git("branch", "-f", "feature", "main") // another writer
@@ -153,7 +154,7 @@ func TestFinishRefMoved(t *testing.T) {
 func TestFinishBranchCreatedMeanwhile(t *testing.T) {
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "new", Parent: tr.git("rev-parse", "HEAD")})
-	if _, err := w.Record(nil, "m"); err != nil {
+	if _, err := w.Record(context.Background(), nil, "m"); err != nil {
 		t.Fatal(err)
 	}
 	tr.git("branch", "new")
@@ -168,7 +169,7 @@ func TestFinishBranchCreatedMeanwhile(t *testing.T) {
 func TestFinishRefLocked(t *testing.T) {
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "locked", Parent: tr.git("rev-parse", "HEAD")})
-	if _, err := w.Record(nil, "m"); err != nil {
+	if _, err := w.Record(context.Background(), nil, "m"); err != nil {
 		t.Fatal(err)
 	}
 	lock := filepath.Join(tr.dir, ".git", "refs", "heads", "locked.lock")
@@ -200,7 +201,10 @@ func TestFinishRefLocked(t *testing.T) {
 		t.Fatalf("Finish with a stale lock: %v, want ErrRefLocked with the rm command", err)
 	}
 
-	// A writer that lets go within core.filesRefLockTimeout is waited for.
+	// A writer that lets go within core.filesRefLockTimeout is waited
+	// for. The timeout is lifted (-1, as in git) so that a loaded
+	// machine cannot make the wait miss the release.
+	tr.git("config", "core.filesRefLockTimeout", "-1")
 	go func() {
 		time.Sleep(20 * time.Millisecond)
 		os.Remove(lock)
@@ -240,7 +244,7 @@ func TestFinishPackedBranch(t *testing.T) {
 		t.Fatalf("BranchTip(feature) = %s, %v, %v", tip, exists, err)
 	}
 	w := newWriter(t, r, WriteOptions{Branch: "feature", Parent: tip, Expect: tip})
-	c, err := w.Record([]engine.FileChange{create("p", "p\n", reg)}, "p")
+	c, err := w.Record(context.Background(), []engine.FileChange{create("p", "p\n", reg)}, "p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +272,7 @@ func TestFinishRefNameConflicts(t *testing.T) {
 		r := tr.open(tr.dir)
 		for _, b := range []string{"topic/x", "deep"} {
 			w := newWriter(t, r, WriteOptions{Branch: b, Parent: tr.git("rev-parse", "HEAD")})
-			if _, err := w.Record(nil, "m"); err != nil {
+			if _, err := w.Record(context.Background(), nil, "m"); err != nil {
 				t.Fatal(err)
 			}
 			if err := w.Finish(); err == nil || !strings.Contains(err.Error(), "cannot create") {
@@ -288,7 +292,7 @@ func TestFinishFromLinkedWorktree(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWriter(t, r, WriteOptions{Branch: "from-wt", Parent: head})
-	c, err := w.Record([]engine.FileChange{create("w", "w\n", reg)}, "w")
+	c, err := w.Record(context.Background(), []engine.FileChange{create("w", "w\n", reg)}, "w")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +344,7 @@ func TestRecordingLeavesCheckoutAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWriter(t, r, WriteOptions{Branch: "side", Parent: headBefore})
-	if _, err := w.Record([]engine.FileChange{modify("a.txt", string(old)+"more\n", reg)}, "m"); err != nil {
+	if _, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", string(old)+"more\n", reg)}, "m"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Finish(); err != nil {

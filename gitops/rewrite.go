@@ -1,7 +1,10 @@
 package gitops
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -38,6 +41,30 @@ func (n *editNode) node(path string) *editNode {
 type pendingObject struct {
 	id  plumbing.Hash
 	obj plumbing.EncodedObject
+}
+
+// blobObject is a blob over content it does not copy, to be written:
+// plumbing.MemoryObject keeps a copy of what is written to it, a second
+// copy of every new file held until the commit is written.
+type blobObject struct {
+	id   plumbing.Hash
+	data []byte
+}
+
+func newBlob(data []byte) *blobObject {
+	return &blobObject{plumbing.ComputeHash(plumbing.BlobObject, data), data}
+}
+
+func (b *blobObject) Hash() plumbing.Hash         { return b.id }
+func (b *blobObject) Type() plumbing.ObjectType   { return plumbing.BlobObject }
+func (b *blobObject) SetType(plumbing.ObjectType) {}
+func (b *blobObject) Size() int64                 { return int64(len(b.data)) }
+func (b *blobObject) SetSize(int64)               {}
+func (b *blobObject) Reader() (io.ReadCloser, error) {
+	return io.NopCloser(bytes.NewReader(b.data)), nil
+}
+func (b *blobObject) Writer() (io.WriteCloser, error) {
+	return nil, errors.New("gitops: a blob to be written is not written to")
 }
 
 // planChanges turns file changes into an edit tree and the blobs to
@@ -81,11 +108,7 @@ func planChanges(changes []engine.FileChange) (*editNode, []pendingObject, error
 		if n.write != nil {
 			return nil, nil, fmt.Errorf("gitops: %s is written twice in one commit", c.NewPath)
 		}
-		blob := &plumbing.MemoryObject{}
-		blob.SetType(plumbing.BlobObject)
-		if _, err := blob.Write(c.New); err != nil {
-			return nil, nil, err
-		}
+		blob := newBlob(c.New)
 		n.write = &treeEntry{mode: treeMode(mode), id: blob.Hash()}
 		if !seen[blob.Hash()] {
 			seen[blob.Hash()] = true

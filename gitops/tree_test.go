@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -110,7 +111,7 @@ func TestRecordKeepsLegacyModes(t *testing.T) {
 	base := tr.git("commit-tree", root, "-m", "legacy")
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "x", Parent: base})
-	c, err := w.Record([]engine.FileChange{create("new", "n\n", reg)}, "m")
+	c, err := w.Record(context.Background(), []engine.FileChange{create("new", "n\n", reg)}, "m")
 	if err != nil {
 		t.Fatal(err)
 	}

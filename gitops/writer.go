@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -138,8 +139,9 @@ func checkExpected(opts WriteOptions, cur string, exists bool) error {
 // Deleting a path that does not exist changes nothing; deleting a
 // directory, writing below a file or over a directory is an error, and
 // then nothing is written. Record moves no ref (see Finish) and returns
-// the new commit's id.
-func (w *BranchWriter) Record(changes []engine.FileChange, message string) (string, error) {
+// the new commit's id. When ctx ends before every object is written,
+// Record returns its error and the commit is not made.
+func (w *BranchWriter) Record(ctx context.Context, changes []engine.FileChange, message string) (string, error) {
 	root, pending, err := planChanges(changes)
 	if err != nil {
 		return "", err
@@ -170,7 +172,7 @@ func (w *BranchWriter) Record(changes []engine.FileChange, message string) (stri
 		return "", fmt.Errorf("gitops: encoding commit: %w", err)
 	}
 	pending = append(pending, pendingObject{co.Hash(), co})
-	if err := w.r.writeObjects(pending); err != nil {
+	if err := w.r.writeObjects(ctx, pending); err != nil {
 		return "", err
 	}
 	w.tip, w.tipTree = co.Hash(), treeID

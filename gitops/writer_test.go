@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -85,7 +86,7 @@ func TestRecordMatchesGit(t *testing.T) {
 			r := tr.open(tr.dir)
 			head := tr.git("rev-parse", "HEAD")
 			w := newWriter(t, r, WriteOptions{Branch: "llm/test", Parent: head})
-			got, err := w.Record(tc.changes, "Apply the change\n\nBody line.")
+			got, err := w.Record(context.Background(), tc.changes, "Apply the change\n\nBody line.")
 			if err != nil {
 				t.Fatalf("Record: %v", err)
 			}
@@ -124,7 +125,7 @@ func TestRecordKeepsUntouchedSubtrees(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "keep", Parent: head})
-	got, err := w.Record([]engine.FileChange{modify("dir/sub/c.txt", "changed\n", reg)}, "m")
+	got, err := w.Record(context.Background(), []engine.FileChange{modify("dir/sub/c.txt", "changed\n", reg)}, "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +146,11 @@ func TestRecordChainsCommits(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "chain", Parent: head})
-	c1, err := w.Record([]engine.FileChange{modify("a.txt", "one\n", reg)}, "first")
+	c1, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "one\n", reg)}, "first")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := w.Record([]engine.FileChange{modify("a.txt", "two\n", reg), create("b.txt", "b\n", reg)}, "second\n\n\n")
+	c2, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "two\n", reg), create("b.txt", "b\n", reg)}, "second\n\n\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,12 +172,43 @@ func TestRecordChainsCommits(t *testing.T) {
 	tr.fsck()
 }
 
+// A Record whose context has ended makes no commit and writes no
+// object: the next one builds on the commit before it.
+func TestRecordStopsWithItsContext(t *testing.T) {
+	tr := newFixture(t)
+	r := tr.open(tr.dir)
+	head := tr.git("rev-parse", "HEAD")
+	w := newWriter(t, r, WriteOptions{Branch: "cut", Parent: head})
+	before := tr.looseObjects()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if c, err := w.Record(ctx, []engine.FileChange{create("cut.txt", "cut\n", reg)}, "cut"); !errors.Is(err, context.Canceled) || c != "" {
+		t.Fatalf("Record after cancellation = %q, %v; want context.Canceled", c, err)
+	}
+	if got := w.Commits(); len(got) != 0 {
+		t.Errorf("Commits() = %v after a cancelled Record", got)
+	}
+	if after := tr.looseObjects(); len(after) != len(before) {
+		t.Errorf("a cancelled Record wrote %d objects", len(after)-len(before))
+	}
+	c, err := w.Record(context.Background(), []engine.FileChange{create("kept.txt", "kept\n", reg)}, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.git("rev-parse", c+"^"); p != head {
+		t.Errorf("parent of the next commit = %s, want %s", p, head)
+	}
+	if files := tr.lsTree(c); slices.ContainsFunc(files, func(f string) bool { return strings.HasSuffix(f, "cut.txt") }) {
+		t.Errorf("the next commit holds the cancelled one's file: %v", files)
+	}
+}
+
 func TestRecordRootCommit(t *testing.T) {
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "orphan"})
 	changes := []engine.FileChange{create("README", "hi\n", reg), create("bin/x", "x\n", exe)}
-	got, err := w.Record(changes, "root")
+	got, err := w.Record(context.Background(), changes, "root")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +228,7 @@ func TestRecordDeletingEverythingGivesEmptyTree(t *testing.T) {
 	tr.git("commit", "-q", "-m", "one file")
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "empty", Parent: tr.git("rev-parse", "HEAD")})
-	got, err := w.Record([]engine.FileChange{remove("only/file", reg)}, "remove it")
+	got, err := w.Record(context.Background(), []engine.FileChange{remove("only/file", reg)}, "remove it")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +267,7 @@ func TestRecordRefusesBadChanges(t *testing.T) {
 			r := tr.open(tr.dir)
 			w := newWriter(t, r, WriteOptions{Branch: "bad", Parent: tr.git("rev-parse", "HEAD")})
 			before := tr.looseObjects()
-			_, err := w.Record(tc.changes, "m")
+			_, err := w.Record(context.Background(), tc.changes, "m")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Record: %v, want an error containing %q", err, tc.want)
 			}
@@ -254,11 +286,11 @@ func TestRecordWritesNoUnreachableObjects(t *testing.T) {
 	tr.git("gc", "-q") // start from a packed repository without loose objects
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "clean", Parent: tr.git("rev-parse", "HEAD")})
-	if _, err := w.Record([]engine.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg),
+	if _, err := w.Record(context.Background(), []engine.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg),
 		create("n1/n2/n3.txt", "n\n", reg), modify("other/deep/y.txt", "Y\n", reg)}, "first"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Record([]engine.FileChange{create("dir", "was a directory\n", reg), remove("dir/b.txt", reg)}, "second"); err != nil {
+	if _, err := w.Record(context.Background(), []engine.FileChange{create("dir", "was a directory\n", reg), remove("dir/b.txt", reg)}, "second"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Finish(); err != nil {

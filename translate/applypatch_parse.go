@@ -242,17 +242,21 @@ func (p *apParser) ends(i int) bool {
 }
 
 // add reads the Add section whose header is line i.
+//
+// The file's lines are kept whole (Operation.Content), in one string:
+// a string per line would cost several times a file of short lines.
 func (p *apParser) add(i, to int, path string) int {
-	var lines []string
+	var content strings.Builder
 	blanks := 0 // empty lines read but not yet known to be content
 	j := i + 1
 	for ; j < to && !p.ends(j); j++ {
 		l := p.body[j]
 		if strings.HasPrefix(l, "+") {
 			for ; blanks > 0; blanks-- {
-				lines = append(lines, "")
+				content.WriteByte('\n')
 			}
-			lines = append(lines, l[1:])
+			content.WriteString(l[1:])
+			content.WriteByte('\n')
 			continue
 		}
 		if strings.TrimSpace(l) == "" {
@@ -265,7 +269,7 @@ func (p *apParser) add(i, to int, path string) int {
 		}
 		break // stray text after the file: sections() decides
 	}
-	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatApplyPatch, Path: path, New: lines, Overwrite: true, Line: i + 1})
+	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatApplyPatch, Path: path, Content: content.String(), Overwrite: true, Line: i + 1})
 	return j - blanks
 }
 

@@ -223,7 +223,9 @@ func leadingSpaces(s string) int { return countPrefix(s, ' ') }
 // detectChunk reports whether a reply holds a CHUNK document (for
 // --format auto): a top-level operations key, fenced or not.
 func detectChunk(text string) bool {
-	if len(text) > MaxChunkReply {
+	// A document starts at an "operations:" line: a reply without the
+	// word is not cut into lines to find that out.
+	if len(text) > MaxChunkReply || !strings.Contains(text, "operations") {
 		return false
 	}
 	return len(splitChunk(splitLines(text)).docs) > 0

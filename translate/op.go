@@ -1,5 +1,7 @@
 package translate
 
+import "strings"
+
 // Kind says what an Operation does.
 type Kind int
 
@@ -113,6 +115,12 @@ type Operation struct {
 	// Old is replaced by New. An Edit with empty Old inserts New
 	// between Before and After.
 	Old, New []string
+	// Content, for a Create, is New kept whole by a reader that reads
+	// a file's body as one block: the lines, each ended by "\n", and
+	// New is then nil. A file of millions of short lines costs its
+	// bytes this way, not a string per line. NewLines gives the lines
+	// either way.
+	Content string
 	// LineHint is a 1-based line of the file near which Old is
 	// expected (0: none). When several places match, the nearest wins.
 	LineHint int
@@ -172,6 +180,15 @@ type Operation struct {
 	Line int
 	// Comment is a note the reply attached to the operation.
 	Comment string
+}
+
+// NewLines returns New, or the lines of Content when the operation
+// keeps them whole.
+func (op *Operation) NewLines() []string {
+	if op.Content == "" {
+		return op.New
+	}
+	return strings.Split(strings.TrimSuffix(op.Content, "\n"), "\n")
 }
 
 // Shell is a fenced block of shell commands found in a reply. It is

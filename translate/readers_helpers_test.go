@@ -193,6 +193,9 @@ func (c readerContract) check(t *testing.T, reply string) ([]string, *Reply, err
 			}
 			groups[op.Group] = op.Path
 		}
+		if op.Content != "" && (op.Kind != Create || op.New != nil || !strings.HasSuffix(op.Content, "\n") || strings.Contains(op.Content, "\r\n")) {
+			t.Fatalf("operation with content %q: %+v", op.Content, op)
+		}
 		for _, part := range [][]string{op.Scope, op.Before, op.Old, op.New, op.After} {
 			for _, l := range part {
 				if strings.Contains(l, "\n") {
@@ -383,7 +386,7 @@ func (s dumpStyle) dump(r *Reply, err error) string {
 		for _, part := range []struct {
 			label string
 			lines []string
-		}{{"scope", op.Scope}, {"old", op.Old}, {"new", op.New}} {
+		}{{"scope", op.Scope}, {"old", op.Old}, {"new", op.NewLines()}} {
 			for _, l := range part.lines {
 				fmt.Fprintf(&b, "  %s|%s\n", part.label, l)
 			}

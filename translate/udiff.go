@@ -74,6 +74,12 @@ func ParseUdiff(text string) (*Reply, error) {
 // ParseUdiff would read (its opening fence, or its "diff --git" line);
 // -1 when there is none.
 func udiffAt(text string) int {
+	// Every diff the scan finds holds a "diff --git " line, a "+++ "
+	// header or an "@@" line: a reply with none of them (the body of a
+	// large new file, say) is not cut into lines to find that out.
+	if !strings.Contains(text, "diff --git ") && !strings.Contains(text, "+++ ") && !strings.Contains(text, "@@") {
+		return -1
+	}
 	s := scanUdiff(text, true)
 	if len(s.blocks) == 0 {
 		return -1

@@ -84,7 +84,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 	env := p.envelope(at)
 	start := env.from
 	envs := []udxRange{env}
-	for i := env.to + 1; i < len(p.lines); {
+	for i := env.to + 1; i < p.n; {
 		j := p.findEnvelope(i)
 		if j < 0 {
 			break
@@ -99,7 +99,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 	p.misspelt()
 	var near nearMisses
 	for i := env.from; i <= env.to; i++ {
-		t := strings.TrimSpace(p.lines[i])
+		t := strings.TrimSpace(p.line(i))
 		near.add(i+1, t, udxMarkerOf(t))
 	}
 	r.Warnings = append(r.Warnings, near.warnings()...)
@@ -142,7 +142,7 @@ func udxEnvelopeAt(text string) int {
 		switch udxTagAt(p.src, t, false) {
 		case udxNew, udxPatch, udxRename, udxDelete:
 			// at counts "\n" line ends; text may have "\r\n".
-			line, off := p.lineOf(at)-1, at-p.starts[p.lineOf(at)-1]
+			line, off := p.lineOf(at)-1, at-p.start(p.lineOf(at)-1)
 			pos := 0
 			for ; line > 0; line-- {
 				pos += strings.IndexByte(text[pos:], '\n') + 1
@@ -171,8 +171,8 @@ func udxMarkerOf(t string) markerLike {
 // It reports whether there was one.
 func (p *udxParser) misspelt() bool {
 	found := false
-	for i, l := range p.lines {
-		t := strings.TrimSpace(l)
+	for i := 0; i < p.n; i++ {
+		t := strings.TrimSpace(p.line(i))
 		if m := udxMarkerOf(t); m.fit == fitFar {
 			p.fail(i+1, "", "%s", m.farMsg(t))
 			found = true
@@ -181,19 +181,12 @@ func (p *udxParser) misspelt() bool {
 	return found
 }
 
-// udxParser reads a reply through its text with "\r\n" folded to "\n",
-// keeping each line's offset so that every tag knows its reply line.
+// udxParser reads a reply through its text with "\r\n" folded to "\n"
+// (see udxLines), so that every tag knows its reply line.
 type udxParser struct {
-	lines  []string
-	src    string // lines joined by "\n"
-	starts []int  // offset in src of each line
-	// lineTag is, per line, the tag its text starts with ("FILE_NEW",
-	// "/FILE_NEW"; "" for none); tagLine, per line, the first line at
-	// or after it that starts with a tag (len(lines) for none).
-	lineTag []string
-	tagLine []int
-	r       *Reply
-	group   int
+	udxLines
+	r     *Reply
+	group int
 }
 
 // udxRange is a span of reply lines (0-based, inclusive). fenceEnd
@@ -205,45 +198,16 @@ type udxRange struct {
 }
 
 func newUdxParser(text string) *udxParser {
-	p := &udxParser{lines: splitLines(text), r: &Reply{Format: FormatUdiffx}}
-	p.src = strings.Join(p.lines, "\n")
-	p.starts = make([]int, len(p.lines))
-	p.lineTag = make([]string, len(p.lines))
-	p.tagLine = make([]int, len(p.lines)+1)
-	off := 0
-	for i, l := range p.lines {
-		p.starts[i] = off
-		off += len(l) + 1
-		t := strings.TrimLeft(l, " \t")
-		if name := udxTagAt(t, 0, true); name != "" {
-			p.lineTag[i] = name
-			if t[1] == '/' {
-				p.lineTag[i] = "/" + name
-			}
-		}
-	}
-	p.tagLine[len(p.lines)] = len(p.lines)
-	for i := len(p.lines) - 1; i >= 0; i-- {
-		p.tagLine[i] = p.tagLine[i+1]
-		if p.lineTag[i] != "" {
-			p.tagLine[i] = i
-		}
-	}
-	return p
-}
-
-// lineOf returns the 1-based reply line holding offset off of src.
-func (p *udxParser) lineOf(off int) int {
-	return sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > off })
+	return &udxParser{udxLines: newUdxLines(text), r: &Reply{Format: FormatUdiffx}}
 }
 
 // findEnvelope returns the offset of the first <FILE_CHANGES> tag that
 // starts a line, from line i on; -1 when there is none.
 func (p *udxParser) findEnvelope(i int) int {
-	for ; i < len(p.lines); i++ {
-		t := strings.TrimLeft(p.lines[i], " \t")
+	for ; i < p.n; i++ {
+		t := strings.TrimLeft(p.line(i), " \t")
 		if udxTagAt(t, 0, false) == udxEnvelope {
-			return p.starts[i] + len(p.lines[i]) - len(t)
+			return p.start(i) + len(p.line(i)) - len(t)
 		}
 	}
 	return -1
@@ -270,19 +234,19 @@ func (p *udxParser) findInlineEnvelope() int {
 // closeLine returns the line holding the </FILE_CHANGES> of the
 // envelope opening at line i, or the last line.
 func (p *udxParser) closeLine(i int) int {
-	for j := i; j < len(p.lines); j++ {
-		if udxIndexClose(p.lines[j], 0, udxEnvelope) >= 0 {
+	for j := i; j < p.n; j++ {
+		if udxIndexClose(p.line(j), 0, udxEnvelope) >= 0 {
 			return j
 		}
 	}
-	return len(p.lines) - 1
+	return p.n - 1
 }
 
 // envelope reads the directives of the envelope whose tag opens at
 // offset at and returns the lines it spans.
 func (p *udxParser) envelope(at int) udxRange {
 	start := p.lineOf(at) - 1
-	env := udxRange{from: start, head: p.src[p.starts[start]:at]}
+	env := udxRange{from: start, head: p.src[p.start(start):at]}
 	wrap, wrapped := p.fenceAt(start)
 	pos := at + 1 + len(udxEnvelope)
 	if end := strings.IndexByte(p.src[pos:p.lineEnd(start)], '>'); end >= 0 {
@@ -304,7 +268,7 @@ func (p *udxParser) envelope(at int) udxRange {
 		}
 		if next < 0 {
 			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the end of the reply", udxEnvelope, udxEnvelope)
-			env.to = len(p.lines) - 1
+			env.to = p.n - 1
 			return env
 		}
 		if p.src[next+1] == '/' {
@@ -327,7 +291,7 @@ func (p *udxParser) fenceAt(i int) (fence, bool) {
 	var open fence
 	in := false
 	for j := 0; j < i; j++ {
-		t := strings.TrimSpace(p.lines[j])
+		t := strings.TrimSpace(p.line(j))
 		if in {
 			if open.closes(t) {
 				in = false
@@ -338,9 +302,6 @@ func (p *udxParser) fenceAt(i int) (fence, bool) {
 	}
 	return open, in
 }
-
-// lineEnd returns the offset in src of the end of line i.
-func (p *udxParser) lineEnd(i int) int { return p.starts[i] + len(p.lines[i]) }
 
 // between checks the text of src[from:to] that stands between
 // directives: blank and fence lines are ignored, other text is ignored
@@ -354,7 +315,7 @@ func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, boo
 	warned := false
 	for i, seg := range strings.Split(p.src[from:to], "\n") {
 		t := strings.TrimSpace(seg)
-		whole := i > 0 || from == p.starts[first]
+		whole := i > 0 || from == p.start(first)
 		switch {
 		case t == "":
 		case endAtFence && whole && wrap.closes(t):
@@ -405,10 +366,13 @@ func (p *udxParser) directive(at int) int {
 	var body []string
 	first := line
 	closed := tag.self
+	closeAt := -1
 	if !tag.self {
-		if end, closeAt, found := p.findClose(tag.name, tag.end, !udxBodied(tag.name)); found {
-			body, first = p.body(tag.end, closeAt)
-			pos, closed = end, true
+		if end, at, found := p.findClose(tag.name, tag.end, !udxBodied(tag.name)); found {
+			pos, closed, closeAt = end, true, at
+			if tag.name != udxNew { // kept whole, see bodyText
+				body, first = p.body(tag.end, closeAt)
+			}
 		}
 	}
 	switch tag.name {
@@ -423,11 +387,15 @@ func (p *udxParser) directive(at int) int {
 			p.fail(line, tag.somePath(), "%s", missing)
 			return pos
 		}
-		body, first = udxStripFence(body, first)
 		if tag.name == udxNew {
-			p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatUdiffx, Path: path, New: body, Overwrite: true, Line: line})
+			content := ""
+			if closeAt >= 0 {
+				content = p.bodyText(tag.end, closeAt)
+			}
+			p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatUdiffx, Path: path, Content: content, Overwrite: true, Line: line})
 			return pos
 		}
+		body, first = udxStripFence(body, first)
 		hp, err := parseHunks(body, first)
 		p.r.Warnings = append(p.r.Warnings, hp.Warnings...)
 		if err != nil {
@@ -499,13 +467,13 @@ func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing 
 // closing tag and the offset where it starts.
 func (p *udxParser) findClose(name string, from int, optional bool) (end, at int, ok bool) {
 	limit := len(p.src)
-	if i := p.tagLine[p.lineOf(from)]; i < len(p.lines) {
-		limit = p.starts[i]
-		if p.lineTag[i] == "/"+name {
+	if i := p.tagLine(p.lineOf(from)); i < p.n {
+		limit = p.start(i)
+		if p.lineTag(i) == "/"+name {
 			limit = p.lineEnd(i)
 		}
 	}
-	if last := p.lineOf(from) + udxOptionalLines; optional && last < len(p.lines) {
+	if last := p.lineOf(from) + udxOptionalLines; optional && last < p.n {
 		limit = min(limit, p.lineEnd(last))
 	}
 	at = udxIndexClose(p.src[:limit], from, name)
@@ -528,11 +496,11 @@ func udxBodied(name string) bool { return name == udxNew || name == udxPatch }
 // one holding offset from, where the body of an unclosed directive
 // ends; len(src) when there is none.
 func (p *udxParser) barrier(from int) int {
-	i := p.tagLine[p.lineOf(from)]
-	if i == len(p.lines) {
+	i := p.tagLine(p.lineOf(from))
+	if i == p.n {
 		return len(p.src)
 	}
-	return p.lineEnd(i) - len(strings.TrimLeft(p.lines[i], " \t"))
+	return p.lineEnd(i) - len(strings.TrimLeft(p.line(i), " \t"))
 }
 
 // where names the place a directive ran into, for a message.
@@ -564,6 +532,65 @@ func (p *udxParser) body(from, to int) ([]string, int) {
 		lines = lines[:n-1]
 	}
 	return lines, first
+}
+
+// bodyText returns the lines of a FILE_NEW body that body and
+// udxStripFence would keep, each ended by "\n", as one string: a file's
+// content, kept whole (Operation.Content) and, when its last line ends
+// in src, no copy of it.
+func (p *udxParser) bodyText(from, to int) string {
+	raw := p.src[from:to]
+	if !strings.Contains(raw, "\n") {
+		if strings.TrimSpace(raw) == "" {
+			return ""
+		}
+		return raw + "\n"
+	}
+	// The lines kept are raw[a:b], b at the end of the last one.
+	a, b := 0, len(raw)
+	if i := strings.IndexByte(raw, '\n'); strings.TrimSpace(raw[:i]) == "" {
+		a = i + 1
+	}
+	if s := lastLineStart(raw, a, b); strings.TrimSpace(raw[s:b]) == "" {
+		if s == a {
+			return ""
+		}
+		b = s - 1
+	}
+	// A fence around the body goes: its first non-blank line opens it,
+	// its last non-blank line closes it (udxStripFence).
+	sa, ea := a, a
+	for {
+		if ea = strings.IndexByte(raw[sa:b], '\n'); ea < 0 {
+			ea = b
+		} else {
+			ea += sa
+		}
+		if strings.TrimSpace(raw[sa:ea]) != "" || ea >= b {
+			break
+		}
+		sa = ea + 1
+	}
+	sb, eb := lastLineStart(raw, a, b), b
+	for sb > sa && strings.TrimSpace(raw[sb:eb]) == "" {
+		eb = sb - 1
+		sb = lastLineStart(raw, a, eb)
+	}
+	if sa < sb && udxFenced(strings.TrimSpace(raw[sa:ea]), strings.TrimSpace(raw[sb:eb])) {
+		if ea+1 >= sb {
+			return ""
+		}
+		a, b = ea+1, sb-1
+	}
+	if from+b < len(p.src) && p.src[from+b] == '\n' {
+		return p.src[from+a : from+b+1]
+	}
+	return raw[a:b] + "\n"
+}
+
+// lastLineStart returns where the last line of s[a:b] starts.
+func lastLineStart(s string, a, b int) int {
+	return a + strings.LastIndexByte(s[a:b], '\n') + 1
 }
 
 // checkHeaders warns when the file headers of a patch name another
@@ -607,7 +634,7 @@ func (p *udxParser) prose(envs []udxRange) {
 		}
 		in, wrapper = false, false
 	}
-	for i := 0; i < len(p.lines); i++ {
+	for i := 0; i < p.n; i++ {
 		if len(envs) > 0 && i == envs[0].from {
 			if h := envs[0].head; strings.TrimSpace(h) != "" && !in {
 				prose = append(prose, h)
@@ -620,12 +647,12 @@ func (p *udxParser) prose(envs []udxRange) {
 			envs = envs[1:]
 			continue
 		}
-		t := strings.TrimSpace(p.lines[i])
+		t := strings.TrimSpace(p.line(i))
 		if in {
 			if open.closes(t) {
 				endShell()
 			} else if !wrapper {
-				shell.WriteString(p.lines[i] + "\n")
+				shell.WriteString(p.line(i) + "\n")
 			}
 			continue
 		}
@@ -637,7 +664,7 @@ func (p *udxParser) prose(envs []udxRange) {
 		if t == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
 			continue
 		}
-		prose = append(prose, p.lines[i])
+		prose = append(prose, p.line(i))
 	}
 	if in {
 		endShell()
@@ -663,16 +690,22 @@ func udxStripFence(lines []string, first int) ([]string, int) {
 	if a >= b {
 		return lines, first
 	}
-	open, last := strings.TrimSpace(lines[a]), strings.TrimSpace(lines[b])
-	c := open[0]
-	if c != '`' && c != '~' {
-		return lines, first
-	}
-	n := countPrefix(open, c)
-	if n < 3 || strings.IndexByte(open[n:], '`') >= 0 || countPrefix(last, c) < n || countPrefix(last, c) != len(last) {
+	if !udxFenced(strings.TrimSpace(lines[a]), strings.TrimSpace(lines[b])) {
 		return lines, first
 	}
 	return lines[a+1 : b], first + a + 1
+}
+
+// udxFenced reports whether a body whose first and last non-blank
+// lines are open and last (trimmed) is wrapped in a Markdown fence:
+// three or more backticks or tildes, closed by as many or more.
+func udxFenced(open, last string) bool {
+	c := open[0]
+	if c != '`' && c != '~' {
+		return false
+	}
+	n := countPrefix(open, c)
+	return n >= 3 && strings.IndexByte(open[n:], '`') < 0 && countPrefix(last, c) >= n && countPrefix(last, c) == len(last)
 }
 
 // udxHeaderName cleans a name from a "---" or "+++" header: a tab and

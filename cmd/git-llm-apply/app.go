@@ -115,7 +115,8 @@ per reply on a branch. Your working tree, index and HEAD are never changed.
 
 Exit status: 0 every edit resolved (or was already applied), 1 an edit
 failed, 2 bad usage, no edit found or a reply over a limit, 3 the branch
-moved under us (or is locked), 130 interrupted between two replies.`,
+moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
+replies finished before it are kept, the one in hand records nothing).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
 		},

@@ -115,14 +115,14 @@ func runApply(o applyOptions, s streams) error {
 		}
 		return err
 	}
-	stop, release := onInterrupt()
+	ctx, release := onInterrupt()
 	defer release() // after the branch, worktree and patch files are written
-	results, err := engine.Run(inputs, t.src, w, engine.RunOptions{
+	results, err := engine.Run(ctx, inputs, t.src, w, engine.RunOptions{
 		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
-		Interrupt: stop, Limits: o.Limits,
+		Limits: o.Limits, Progress: progress(s, inputs),
 	})
-	stopped := errors.Is(err, engine.ErrInterrupted)
-	if stopped {
+	stop := err
+	if errors.Is(err, engine.ErrInterrupted) {
 		err = nil // the replies recorded so far are kept
 	}
 	if err == nil && len(w.Commits()) > 0 {
@@ -140,7 +140,7 @@ func runApply(o applyOptions, s streams) error {
 		report(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
 		return err
 	}
-	out, stopErr := interruption(stopped, results, inputs, t.branch)
+	out, stopErr := interruption(stop, results, inputs, t.branch)
 	out.branch = t.branch
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {

@@ -29,7 +29,7 @@ means apply would succeed.`,
 			if err != nil {
 				return err
 			}
-			out, stopped := interruption(res.stopped, res.results, res.inputs, "")
+			out, stopped := interruption(res.stop, res.results, res.inputs, "")
 			report(s, o, res.results, out)
 			if stopped != nil {
 				return stopped
@@ -44,7 +44,7 @@ type resolved struct {
 	repo    *gitops.Repo
 	inputs  []engine.Input
 	results []*engine.ReplyResult
-	stopped bool // an interrupt ended the run before every reply was read
+	stop    error // the engine.InterruptError that ended the run, or nil
 }
 
 // resolveOnly runs the replies against the base without recording.
@@ -61,12 +61,16 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	stop, release := onInterrupt()
+	ctx, release := onInterrupt()
 	defer release()
-	results, err := engine.Run(inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps, Interrupt: stop, Limits: o.Limits})
-	stopped := errors.Is(err, engine.ErrInterrupted)
-	if err != nil && !stopped {
+	results, err := engine.Run(ctx, inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps,
+		Limits: o.Limits, Progress: progress(s, inputs)})
+	res := &resolved{repo: repo, inputs: inputs, results: results}
+	if errors.Is(err, engine.ErrInterrupted) {
+		res.stop, err = err, nil
+	}
+	if err != nil {
 		return nil, err
 	}
-	return &resolved{repo: repo, inputs: inputs, results: results, stopped: stopped}, nil
+	return res, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -279,25 +280,34 @@ func TestConcurrentRunsOnOneBranch(t *testing.T) {
 	r.assertUntouched(before)
 }
 
-// SIGINT during a long batch: the replies recorded before it stay, the
-// one in hand is recorded whole, the rest are not read, and the report
-// says which.
+// SIGINT during a long batch: the replies finished before it stay, the
+// one in hand (if the signal came while it was worked on) records
+// nothing, the rest are not read, and the report says which.
 func TestInterruptedBatch(t *testing.T) {
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	const n = 3000
 	dir := batchReplies(t, n)
-	_, stderr := interrupt(t, r, 500*time.Millisecond, "apply", "-q", "-b", "batch", dir)
-	m := regexp.MustCompile(`interrupted: (\d+) of 3000 replies done; the last, (\S+), is recorded whole on batch; not read: (\S+) to (\S+) \((\d+) replies\)`).FindStringSubmatch(stderr)
+	res := interruptAt(t, r, "progress: reply 40 of 3000", "apply", "-q", "-b", "batch", dir)
+	m := regexp.MustCompile(`interrupted: (\d+) of 3000 replies done, the last, (\S+), recorded on batch(?:; (\S+) was cut short: nothing of it is recorded)?; not read: (\S+) to (\S+) \((\d+) replies\)`).FindStringSubmatch(res.stderr)
 	if m == nil {
-		t.Fatalf("the report does not say where the run stopped:\n%s", stderr)
+		t.Fatalf("the report does not say where the run stopped:\n%s", res.stderr)
 	}
 	done, _ := strconv.Atoi(m[1])
-	last := filepath.Join(dir, fmt.Sprintf("r%04d.md", done-1))
-	if m[2] != last || m[3] != filepath.Join(dir, fmt.Sprintf("r%04d.md", done)) || m[5] != strconv.Itoa(n-done) {
+	reply := func(i int) string { return filepath.Join(dir, fmt.Sprintf("r%04d.md", i)) }
+	next := done
+	if m[3] != "" {
+		if m[3] != reply(done) {
+			t.Errorf("cut %s after %d replies done", m[3], done)
+		}
+		next++
+	}
+	// The signal came as reply 40 started: the 39 before it were done.
+	if done < 39 || m[2] != reply(done-1) || m[4] != reply(next) || m[6] != strconv.Itoa(n-next) {
 		t.Errorf("report %q does not match %d replies done", m[0], done)
 	}
-	// One commit per reply done, in order, each holding its file.
+	// One commit per reply done, in order, each holding its file, and
+	// nothing of the reply cut short.
 	subjects := strings.Split(strings.TrimSpace(r.git("log", "--reverse", "--format=%s", "batch", "^main")), "\n")
 	if len(subjects) != done {
 		t.Fatalf("batch holds %d commits, the report says %d replies were recorded", len(subjects), done)
@@ -311,36 +321,9 @@ func TestInterruptedBatch(t *testing.T) {
 	if len(files) != done+1 { // and src/app.py
 		t.Errorf("batch holds %d files, want %d", len(files), done+1)
 	}
-	t.Logf("interrupted after %d of %d replies", done, n)
+	t.Logf("interrupted after %d of %d replies (cut short: %q)", done, n, m[3])
 	r.fsck()
 	r.assertUntouched(before)
-}
-
-// check stops the same way, and its JSON report says so.
-func TestInterruptedCheck(t *testing.T) {
-	r := newRepo(t, map[string]string{"src/app.py": appPy})
-	const n = 3000
-	dir := batchReplies(t, n)
-	stdout, stderr := interrupt(t, r, 300*time.Millisecond, "check", "--json", dir)
-	var doc struct {
-		Replies     []struct{ Status string }
-		OK          bool
-		Interrupted bool
-		Unread      []string
-	}
-	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-		t.Fatalf("report: %v\n%s", err, stdout)
-	}
-	if doc.OK || !doc.Interrupted || len(doc.Replies)+len(doc.Unread) != n {
-		t.Errorf("report: ok %v, interrupted %v, %d replies and %d unread; want %d in all", doc.OK, doc.Interrupted, len(doc.Replies), len(doc.Unread), n)
-	}
-	if len(doc.Unread) > 0 && doc.Unread[0] != filepath.Join(dir, fmt.Sprintf("r%04d.md", len(doc.Replies))) {
-		t.Errorf("first unread %s after %d replies", doc.Unread[0], len(doc.Replies))
-	}
-	if want := fmt.Sprintf("interrupted: %d of %d replies done, the last being", len(doc.Replies), n); !strings.Contains(stderr, want) {
-		t.Errorf("stderr does not say %q:\n%s", want, stderr)
-	}
-	t.Logf("check interrupted after %d of %d replies", len(doc.Replies), n)
 }
 
 // batchReplies writes n replies, each creating one file, into a new
@@ -354,22 +337,143 @@ func batchReplies(t *testing.T, n int) string {
 	return dir
 }
 
-// interrupt runs the binary in r with args, sends it SIGINT after
-// delay, and requires exit status 130.
-func interrupt(t *testing.T, r *repo, delay time.Duration, args ...string) (stdout, stderr string) {
+// slowBatch makes a repository holding big.c and four replies: the
+// first two and the last create a file each; the third makes 2000
+// edits to big.c, each found at the comments rung only, which indexes
+// the whole file again for each edit: half a minute of work or more,
+// which the tests cut short as soon as it starts. It returns the
+// repository, the replies and big.c.
+func slowBatch(t *testing.T) (*repo, []string, string) {
+	var big, slow strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&big, "int v%d = %d; /* step %d */\n", i, i, i)
+	}
+	slow.WriteString("Renumber the steps.\n\n```diff\n")
+	for i := 0; i < 20000; i += 10 {
+		fmt.Fprintf(&slow, "--- a/big.c\n+++ b/big.c\n@@\n-int v%d = %d; // step %d\n+int v%d = %d; /* stage %d */\n", i, i, i, i, i, i)
+	}
+	slow.WriteString("```\n")
+	r := newRepo(t, map[string]string{"big.c": big.String()})
+	dir := t.TempDir()
+	var replies []string
+	for i, text := range []string{
+		createReply("Add a.txt.", "a.txt", "a\n"),
+		createReply("Add b.txt.", "b.txt", "b\n"),
+		slow.String(),
+		createReply("Add d.txt.", "d.txt", "d\n"),
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("r%d.md", i+1))
+		os.WriteFile(p, []byte(text), 0o644)
+		replies = append(replies, p)
+	}
+	return r, replies, big.String()
+}
+
+// SIGINT while a slow reply is being resolved stops the run there: exit
+// 130, the two replies before it recorded, nothing of it, the last one
+// not read, and a repository git accepts.
+func TestInterruptedSlowReply(t *testing.T) {
+	r, replies, big := slowBatch(t)
+	before := r.snapshot()
+	res := interruptAt(t, r, "progress: reply 3 of 4 ("+replies[2]+"): resolve", "apply", "-b", "slow", filepath.Dir(replies[0]))
+	want := fmt.Sprintf("interrupted: 2 of 4 replies done, the last, %s, recorded on slow; %s was cut short: nothing of it is recorded; not read: %s",
+		replies[1], replies[2], replies[3])
+	if !strings.Contains(res.stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, res.stderr)
+	}
+	if got := strings.TrimSpace(r.git("log", "--reverse", "--format=%s", "slow", "^main")); got != "Add a.txt.\nAdd b.txt." {
+		t.Errorf("slow holds the commits %q, want those of r1.md and r2.md", got)
+	}
+	if got := r.show("slow", "big.c"); got != big {
+		t.Errorf("big.c changed on slow: the reply cut short left part of its edits")
+	}
+	if files := r.tree("slow"); len(files) != 3 {
+		t.Errorf("slow holds %v, want big.c, a.txt and b.txt", files)
+	}
+	r.fsck()
+	r.assertUntouched(before)
+}
+
+// check stops the same way, and its JSON report says so.
+func TestInterruptedCheck(t *testing.T) {
+	r, replies, _ := slowBatch(t)
+	res := interruptAt(t, r, "progress: reply 3 of 4 ("+replies[2]+"): resolve", "check", "--json", filepath.Dir(replies[0]))
+	var doc struct {
+		Replies []struct {
+			Source string
+			Status string
+		}
+		OK          bool
+		Interrupted bool
+		Cut         string
+		Unread      []string
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
+		t.Fatalf("report: %v\n%s", err, res.stdout)
+	}
+	if doc.OK || !doc.Interrupted || doc.Cut != replies[2] || !slices.Equal(doc.Unread, replies[3:]) || len(doc.Replies) != 2 ||
+		doc.Replies[0].Source != replies[0] || doc.Replies[1].Source != replies[1] || doc.Replies[1].Status != "checked" {
+		t.Errorf("report %+v; want r1.md and r2.md checked, r3.md cut, r4.md unread", doc)
+	}
+	want := fmt.Sprintf("interrupted: 2 of 4 replies done, the last being %s; %s was cut short: it is not reported; not read: %s", replies[1], replies[2], replies[3])
+	if !strings.Contains(res.stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, res.stderr)
+	}
+}
+
+// translate prints the diffs of the replies done, nothing of the one
+// cut short.
+func TestInterruptedTranslate(t *testing.T) {
+	r, replies, _ := slowBatch(t)
+	res := interruptAt(t, r, "progress: reply 3 of 4 ("+replies[2]+"): resolve", "translate", filepath.Dir(replies[0]))
+	var files []string
+	for _, l := range strings.Split(res.stdout, "\n") {
+		if strings.HasPrefix(l, "diff --git ") {
+			files = append(files, l)
+		}
+	}
+	if want := []string{"diff --git a/a.txt b/a.txt", "diff --git a/b.txt b/b.txt"}; !slices.Equal(files, want) {
+		t.Errorf("translate printed the diffs of %q, want %q", files, want)
+	}
+	if !strings.Contains(res.stderr, replies[2]+" was cut short") {
+		t.Errorf("stderr does not name the reply cut short:\n%s", res.stderr)
+	}
+}
+
+// interruptAt runs the binary in r with args, its progress lines on
+// (progressEnv), sends it SIGINT as soon as a line of its standard
+// error contains at, and requires exit status 130.
+func interruptAt(t *testing.T, r *repo, at string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = r.dir
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append(os.Environ(), progressEnv+"=1")
+	var out strings.Builder
+	cmd.Stdout = &out
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(delay)
-	cmd.Process.Signal(os.Interrupt)
+	var errb strings.Builder
+	sent := false
+	lines := bufio.NewScanner(pipe)
+	lines.Buffer(nil, 1<<20)
+	for lines.Scan() {
+		errb.WriteString(lines.Text() + "\n")
+		if !sent && strings.Contains(lines.Text(), at) {
+			cmd.Process.Signal(os.Interrupt)
+			sent = true
+		}
+	}
 	cmd.Wait()
+	if !sent {
+		t.Fatalf("the run ended without printing %q:\n%s", at, errb.String())
+	}
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, errb.String())
 	}
-	return out.String(), errb.String()
+	return result{out.String(), errb.String(), exitInterrupted}
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -297,10 +296,9 @@ func TestHookUsage(t *testing.T) {
 	}
 }
 
-// TestHookRunIsFastOnALargeChange stages 5,000 files and times hook
-// run. The bound is generous for shared test machines; the time is
-// logged.
-func TestHookRunIsFastOnALargeChange(t *testing.T) {
+// TestHookRunOnALargeChange stages 5,000 files and runs the hook over
+// them: it finds the one with debris. scripts/bench (case 8) times it.
+func TestHookRunOnALargeChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stages 5,000 files")
 	}
@@ -311,18 +309,9 @@ func TestHookRunIsFastOnALargeChange(t *testing.T) {
 	}
 	r.write("pkg07/zz.go", debrisGo)
 	r.git("add", "-A")
-	start := time.Now()
 	res := r.run("hook", "run")
-	took := time.Since(start)
-	t.Logf("hook run over 5,001 staged files (%d KB each): %v", len(body)>>10, took)
 	if res.code != 1 || !strings.Contains(res.stderr, "pkg07/zz.go:4: found elision placeholder") {
 		t.Errorf("exit %d, want 1\n%s", res.code, res.stderr)
-	}
-	// About 150 ms on an idle 2-core machine; the bound is loose so
-	// that a loaded CI runner does not fail it, yet catches a hook that
-	// reads files one process at a time.
-	if took > 10*time.Second {
-		t.Errorf("hook run took %v", took)
 	}
 }
 

@@ -28,14 +28,14 @@ func readReplies(names []string, stdin io.Reader, limit int64) ([]engine.Input, 
 				return nil, usageError(`standard input ("-") can be read only once`)
 			}
 			usedStdin = true
-			data, err := readLimited(stdin, limit)
+			text, err := readLimited(stdin, limit, regularSize(stdin))
 			if errors.Is(err, engine.ErrTooLarge) {
 				return nil, replyTooLarge("on standard input", limit)
 			}
 			if err != nil {
 				return nil, usageError("reading standard input: %v", err)
 			}
-			out = append(out, engine.Input{Source: "-", Text: string(data)})
+			out = append(out, engine.Input{Source: "-", Text: text})
 			continue
 		}
 		fi, err := os.Stat(name)
@@ -80,28 +80,81 @@ func readFile(name string, limit int64) (engine.Input, error) {
 		return engine.Input{}, usageError("cannot read reply: %v", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && limit > 0 && fi.Size() > limit {
-		return engine.Input{}, replyTooLarge(name, limit)
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
 	}
-	data, err := readLimited(f, limit)
+	text, err := readLimited(f, limit, size)
 	if errors.Is(err, engine.ErrTooLarge) {
 		return engine.Input{}, replyTooLarge(name, limit)
 	}
 	if err != nil {
 		return engine.Input{}, usageError("cannot read reply: %v", err)
 	}
-	return engine.Input{Source: name, Text: string(data)}, nil
+	return engine.Input{Source: name, Text: text}, nil
+}
+
+// regularSize is what is left to read of r when it is a regular file
+// (standard input redirected from one), else 0.
+func regularSize(r io.Reader) int64 {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	return max(0, fi.Size()-at)
 }
 
 // readLimited reads r to its end, or fails with engine.ErrTooLarge
-// after limit+1 bytes (limit <= 0: no limit).
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
-	if limit <= 0 {
-		return io.ReadAll(r)
+// after limit+1 bytes (limit <= 0: no limit), or at once when size,
+// what r holds if known, is over it. The text is built where it is
+// read, never copied again into a string: into one buffer of the size
+// known, else into pieces joined once at the end (a buffer grown as it
+// fills leaves its old copies behind, 3 times the reply in all).
+func readLimited(r io.Reader, limit, size int64) (string, error) {
+	if limit > 0 && size > limit {
+		return "", engine.ErrTooLarge
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		return nil, engine.ErrTooLarge
+	if limit > 0 {
+		r = io.LimitReader(r, limit+1)
 	}
-	return data, err
+	var b strings.Builder
+	if size > 0 {
+		b.Grow(int(size) + 1) // +1: the read that finds the end
+		if _, err := io.Copy(&b, r); err != nil {
+			return "", err
+		}
+	} else {
+		var pieces [][]byte
+		total := 0
+		for {
+			piece := make([]byte, 1<<20)
+			n, err := io.ReadFull(r, piece)
+			pieces, total = append(pieces, piece[:n]), total+n
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				break
+			}
+			if err != nil {
+				return "", err
+			}
+		}
+		if limit > 0 && int64(total) > limit {
+			return "", engine.ErrTooLarge
+		}
+		b.Grow(total)
+		for _, p := range pieces {
+			b.Write(p)
+		}
+	}
+	if limit > 0 && int64(b.Len()) > limit {
+		return "", engine.ErrTooLarge
+	}
+	return b.String(), nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -12,71 +14,91 @@ import (
 // exitInterrupted is the shell's status for a run stopped by SIGINT.
 const exitInterrupted = 130
 
-// onInterrupt returns a channel closed at the first SIGINT or SIGTERM,
-// and the function that stops listening. While it listens those signals
-// no longer kill the process: the run stops between two replies, so a
-// reply is recorded whole or not at all, and the replies recorded
-// before it are kept (engine.RunOptions.Interrupt).
-func onInterrupt() (<-chan struct{}, func()) {
-	sig := make(chan os.Signal, 1)
-	done := make(chan struct{})
-	quit := make(chan struct{})
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-sig:
-			close(done)
-		case <-quit:
-		}
-	}()
-	return done, func() {
-		signal.Stop(sig)
-		close(quit)
+// onInterrupt returns a context that ends at the first SIGINT or
+// SIGTERM, and the function that stops listening. While it listens
+// those signals no longer kill the process: engine.Run stops wherever
+// it is, drops the reply in hand whole and keeps the replies finished
+// before it, and the caller records those (the branch moves once, with
+// git's lock protocol) and exits with exitInterrupted. A second signal
+// changes nothing: what is left to do once the first has stopped the
+// run is short and leaves the repository consistent.
+func onInterrupt() (context.Context, func()) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// progressEnv names the variable that makes a run print, on standard
+// error, a line as each reply enters each phase: a sign of progress for
+// the tests that interrupt a run in the middle of a reply. It is not
+// meant for people; the report says what they need.
+const progressEnv = "GIT_LLM_APPLY_TEST_PROGRESS"
+
+// progress returns the engine.RunOptions.Progress of a run, nil unless
+// progressEnv is set.
+func progress(s streams, inputs []engine.Input) func(int, engine.Phase) {
+	if os.Getenv(progressEnv) == "" {
+		return nil
+	}
+	return func(n int, p engine.Phase) {
+		fmt.Fprintf(s.err, "progress: reply %d of %d (%s): %s\n", n+1, len(inputs), inputs[n].Source, p)
 	}
 }
 
 // interruption returns what the report says of a run an interrupt
-// stopped, and the error it exits with; for a run that went to the end,
-// neither. branch is where apply records ("" for check and translate).
-func interruption(stopped bool, results []*engine.ReplyResult, inputs []engine.Input, branch string) (outputs, error) {
-	if !stopped {
+// stopped (err from engine.Run is an engine.InterruptError), and the
+// error it exits with; for a run that went to the end, neither. branch
+// is where apply records ("" for check and translate).
+func interruption(err error, results []*engine.ReplyResult, inputs []engine.Input, branch string) (outputs, error) {
+	var ie *engine.InterruptError
+	if !errors.As(err, &ie) {
 		return outputs{}, nil
 	}
-	return outputs{stopped: true, unread: unread(results, inputs)}, interruptedError(results, inputs, branch)
+	out := outputs{stopped: true, cut: ie.Cut, unread: unread(results, inputs, ie.Cut)}
+	return out, interruptedError(results, inputs, out, branch)
 }
 
 // interruptedError says where an interrupted run stopped: the replies
-// done (the last of them whole) and those never read.
-func interruptedError(results []*engine.ReplyResult, inputs []engine.Input, branch string) error {
-	var done string
-	switch n := len(results); {
-	case n == 0:
-		done = "no reply was read"
-	case branch != "":
+// done, the one cut short (which counts for nothing) and those never
+// read.
+func interruptedError(results []*engine.ReplyResult, inputs []engine.Input, out outputs, branch string) error {
+	n := len(results)
+	msg := fmt.Sprintf("%d of %d replies done", n, len(inputs))
+	if n > 0 {
 		last := results[n-1]
-		state := "recorded whole on " + branch
-		if last.Commit == "" {
-			state = "not recorded (" + string(last.Status) + ")"
+		switch {
+		case branch == "":
+			msg += ", the last being " + last.Source
+		case last.Commit != "":
+			msg += fmt.Sprintf(", the last, %s, recorded on %s", last.Source, branch)
+		default:
+			msg += fmt.Sprintf(", the last, %s, not recorded (%s)", last.Source, last.Status)
 		}
-		done = fmt.Sprintf("%d of %d replies done; the last, %s, is %s", n, len(inputs), last.Source, state)
-	default:
-		done = fmt.Sprintf("%d of %d replies done, the last being %s", n, len(inputs), results[n-1].Source)
 	}
-	rest := unread(results, inputs)
-	switch len(rest) {
+	if out.cut != "" {
+		if branch != "" {
+			msg += fmt.Sprintf("; %s was cut short: nothing of it is recorded", out.cut)
+		} else {
+			msg += fmt.Sprintf("; %s was cut short: it is not reported", out.cut)
+		}
+	}
+	switch rest := out.unread; len(rest) {
 	case 0:
 	case 1:
-		done += "; not read: " + rest[0]
+		msg += "; not read: " + rest[0]
 	default:
-		done += fmt.Sprintf("; not read: %s to %s (%d replies)", rest[0], rest[len(rest)-1], len(rest))
+		msg += fmt.Sprintf("; not read: %s to %s (%d replies)", rest[0], rest[len(rest)-1], len(rest))
 	}
-	return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s", done)}
+	return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s", msg)}
 }
 
-// unread lists the sources of the inputs a run did not reach.
-func unread(results []*engine.ReplyResult, inputs []engine.Input) []string {
+// unread lists the sources of the inputs a run did not reach: those
+// after the results and after the reply cut short, if any.
+func unread(results []*engine.ReplyResult, inputs []engine.Input, cut string) []string {
+	from := len(results)
+	if cut != "" {
+		from++
+	}
 	var rest []string
-	for _, in := range inputs[min(len(results), len(inputs)):] {
+	for _, in := range inputs[min(from, len(inputs)):] {
 		rest = append(rest, in.Source)
 	}
 	return rest

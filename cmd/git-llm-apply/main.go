@@ -6,23 +6,48 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
 func main() {
-	// GIT_LLM_APPLY_CPUPROFILE=FILE writes a CPU profile of the run, for
-	// `go tool pprof` (README, Performance).
-	if p := os.Getenv("GIT_LLM_APPLY_CPUPROFILE"); p != "" {
-		f, err := os.Create(p)
+	os.Exit(profiled(func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) }))
+}
+
+// profiled runs fn, writing the profiles the environment asks for, for
+// `go tool pprof` (README, Performance): GIT_LLM_APPLY_CPUPROFILE=FILE
+// a CPU profile of the run, GIT_LLM_APPLY_MEMPROFILE=FILE the memory
+// profile at its end, whose alloc_space shows where each copy of a
+// large input was made.
+func profiled(fn func() int) int {
+	cpu, mem := os.Getenv("GIT_LLM_APPLY_CPUPROFILE"), os.Getenv("GIT_LLM_APPLY_MEMPROFILE")
+	if cpu != "" {
+		f, err := os.Create(cpu)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "git-llm-apply:", err)
-			os.Exit(2)
+			return 2
 		}
+		defer f.Close()
 		pprof.StartCPUProfile(f)
-		code := run(os.Args, os.Stdin, os.Stdout, os.Stderr)
-		pprof.StopCPUProfile()
-		f.Close()
-		os.Exit(code)
+		defer pprof.StopCPUProfile()
 	}
-	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	if mem != "" {
+		// Every allocation, not a sample: the copies of one large input
+		// are few and big, and a run is short.
+		runtime.MemProfileRate = 1
+	}
+	code := fn()
+	if mem != "" {
+		runtime.GC() // the profile counts what the last collection saw
+		f, err := os.Create(mem)
+		if err == nil {
+			err = pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "git-llm-apply:", err)
+			return 2
+		}
+	}
+	return code
 }

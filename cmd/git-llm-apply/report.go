@@ -42,8 +42,10 @@ type outputs struct {
 	branch  string
 	diffs   map[int]string
 	patches map[int]string
-	// stopped: an interrupt ended the run before the replies in unread.
+	// stopped: an interrupt ended the run, cutting short the reply
+	// cut ("" when it came between two) before the replies in unread.
 	stopped bool
+	cut     string
 	unread  []string
 	// fatal is what stopped the run before it could record (a base
 	// that cannot be read, the branch moved).
@@ -59,9 +61,10 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			Replies     []jsonReply `json:"replies"`
 			OK          bool        `json:"ok"`
 			Interrupted bool        `json:"interrupted,omitempty"`
+			Cut         string      `json:"cut,omitempty"`
 			Unread      []string    `json:"unread,omitempty"`
 			Error       string      `json:"error,omitempty"`
-		}{Replies: []jsonReply{}, OK: statusOf(results) == nil && !out.stopped && out.fatal == nil, Interrupted: out.stopped, Unread: out.unread}
+		}{Replies: []jsonReply{}, OK: statusOf(results) == nil && !out.stopped && out.fatal == nil, Interrupted: out.stopped, Cut: out.cut, Unread: out.unread}
 		if out.fatal != nil {
 			doc.Error = trimPkgPrefix(out.fatal)
 		}

@@ -35,7 +35,7 @@ field and its patch file in "patch") is printed instead.`,
 				return err
 			}
 			repo, results := res.repo, res.results
-			out, stopped := interruption(res.stopped, res.results, res.inputs, "")
+			out, stopped := interruption(res.stop, res.results, res.inputs, "")
 			diffs, patches := map[int]string{}, map[int]string{}
 			if dir := cmd.String("patch-dir"); dir != "" {
 				author, err := repo.Author()

@@ -28,6 +28,10 @@ var (
 )
 
 func main() {
+	if os.Getenv(rssChildEnv) != "" {
+		rssChild()
+		return
+	}
 	flag.Parse()
 	if *quick {
 		*files, *lines, *runs = 2000, 5000, 3
@@ -92,6 +96,10 @@ func (b *bench) report() {
 	b.caseFailing()
 	b.caseCorpus()
 	b.caseStartup(small)
+	b.caseLimits()
+	b.caseHook()
+	b.caseNewFile()
+	b.caseInterrupt()
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")
 	fmt.Println("| --- | ---: | ---: | ---: | --- | --- |")
@@ -180,17 +188,45 @@ func output(env []string, dir string, name string, args ...string) string {
 	return string(out)
 }
 
-// maxRSS runs a command and returns its peak resident memory.
+// maxRSS runs a command and returns its peak resident memory. Linux
+// counts the peak of the process that starts a command into the
+// command's own (Go starts it from a copy of the parent's memory), and
+// this process holds generated files of tens of megabytes: so a fresh
+// copy of this program, small, starts the command and reports its
+// peak (see rssChild).
 func maxRSS(env []string, dir string, name string, args ...string) int64 {
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, env
+	self, err := os.Executable()
+	check(err)
+	cmd := exec.Command(self, append([]string{name}, args...)...)
+	cmd.Dir, cmd.Env = dir, append(env, rssChildEnv+"=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		fail("%s: %v\n%s", name, err, errb.String())
+	}
+	var kb int64
+	if _, err := fmt.Sscan(string(out), &kb); err != nil {
+		fail("%s: peak memory %q: %v", name, out, err)
+	}
+	return kb * 1024 // kilobytes on Linux
+}
+
+// rssChildEnv makes this program run its arguments as a command and
+// print the command's peak memory in kilobytes (see maxRSS).
+const rssChildEnv = "BENCHRUN_RSS_CHILD"
+
+func rssChild() {
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
-		fail("%s: %v", name, err)
+		fail("%s: %v", os.Args[1], err)
 	}
+	var kb int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return ru.Maxrss * 1024 // kilobytes on Linux
+		kb = ru.Maxrss
 	}
-	return 0
+	fmt.Println(kb)
 }
 
 func check(err error) {
