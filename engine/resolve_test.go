@@ -358,6 +358,50 @@ func TestByteOrderMark(t *testing.T) {
 	}
 }
 
+// TestEmptyLastLine: a last line without a terminator that an edit
+// empties keeps a terminator, since an empty line without one is no
+// line; a later edit of the reply then sees the lines the file has.
+func TestEmptyLastLine(t *testing.T) {
+	tests := []struct {
+		name, file string
+		ops        []translate.Operation
+		want       string
+	}{
+		{"last line emptied", "a\nb", []translate.Operation{sr("f.txt", "b\n", "\n")}, "a\n\n"},
+		{"only line emptied", "b", []translate.Operation{sr("f.txt", "b\n", "\n")}, "\n"},
+		{"only line emptied, a mark before it", "\ufeffb", []translate.Operation{sr("f.txt", "b\n", "\n")}, "\ufeff\n"},
+		{"emptied, then filled again", "\ufeffb", []translate.Operation{sr("f.txt", "b\n", "\n"), sr("f.txt", "\n", "b\n")}, "\ufeffb\n"},
+		{"last line deleted keeps the absence", "a\nb", []translate.Operation{sr("f.txt", "b\n", "")}, "a"},
+		{"a line added below an unterminated one", "a", []translate.Operation{sr("f.txt", "a\n", "a\n\n")}, "a\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Resolve(files("f.txt", tt.file), tt.ops, Options{Format: "diff"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range res.Outcomes {
+				if o.Status != Applied {
+					t.Fatalf("edit %d: status %s: %v", o.N, o.Status, o.Err)
+				}
+			}
+			if len(res.Changes) != 1 || string(res.Changes[0].New) != tt.want {
+				t.Fatalf("got %+v, want %q", res.Changes, tt.want)
+			}
+			if _, violations, err := replayUntouched(files("f.txt", tt.file), tt.ops, Options{Format: "diff"}); err != nil || len(violations) > 0 {
+				t.Errorf("%v %v", err, violations)
+			}
+			patch, err := FormatPatch(res.Changes, PatchOptions{})
+			if err == nil {
+				err = VerifyPatch(patch, res.Changes)
+			}
+			if err != nil {
+				t.Errorf("%v\n%s", err, patch)
+			}
+		})
+	}
+}
+
 func TestChmodChangesOnlyTheMode(t *testing.T) {
 	res, err := Resolve(files("run.sh", "echo\n"), []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", Executable: true}}, Options{Format: "udiff"})
 	if err != nil {

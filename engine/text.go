@@ -246,6 +246,12 @@ func (d *doc) splice(from, to int, repl []string) {
 	}
 	d.pieces = out
 	d.reindex()
+	// An empty last line has no bytes but its terminator: without it,
+	// it would not be a line at all, and the doc would count one line
+	// more than the file it writes. It keeps its terminator.
+	if n := d.len(); !d.final && n > 0 && trimEOL(d.line(n-1)) == "" {
+		d.final = true
+	}
 }
 
 // forward maps line pos of the doc as it stood after log entry from-1
