@@ -176,7 +176,72 @@ func Parse(text, format string) (*Reply, error) {
 	if len(r.Ops) == 0 {
 		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
+	if format == "" || format == "auto" {
+		strayMarkers(text, names, r)
+	}
 	return r, nil
+}
+
+// strayMarkers adds to r an Invalid operation for the first line of
+// each format no reader of names read that resembles one of its
+// markers and that no operation holds as content: the end of a block
+// whose start the model left out ("*** Update File:" without "***
+// Begin Patch", a <FILE_NEW> without its envelope) beside blocks of
+// another format. Read alone, such a reply fails naming the line (see
+// Parse); beside other blocks it must not vanish while they apply.
+func strayMarkers(text string, names []string, r *Reply) {
+	read := func(f string) bool {
+		for _, n := range names {
+			if n == f || f == FormatDiff && n == FormatDiffFenced {
+				return true
+			}
+		}
+		return false
+	}
+	type stray struct {
+		line int
+		t    string
+		m    markerLike
+	}
+	var found []stray
+	seen := map[string]bool{}
+	n := 0
+	for at := 0; at < len(text); {
+		n++
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text) - at
+		}
+		t := strings.Trim(text[at:at+end], " \t\r\f")
+		if m := markerAt(t); m.kind != noMarker && !read(m.format()) && !seen[m.format()] {
+			found = append(found, stray{n, t, m})
+			seen[m.format()] = true
+		}
+		at += end + 1
+	}
+	if len(found) == 0 {
+		return
+	}
+	content := map[string]bool{}
+	for _, s := range found {
+		content[s.t] = false
+	}
+	for i := range r.Ops {
+		op := &r.Ops[i]
+		for _, lines := range [][]string{op.Scope, op.Before, op.Old, op.After, op.NewLines()} {
+			for _, l := range lines {
+				if _, ok := content[strings.TrimSpace(l)]; ok {
+					content[strings.TrimSpace(l)] = true
+				}
+			}
+		}
+	}
+	for _, s := range found {
+		if !content[s.t] {
+			r.Ops = append(r.Ops, Operation{Kind: Invalid, Format: s.m.format(), Line: s.line, Comment: strayMarkerMsg(s.t, s.m, false)})
+		}
+	}
+	sort.SliceStable(r.Ops, func(i, j int) bool { return r.Ops[i].Line < r.Ops[j].Line })
 }
 
 // markerHint adds to err, when it is ErrNoEdits, the first line of

@@ -274,3 +274,53 @@ func TestStrayMarkerWithoutBlocks(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestStrayMarkerBesideOtherBlocks: beside blocks of another format, a
+// marker whose own format has no block (an apply-patch header without
+// "*** Begin Patch", a udiffx tag without its envelope) fails as an
+// edit of its own, naming its line, instead of vanishing while the
+// other blocks apply; the same line held as an edit's content does not.
+func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
+	sr := "Fix it.\n\napp.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n\n"
+	ap := "*** Begin Patch\n*** Update File: app.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n\n"
+	tests := []struct {
+		name, reply string
+		strayLine   int // 0: none
+		says        string
+	}{
+		{"udiffx directive without envelope", sr + "<FILE_NEW file_path=\"new.txt\">\nhello\n</FILE_NEW>\n", 12, `the udiffx tag "<FILE_NEW file_path=\"new.txt\">" stands outside any udiffx block`},
+		{"apply-patch header without begin", sr + "*** Update File: x.txt\n@@\n-x\n+y\n", 12, `"*** Update File: x.txt" stands outside any apply-patch block`},
+		{"apply-patch end alone", sr + "*** End Patch\n", 12, "stands outside any apply-patch block"},
+		{"fiup end alone", sr + "<<<END>>>\n", 12, "stands outside any fiup block"},
+		{"search/replace end beside apply-patch", ap + ">>>>>>> REPLACE\n", 8, "stands outside any diff block"},
+		{"only the first of a format's strays", sr + "*** Update File: x.txt\n*** Update File: y.txt\n", 12, "x.txt"},
+		{"a marker held as content", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\n*** End Patch\n=======\nEnd.\n>>>>>>> REPLACE\n```\n", 0, ""},
+		{"a marker the new lines write", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Parse(tt.reply, "auto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var invalid []Operation
+			for _, op := range r.Ops {
+				if op.Kind == Invalid {
+					invalid = append(invalid, op)
+				}
+			}
+			if tt.strayLine == 0 {
+				if len(invalid) > 0 {
+					t.Fatalf("unexpected failure %+v", invalid)
+				}
+				return
+			}
+			if len(invalid) != 1 || invalid[0].Line != tt.strayLine || !strings.Contains(invalid[0].Comment, tt.says) {
+				t.Fatalf("invalid ops %+v", invalid)
+			}
+			if len(r.Ops) < 2 {
+				t.Errorf("the other block was lost: %+v", r.Ops)
+			}
+		})
+	}
+}

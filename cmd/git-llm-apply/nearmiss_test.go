@@ -178,3 +178,36 @@ func TestNearMissUnderFormatWhole(t *testing.T) {
 	r.assertUntouched(before)
 	r.fsck()
 }
+
+// TestStrayMarkerBesideOtherBlocks: a block of one format beside the
+// stray marker of another (a <FILE_NEW> without its envelope, an
+// apply-patch header without "*** Begin Patch") records nothing and
+// names the stray line: the edit it meant is not dropped while the
+// other block is recorded.
+func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
+	block := "Two changes.\n\napp.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n\n"
+	for _, tt := range []struct{ name, stray, says string }{
+		{"udiffx", "<FILE_NEW file_path=\"new.txt\">\nhello\n</FILE_NEW>\n", "reply line 12"},
+		{"apply-patch", "*** Update File: app.py\n@@\n-x = 1\n+x = 2\n", "reply line 12"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"app.py": nearMissPy})
+			before := r.snapshot()
+			reply := r.reply("r.md", block+tt.stray)
+			for _, cmd := range []string{"check", "apply"} {
+				res := r.run(cmd, "-b", "stray", reply)
+				if cmd == "check" {
+					res = r.run(cmd, reply)
+				}
+				if res.code != 1 || !strings.Contains(res.stderr, tt.says) || !strings.Contains(res.stderr, "stands outside any") {
+					t.Errorf("%s: exit %d:\n%s", cmd, res.code, res.stderr)
+				}
+			}
+			if b := r.branches(); b != "main" {
+				t.Errorf("branches: %q", b)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
