@@ -337,3 +337,52 @@ func commentLines(lines []string, lang string) []bool {
 	}
 	return out
 }
+
+// repeatedComments returns how many of repl's first lines repeat,
+// comment for comment, the lines standing right above line start, and
+// how many of its last lines repeat those right below line end (white
+// space aside): a model that starts its new lines with the doc comment
+// the file already holds above the lines it matched (a rung that skips
+// comments never showed it that comment was outside them) would have
+// it written twice. Only comment lines count; code the new lines
+// repeat is theirs to write.
+func repeatedComments(d *doc, lang string, repl []string, start, end int) (head, tail int) {
+	if lang == "" || len(repl) == 0 {
+		return 0, 0
+	}
+	contents := make([]string, len(repl))
+	for i, l := range repl {
+		contents[i] = trimEOL(l)
+	}
+	comment := commentLines(contents, lang)
+	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	lead := 0
+	for lead < len(repl) && comment[lead] {
+		lead++
+	}
+	for k := min(lead, start); k > 0; k-- {
+		ok := true
+		for i := 0; i < k && ok; i++ {
+			ok = same(contents[i], d.content(start-k+i))
+		}
+		if ok {
+			head = k
+			break
+		}
+	}
+	trail := 0
+	for trail < len(repl)-head && comment[len(repl)-1-trail] {
+		trail++
+	}
+	for k := min(trail, d.len()-end); k > 0; k-- {
+		ok := true
+		for i := 0; i < k && ok; i++ {
+			ok = same(contents[len(repl)-k+i], d.content(end+i))
+		}
+		if ok {
+			tail = k
+			break
+		}
+	}
+	return head, tail
+}

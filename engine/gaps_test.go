@@ -116,3 +116,73 @@ func TestSkippedComments(t *testing.T) {
 		})
 	}
 }
+
+// TestCommentsAtTheEdgesNotWrittenTwice: new lines that open (or end)
+// with the comment standing right above (or below) the lines the edit
+// matched, which the model may not have known lay outside them, do not
+// write it a second time; other comments and code are written as the
+// reply has them.
+func TestCommentsAtTheEdgesNotWrittenTwice(t *testing.T) {
+	jsFile := "const a = 1;\n\n/**\n * Greets.\n */\nfunction greet() {\n  return 'hi';\n}\n"
+	tests := []struct {
+		name, format, path, file, old, new, want string
+		warn                                     string // a warning holds it; "" for none
+	}{
+		{name: "a doc comment above, at the comments rung", format: "chunk", path: "a.js", file: jsFile,
+			old:  "function greet() {\n  return 'hi';\n",
+			new:  "/**\n * Greets.\n */\nfunction greet() {\n  return 'hello';\n",
+			want: "const a = 1;\n\n/**\n * Greets.\n */\nfunction greet() {\n  return 'hello';\n}\n", warn: "repeat the comment at lines 3-5 of a.js"},
+		{name: "a line comment above, exact rung", format: "diff", path: "a.py",
+			file: "x = 1\n# Say hello.\ndef f():\n    return 1\n",
+			old:  "def f():\n    return 1\n",
+			new:  "# Say hello.\ndef f():\n    return 2\n",
+			want: "x = 1\n# Say hello.\ndef f():\n    return 2\n", warn: "line 2 of a.py"},
+		{name: "a comment below", format: "diff", path: "a.go",
+			file: "func f() {\n\tx()\n\t// Then y.\n\ty()\n}\n",
+			old:  "\tx()\n",
+			new:  "\tx(1)\n\t// Then y.\n",
+			want: "func f() {\n\tx(1)\n\t// Then y.\n\ty()\n}\n", warn: "line 3 of a.go"},
+		{name: "a comment in other words is the reply's", format: "diff", path: "a.py",
+			file: "# Say hello.\ndef f():\n    return 1\n",
+			old:  "def f():\n    return 1\n",
+			new:  "# Say hello twice.\ndef f():\n    return 2\n",
+			want: "# Say hello.\n# Say hello twice.\ndef f():\n    return 2\n"},
+		{name: "code repeated above is the reply's to write", format: "diff", path: "a.py",
+			file: "x = 1\ny = 2\n",
+			old:  "y = 2\n",
+			new:  "x = 1\ny = 3\n",
+			want: "x = 1\nx = 1\ny = 3\n"},
+		{name: "a comment further up is no repetition", format: "diff", path: "a.py",
+			file: "# Say hello.\nx = 1\ndef f():\n    return 1\n",
+			old:  "def f():\n    return 1\n",
+			new:  "# Say hello.\ndef f():\n    return 2\n",
+			want: "# Say hello.\nx = 1\n# Say hello.\ndef f():\n    return 2\n"},
+		{name: "no comment syntax, nothing is a comment", format: "diff", path: "notes",
+			file: "# Title\nbody\n",
+			old:  "body\n",
+			new:  "# Title\nbody 2\n",
+			want: "# Title\n# Title\nbody 2\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Resolve(files(tt.path, tt.file), []translate.Operation{anchored(tt.path, tt.old, tt.new)}, Options{Format: tt.format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := res.Outcomes[0]
+			if o.Status != Applied || len(res.Changes) != 1 {
+				t.Fatalf("status %s (%v), %d changes", o.Status, o.Err, len(res.Changes))
+			}
+			if got := string(res.Changes[0].New); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+			warns := strings.Join(o.Warnings, "\n")
+			if tt.warn == "" && warns != "" || !strings.Contains(warns, tt.warn) {
+				t.Errorf("warnings %q, want %q", warns, tt.warn)
+			}
+			if _, violations, err := replayUntouched(files(tt.path, tt.file), []translate.Operation{anchored(tt.path, tt.old, tt.new)}, Options{Format: tt.format}); err != nil || len(violations) > 0 {
+				t.Errorf("%v %v", err, violations)
+			}
+		})
+	}
+}

@@ -460,6 +460,10 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 			repl = []string{leading(f.d.content(start)) + strings.TrimLeft(tail, " \t") + f.d.eol}
 		}
 	}
+	if head, tail := repeatedComments(f.d, f.lang, repl, start, end); head+tail > 0 {
+		repl = repl[head : len(repl)-tail]
+		o.Warnings = append(o.Warnings, repeatedNote(f.path, start, end, head, tail))
+	}
 	if op.TrimBlank && len(repl) == 0 {
 		start, end = dropStrayBlank(f.d, start, end)
 	}
@@ -468,6 +472,27 @@ func (r *resolver) plan(o *Outcome, f *fileState, p place) *plan {
 		o.Start, o.End = reported(f.d, start, end)
 	}
 	return keptEdgesOff(&plan{o: o, start: start, end: end, repl: repl}, f.d)
+}
+
+// repeatedNote says which comment lines of the file the new lines
+// repeated at the edges of region [start, end), and so were not
+// written again.
+func repeatedNote(path string, start, end, head, tail int) string {
+	var parts []string
+	if head > 0 {
+		parts = append(parts, lineSpan(start-head+1, start))
+	}
+	if tail > 0 {
+		parts = append(parts, lineSpan(end+1, end+tail))
+	}
+	return fmt.Sprintf("the new lines repeat the comment at %s of %s, which stays; it is not written twice", strings.Join(parts, " and "), path)
+}
+
+func lineSpan(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("line %d", from)
+	}
+	return fmt.Sprintf("lines %d-%d", from, to)
 }
 
 // keptEdgesOff narrows a plan to the lines it changes, leaving out the

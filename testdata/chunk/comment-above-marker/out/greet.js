@@ -1,0 +1,8 @@
+const greeting = 'hi';
+
+/**
+ * Greets someone by name.
+ */
+function greet(name) {
+  return greeting + ', ' + name + '!';
+}
