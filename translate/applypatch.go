@@ -80,7 +80,7 @@ const (
 // reply is returned in every case.
 func ParseApplyPatch(text string) (*Reply, error) {
 	p := &apParser{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
-	p.body = append([]string(nil), p.lines...)
+	p.body = p.lines // copied when dedent changes it
 	p.kind = make([]apKind, len(p.lines))
 	p.run()
 	p.collect()

@@ -24,7 +24,7 @@ const (
 // apParser reads a reply line by line.
 type apParser struct {
 	lines []string // the reply's lines, as written
-	body  []string // the same, patches dedented: what patches are read from
+	body  []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
 	kind  []apKind
 	r     *Reply
 	group int
@@ -171,6 +171,9 @@ func (p *apParser) dedent(begin, to int) {
 		if strings.TrimSpace(p.lines[j]) != "" && !strings.HasPrefix(p.lines[j], ind) {
 			return
 		}
+	}
+	if &p.body[0] == &p.lines[0] {
+		p.body = append([]string(nil), p.lines...)
 	}
 	for j := begin + 1; j <= last; j++ {
 		p.body[j] = strings.TrimPrefix(p.lines[j], ind)

@@ -204,8 +204,26 @@ func scanWhole(text string, first bool) *wholeScan {
 
 // readBlock reads the lines of the fence f opening at line i.
 func (s *wholeScan) readBlock(i int, f wfence) wholeBlock {
+	b := s.scanBlock(i, f)
+	if b.end > i+1 {
+		b.content = s.lines[i+1 : b.end : b.end]
+	}
+	if indent := countPrefix(s.lines[i], ' '); indent > 0 && len(b.content) > 0 {
+		// An indented fence's indentation comes off the lines inside;
+		// without one the lines are the reply's own, with no copy (a
+		// file of millions of short lines costs its bytes only once).
+		lines := b.content
+		b.content = make([]string, len(lines))
+		for k, l := range lines {
+			b.content[k] = l[min(indent, countPrefix(l, ' ')):]
+		}
+	}
+	return b
+}
+
+// scanBlock finds where the fence f opening at line i ends.
+func (s *wholeScan) scanBlock(i int, f wfence) wholeBlock {
 	b := wholeBlock{fence: i, nameLine: i, end: len(s.lines)}
-	indent := countPrefix(s.lines[i], ' ')
 	c := f.char()
 	var nested []int // lengths of the nested fences open, innermost last
 	nestedAt := 0
@@ -234,8 +252,6 @@ func (s *wholeScan) readBlock(i int, f wfence) wholeBlock {
 			}
 			nested = append(nested, n)
 		}
-		l := s.lines[j]
-		b.content = append(b.content, l[min(indent, countPrefix(l, ' ')):])
 	}
 	b.nested = nestedAt
 	return b

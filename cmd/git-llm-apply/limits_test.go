@@ -193,9 +193,10 @@ func TestNewFileOfShortLines(t *testing.T) {
 		times                    int64 // the bound: 64 MiB and this many times the reply
 	}{
 		{"udiffx", "Add a big file.\n\n<FILE_CHANGES>\n<FILE_NEW file_path=\"big.txt\">\n", "a\n", "</FILE_NEW>\n</FILE_CHANGES>\n", 8},
-		// The apply-patch reader still keeps two strings per reply line
-		// (scripts/bench, case 9).
-		{"apply-patch", "Add a big file.\n\n*** Begin Patch\n*** Add File: big.txt\n", "+a\n", "*** End Patch\n", 25},
+		// The apply-patch and whole readers still keep a string per
+		// reply line (scripts/bench, case 9).
+		{"apply-patch", "Add a big file.\n\n*** Begin Patch\n*** Add File: big.txt\n", "+a\n", "*** End Patch\n", 16},
+		{"whole", "Add a big file.\n\nbig.txt\n```\n", "a\n", "```\n", 24},
 	} {
 		t.Run(c.format, func(t *testing.T) {
 			r := newRepo(t, map[string]string{"small.txt": "small\n"})
