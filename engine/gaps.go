@@ -356,8 +356,13 @@ func repeatedComments(d *doc, lang string, repl []string, start, end int) (head,
 	}
 	comment := commentLines(contents, lang)
 	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	// A line written back byte for byte at an edge of the region is the
+	// file's own line, which the edit keeps (a hunk's context), not a
+	// repetition of the line next to the region.
+	keptFirst := start < end && repl[0] == d.line(start)
+	keptLast := start < end && repl[len(repl)-1] == d.line(end-1)
 	lead := 0
-	for lead < len(repl) && comment[lead] {
+	for !keptFirst && lead < len(repl) && comment[lead] {
 		lead++
 	}
 	for k := min(lead, start); k > 0; k-- {
@@ -371,7 +376,7 @@ func repeatedComments(d *doc, lang string, repl []string, start, end int) (head,
 		}
 	}
 	trail := 0
-	for trail < len(repl)-head && comment[len(repl)-1-trail] {
+	for !keptLast && trail < len(repl)-head && comment[len(repl)-1-trail] {
 		trail++
 	}
 	for k := min(trail, d.len()-end); k > 0; k-- {
