@@ -77,6 +77,26 @@ func (r *resolver) doneAt(o *Outcome, m *matcher, pattern, result []string, top 
 			break
 		}
 	}
+	n := min(len(pattern), m.d.len())
+	scopeAt := 0
+	if len(op.Scope) > 0 {
+		scopeAt, _ = m.scopeEnd(op.Scope)
+	}
+	// The scope lines say where the edit was meant: a result above
+	// them is another function's (a place reaching the last of them
+	// counts as below, as in aboveScope).
+	if scopeAt > 0 {
+		var below []place
+		for _, q := range held {
+			if q.end() >= scopeAt {
+				below = append(below, q)
+			}
+		}
+		if len(below) == 0 && len(held) > 0 {
+			return nil, fmt.Sprintf("; its new lines stand at line %d, above the scope lines (%s), so it is not taken as already applied", held[0].first()+1, quoteLines(op.Scope))
+		}
+		held = below
+	}
 	switch {
 	case len(held) == 0:
 		return nil, ""
@@ -93,11 +113,6 @@ func (r *resolver) doneAt(o *Outcome, m *matcher, pattern, result []string, top 
 	runs := max(2, maxSiteRuns/len(held))
 	for _, q := range held {
 		all = append(all, l.site(q, len(op.Before), len(op.Old), len(op.New), runs))
-	}
-	n := min(len(pattern), m.d.len())
-	scopeAt := 0
-	if len(op.Scope) > 0 {
-		scopeAt, _ = m.scopeEnd(op.Scope)
 	}
 	for _, w := range windows {
 		// A place the edit cannot have been meant for is no rival:

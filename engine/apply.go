@@ -182,7 +182,8 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 	dropBOMs(op, f.d)
 	n := f.d.len()
 	switch {
-	case op.Append && endsWith(f.d, op.New), !op.Append && sameLines(f.d, op.New):
+	case op.Append && endsWith(f.d, op.New), op.Overwrite && sameContent(f.d, op.New),
+		!op.Append && !op.Overwrite && sameLines(f.d, op.New):
 		o.Status, o.Start, o.End = AlreadyApplied, max(1, n-len(op.New)+1), n
 	case op.Append:
 		r.appendLines(f, op.New)
@@ -235,6 +236,21 @@ func sameLines(d *doc, lines []string) bool {
 	}
 	for i, l := range lines {
 		if trimTrailing(d.content(i)) != trimTrailing(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameContent reports whether the file holds exactly lines, line
+// endings aside: a whole new content that changes only white space
+// (trailing spaces, blank lines at the end) still changes the file.
+func sameContent(d *doc, lines []string) bool {
+	if d.len() != len(lines) {
+		return false
+	}
+	for i, l := range lines {
+		if d.content(i) != l {
 			return false
 		}
 	}

@@ -34,6 +34,10 @@ func TestAddedLinesAtTheEnd(t *testing.T) {
 		{"chunk's append", "a\n", atEnd("chunk", 0, "b"), Applied, "a\nb\n", false},
 		{"already at the end", "a\nb\nc\n", atEnd("udiffx", 0, "c"), AlreadyApplied, "", false},
 		{"already at the end, as numbered", "a\nb\nc\n", atEnd("udiff", 2, "c"), AlreadyApplied, "", false},
+		// Numbered at the file's end as it stands: the lines go after it,
+		// even when the last line reads the same.
+		{"numbered at the end, the last line alike", "a\nb\n}\n", atEnd("udiff", 3, "}"), Applied, "a\nb\n}\n}\n", true},
+		{"numbered at the end, then run again", "a\nb\n}\n}\n", atEnd("udiff", 3, "}"), AlreadyApplied, "", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

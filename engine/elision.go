@@ -183,9 +183,11 @@ func placeholderRule(p string, prefix func(yield func(string) bool), new []strin
 }
 
 // docExts are the extensions of documentation files, whose placeholders
-// placeholderRule reads as text.
+// placeholderRule reads as text. Not .txt: CMakeLists.txt is code and
+// requirements.txt a list, both with "#" comments, where
+// "# ... rest unchanged ..." stands for lines as in code.
 var docExts = map[string]bool{
-	"md": true, "markdown": true, "mdown": true, "mkd": true, "rst": true, "txt": true,
+	"md": true, "markdown": true, "mdown": true, "mkd": true, "rst": true,
 	"adoc": true, "asciidoc": true, "org": true, "textile": true, "rdoc": true,
 }
 

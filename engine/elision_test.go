@@ -62,6 +62,12 @@ func TestElision(t *testing.T) {
 			whole("README.md", "# App\n\nA better intro.\n\n<!-- rest of the README unchanged -->\n"), "whole", "<!-- rest of the README unchanged -->"},
 		{"whole Markdown, an ellipsis instead of the sections", files("README.md", "# App\n\nIntro.\n\n## Install\n\nRun make.\n"),
 			whole("README.md", "# App\n\nA better intro.\n\n...\n"), "whole", "..."},
+		// A .txt file may be code or a list whose comments start with "#":
+		// a placeholder there deletes lines as in code.
+		{"whole requirements.txt, a comment instead of the rest", files("requirements.txt", "flask==2.0\nrequests==2.31\nnumpy==1.26\n"),
+			whole("requirements.txt", "flask==2.1\n# ... rest of the requirements unchanged ...\n"), "whole", "# ... rest of the requirements unchanged ..."},
+		{"whole CMakeLists.txt, a comment instead of the targets", files("CMakeLists.txt", "cmake_minimum_required(VERSION 3.20)\nproject(app)\nadd_executable(app main.c)\ntarget_link_libraries(app m)\n"),
+			whole("CMakeLists.txt", "cmake_minimum_required(VERSION 3.25)\n# ... existing code ...\n"), "whole", "# ... existing code ..."},
 		// SEARCH/REPLACE.
 		{"search/replace, (unchanged) instead of the body", files("app.go", elisionGo),
 			sr("app.go", "func greet(name string) string {\n\treturn \"Hello \" + name\n}\n", "func greet(name string) string {\n\t// (unchanged)\n}\n"), "diff", "// (unchanged)"},

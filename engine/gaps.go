@@ -87,8 +87,19 @@ func (rb *rebuild) gap(steps []diff.Edit[string], lo, hi int) {
 		}
 	}
 
+	whereOf := func(s int) int {
+		switch {
+		case firstDel < 0:
+			return inOpenGap
+		case s < firstDel:
+			return beforeChange
+		case s > lastDel:
+			return afterChange
+		}
+		return amidChange
+	}
 	replaces, runs := rb.brought(steps, pair)
-	held := heldComments(d, skipped, paired, runs)
+	held := heldComments(d, skipped, paired, runs, whereOf)
 
 	keep := map[int]bool{}
 	lastLead := -1 // the last skipped line above the change that stays
@@ -96,16 +107,7 @@ func (rb *rebuild) gap(steps []diff.Edit[string], lo, hi int) {
 		if paired[s] {
 			continue
 		}
-		where := inOpenGap
-		switch {
-		case firstDel < 0:
-		case s < firstDel:
-			where = beforeChange
-		case s > lastDel:
-			where = afterChange
-		default:
-			where = amidChange
-		}
+		where := whereOf(s)
 		l := d.content(s)
 		switch {
 		case where == amidChange:
@@ -167,18 +169,27 @@ func (rb *rebuild) gap(steps []diff.Edit[string], lo, hi int) {
 	flush(hi)
 }
 
+// broughtRun is a run of comment lines the new lines of a gap bring,
+// following each other: key is "\n" and each line's gapKey and "\n";
+// side is beforeChange when it stands above the first line of code the
+// new lines hold (or they hold none), afterChange when below the last,
+// else inOpenGap.
+type broughtRun struct {
+	key  string
+	side int
+}
+
 // brought looks at the comments the new lines of a gap bring from the
 // reply: whether they replace the skipped comments of each place
 // (where they stand before the first line of code the new lines hold,
-// or after the last), and their keys, one a line of runs, an empty
-// line opening each run of them that follow each other.
-func (rb *rebuild) brought(steps []diff.Edit[string], pair []int) (replaces [4]bool, runs string) {
+// or after the last), and their runs.
+func (rb *rebuild) brought(steps []diff.Edit[string], pair []int) (replaces [4]bool, runs []broughtRun) {
 	if rb.comment == nil {
 		rb.comment = commentLines(rb.new, rb.lang)
 	}
 	firstCode, lastCode := -1, -1
 	var comments []int // steps
-	var b strings.Builder
+	var starts []int   // the step opening each run
 	prev := -1
 	for k, e := range steps {
 		if e.Op == diff.Delete {
@@ -193,9 +204,10 @@ func (rb *rebuild) brought(steps []diff.Edit[string], pair []int) (replaces [4]b
 			lastCode = k
 		case pair[k] < 0:
 			if prev < 0 || e.PosY != prev+1 {
-				b.WriteString("\n")
+				runs = append(runs, broughtRun{key: "\n"})
+				starts = append(starts, k)
 			}
-			b.WriteString(gapKey(l) + "\n")
+			runs[len(runs)-1].key += gapKey(l) + "\n"
 			prev = e.PosY
 			comments = append(comments, k)
 		}
@@ -208,15 +220,35 @@ func (rb *rebuild) brought(steps []diff.Edit[string], pair []int) (replaces [4]b
 	replaces[inOpenGap] = closing || firstCode < 0 && len(comments) > 0
 	replaces[beforeChange] = opening
 	replaces[afterChange] = closing
-	return replaces, b.String()
+	for i, k := range starts {
+		switch {
+		case firstCode < 0 || k < firstCode:
+			runs[i].side = beforeChange
+		case k > lastCode:
+			runs[i].side = afterChange
+		default:
+			runs[i].side = inOpenGap
+		}
+	}
+	return replaces, runs
 }
 
 // heldComments finds the skipped comments the new lines hold: a
 // comment is the skipped non-blank lines that follow each other, and
 // the new lines hold it when they bring the same lines in a row (runs,
-// as brought returns them).
-func heldComments(d *doc, skipped []int, paired map[int]bool, runs string) map[int]bool {
-	held := map[int]bool{}
+// as brought returns them). Each line the new lines bring holds one
+// comment of the file, so that a comment the file has twice is not
+// taken for written when the new lines bring it once: first the
+// comments on the side of the change the new ones stand (whereOf says
+// where a skipped line stands), then the others. A comment between two
+// removed lines goes with them whatever the new lines bring.
+func heldComments(d *doc, skipped []int, paired map[int]bool, runs []broughtRun, whereOf func(s int) int) map[int]bool {
+	type fileRun struct {
+		from, to int // in skipped
+		key      string
+		where    int
+	}
+	var frs []fileRun
 	for i := 0; i < len(skipped); {
 		j := i
 		key := "\n"
@@ -228,12 +260,40 @@ func heldComments(d *doc, skipped []int, paired map[int]bool, runs string) map[i
 			i++
 			continue
 		}
-		if strings.Contains(runs, key) {
-			for _, s := range skipped[i:j] {
-				held[s] = true
-			}
+		if w := whereOf(skipped[i]); w != amidChange {
+			frs = append(frs, fileRun{i, j, key, w})
 		}
 		i = j
+	}
+	left := make([]string, len(runs)) // what each run has not yet held
+	for i, r := range runs {
+		left[i] = r.key
+	}
+	held := map[int]bool{}
+	take := func(fr fileRun, sameSide bool) bool {
+		for i := range left {
+			if sameSide && runs[i].side != fr.where {
+				continue
+			}
+			if k := strings.Index(left[i], fr.key); k >= 0 {
+				// A line no key holds stands in for the lines taken.
+				left[i] = left[i][:k] + "\n\x00\n" + left[i][k+len(fr.key):]
+				for _, s := range skipped[fr.from:fr.to] {
+					held[s] = true
+				}
+				return true
+			}
+		}
+		return false
+	}
+	var rest []fileRun
+	for _, fr := range frs {
+		if !take(fr, true) {
+			rest = append(rest, fr)
+		}
+	}
+	for _, fr := range rest {
+		take(fr, false)
 	}
 	return held
 }
@@ -356,8 +416,13 @@ func repeatedComments(d *doc, lang string, repl []string, start, end int) (head,
 	}
 	comment := commentLines(contents, lang)
 	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	// A line written back byte for byte at an edge of the region is the
+	// file's own line, which the edit keeps (a hunk's context), not a
+	// repetition of the line next to the region.
+	keptFirst := start < end && repl[0] == d.line(start)
+	keptLast := start < end && repl[len(repl)-1] == d.line(end-1)
 	lead := 0
-	for lead < len(repl) && comment[lead] {
+	for !keptFirst && lead < len(repl) && comment[lead] {
 		lead++
 	}
 	for k := min(lead, start); k > 0; k-- {
@@ -371,7 +436,7 @@ func repeatedComments(d *doc, lang string, repl []string, start, end int) (head,
 		}
 	}
 	trail := 0
-	for trail < len(repl)-head && comment[len(repl)-1-trail] {
+	for !keptLast && trail < len(repl)-head && comment[len(repl)-1-trail] {
 		trail++
 	}
 	for k := min(trail, d.len()-end); k > 0; k-- {

@@ -174,8 +174,12 @@ func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
 		for last > 0 && isBlank(f.d.content(last-1)) {
 			last--
 		}
+		// A number at the end as the file stands (blank lines after it
+		// aside or not) puts the lines after it: that the last lines
+		// read the same proves nothing. Below it, where a first run
+		// left them, they are done.
 		hint := op.LineHint
-		if endsWith(f.d, op.New) && (hint == 0 || hint >= last-len(op.New)) {
+		if endsWith(f.d, op.New) && (hint == 0 || hint >= last-len(op.New) && (hint < last || hint > n)) {
 			o.Status, o.Start, o.End = AlreadyApplied, n-len(op.New)+1, n
 			return nil
 		}

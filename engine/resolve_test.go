@@ -450,3 +450,35 @@ func TestPathsListedOnlyWhenNeeded(t *testing.T) {
 		t.Errorf("suffix names listed the base %d times, want 1", src.listed)
 	}
 }
+
+// TestOverwriteChangingOnlyWhiteSpace: a whole new content that differs
+// from the file only in white space (trailing spaces, blank lines at the
+// end) is written, not reported already applied; the same content again
+// is already applied.
+func TestOverwriteChangingOnlyWhiteSpace(t *testing.T) {
+	whole := func(content string) []translate.Operation {
+		return []translate.Operation{{Kind: translate.Create, Path: "a.py", Overwrite: true, New: lines(content), Line: 1, Format: "whole"}}
+	}
+	for _, tt := range []struct{ name, file, content, want string }{
+		{"trailing spaces", "a = 1   \nb = 2\n", "a = 1\nb = 2\n", "a = 1\nb = 2\n"},
+		{"blank lines at the end", "a = 1\nb = 2\n\n\n", "a = 1\nb = 2\n", "a = 1\nb = 2\n"},
+		{"CRLF file", "a = 1  \r\nb = 2\r\n", "a = 1\nb = 2\n", "a = 1\r\nb = 2\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Resolve(files("a.py", tt.file), whole(tt.content), Options{Format: "whole"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := res.Outcomes[0]; o.Status != Applied || len(res.Changes) != 1 || string(res.Changes[0].New) != tt.want {
+				t.Fatalf("status %s, changes %+v; want %q written", o.Status, res.Changes, tt.want)
+			}
+			res, err = Resolve(files("a.py", tt.want), whole(tt.content), Options{Format: "whole"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := res.Outcomes[0]; o.Status != AlreadyApplied || len(res.Changes) != 0 {
+				t.Errorf("again: status %s, %d changes; want already applied", o.Status, len(res.Changes))
+			}
+		})
+	}
+}
