@@ -296,6 +296,8 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 		{"only the first of a format's strays", sr + "*** Update File: x.txt\n*** Update File: y.txt\n", 12, "x.txt"},
 		{"a marker held as content", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\n*** End Patch\n=======\nEnd.\n>>>>>>> REPLACE\n```\n", 0, ""},
 		{"a marker the new lines write", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n", 0, ""},
+		{"a stray after a marker held as content", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n\n*** Update File: x.txt\n@@\n-x\n+y\n",
+			12, `"*** Update File: x.txt" stands outside any apply-patch block`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
