@@ -236,7 +236,7 @@ func (p *srParser) block(i int) (int, error) {
 		if isDivider(t) {
 			break
 		}
-		if isSearch(t) || isEnd(t) {
+		if isSearch(t) || isEnd(t) || srMarker(t).fit == fitFar {
 			return j, p.fail(i+1, j+1, fmt.Sprintf("the block has no %q divider: %q comes first, at line %d", srDivider, t, j+1)+p.hint(i+1, j, '='))
 		}
 		p.kind[j] = kBlock
@@ -256,8 +256,11 @@ func (p *srParser) block(i int) (int, error) {
 		if isEnd(t) || isDivider(t) {
 			break
 		}
-		if isSearch(t) {
-			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1)+p.hint(j+1, k, '>'))
+		if isSearch(t) || srMarker(t).fit == fitFar {
+			// A marker too far to be read is no line of the file either
+			// (see markerAt): taken as new lines, it and what follows up
+			// to a later divider would be written.
+			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1)+p.hint(j+1, k+1, '>'))
 		}
 		p.kind[k] = kBlock
 		text.WriteString(p.lines[k])

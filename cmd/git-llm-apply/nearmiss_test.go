@@ -211,3 +211,38 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkersNeverWrittenOrDropped: a SEARCH/REPLACE block whose end
+// marker is too far from ">>>>>>> REPLACE" to be read, followed by a
+// block whose SEARCH marker is too far as well, used to run on to the
+// next divider, writing both markers and the next block's lines into
+// app.py; and a stray apply-patch header after a block that writes
+// "*** End Patch" as content used to vanish while that block was
+// recorded. Both record nothing and name the line.
+func TestMarkersNeverWrittenOrDropped(t *testing.T) {
+	for _, tt := range []struct{ name, reply, says string }{
+		{"far end and far start", nmReply("<<<<<<< SEARCH", "    x = 1", "=======", "    x = 2", ">>>> REPLACE",
+			"<<<< SEARCH", "    return 1", "=======", "    return 2", ">>>>>>> REPLACE"),
+			`">>>> REPLACE" comes first, at line 9`},
+		{"stray after the same marker as content", "Two changes.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n\n" +
+			"*** Update File: app.py\n@@\n-    return 1\n+    return 2\n",
+			`reply line 12`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"app.py": nearMissPy, "notes.md": "End.\n"})
+			before := r.snapshot()
+			res := r.run("apply", "-b", "nm", r.reply("r.md", tt.reply))
+			if res.code == 0 {
+				t.Fatalf("recorded:\n%s\napp.py:\n%s", res.stderr, r.show("nm", "app.py"))
+			}
+			if !strings.Contains(res.stderr, tt.says) {
+				t.Errorf("the report does not say %q:\n%s", tt.says, res.stderr)
+			}
+			if b := r.branches(); b != "main" {
+				t.Errorf("branches: %q", b)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
