@@ -73,7 +73,10 @@ const (
 // path, a second move, an Update with neither chunk nor move (or whose
 // chunks change nothing), and an added file with a line missing its
 // "+" that more "+" lines follow. Text between sections is ignored with
-// a warning.
+// a warning. Outside the patches, the first header, "*** Move to:" or
+// "*** End Patch" after each (the section of a patch whose "*** Begin
+// Patch" is missing) is a failure too, but for an "*** End Patch" that
+// follows a patch's end, blank lines aside.
 //
 // The error is ErrNoEdits (wrapped, with the reason) when the reply has
 // no "*** Begin Patch" line or its patches hold no file section; the
@@ -84,6 +87,9 @@ func ParseApplyPatch(text string) (*Reply, error) {
 	p.kind = make([]apKind, len(p.lines))
 	p.run()
 	p.collect()
+	if p.patches > 0 {
+		p.strays()
+	}
 	var near nearMisses
 	for i, l := range p.lines {
 		if p.kind[i] == apPatch {
@@ -108,6 +114,37 @@ func ParseApplyPatch(text string) (*Reply, error) {
 		return r, fmt.Errorf("%w: the reply has no %q line%s", ErrNoEdits, apBegin, hint)
 	}
 	return r, fmt.Errorf("%w: the patch at line %d holds no file section (%q, %q, %q)", ErrNoEdits, p.first+1, apAdd+" P", apDelete+" P", apUpdate+" P")
+}
+
+// strays turns the first marker line outside the patches after each
+// patch (a file header, "*** Move to:" or "*** End Patch") into a
+// Reply.Failed entry naming it: the section of a patch whose "***
+// Begin Patch" the model left out (or wrote once for two), which must
+// not vanish while the patch before it applies. An "*** End Patch"
+// right after a patch's end, blank lines aside, is that patch's,
+// doubled.
+func (p *apParser) strays() {
+	reported, after := false, false
+	for i, l := range p.lines {
+		switch p.kind[i] {
+		case apPatch, apWrapper:
+			reported, after = false, true
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		m := markerAt(t)
+		switch {
+		case reported:
+		case m.kind == mkApEnd && after:
+		case m.kind == mkApEnd, m.kind == mkApAdd, m.kind == mkApDelete, m.kind == mkApUpdate, m.kind == mkApMove:
+			p.fail(i+1, apPath(m.arg), "%s", strayMarkerMsg(t, m, false))
+			reported = true
+		}
+		after = false
+	}
 }
 
 // applyPatchAt is the detector of apply-patch: the offset of the first

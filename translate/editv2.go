@@ -51,8 +51,11 @@ const (
 // A block without a path line, without its three separators in order,
 // or without ">>>>>>>" before the reply ends or the next block starts,
 // or one with nothing in any section, is a *ParseError naming the
-// block's "<<<<<<< EDIT" line (the message names the line at fault).
-// A reply without any block returns ErrNoEdits (wrapped).
+// block's "<<<<<<< EDIT" line (the message names the line at fault);
+// so is a ">>>>>>>" outside any block, naming it (the end of a block
+// whose start marker is missing), unless it follows the end of the
+// block above it, blank lines aside. A reply without any block returns
+// ErrNoEdits (wrapped).
 func ParseEditV2(text string) (*Reply, error) {
 	p := &ev2Parser{lines: splitLines(text), r: &Reply{Format: FormatEditV2}}
 	p.kind = make([]lineKind, len(p.lines))
@@ -127,6 +130,11 @@ func (p *ev2Parser) run() error {
 			}
 		}
 		if ev2Is(line, ev2End) {
+			if !followsBlock(p.lines, p.kind, i) {
+				// The end of a block whose start marker the model left
+				// out: the edit it meant must not vanish.
+				return p.fail(i, strayMarkerMsg(ev2End, markerLike{kind: mkEditStart, fit: fitExact}, false))
+			}
 			p.kind[i] = kMarker
 			p.warn(i+1, "%q stands outside any block; ignored", ev2End)
 		}

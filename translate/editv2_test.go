@@ -104,8 +104,8 @@ def other_function():
 	}, {
 		// A start marker names its format: its near misses start blocks,
 		// with a warning per spelling.
-		name: "stray end marker warns, near-miss start markers are read with a warning",
-		reply: ">>>>>>>\na.py\n<<<<<<<< EDIT\n-------\n1\n=======\n2\n-------\n>>>>>>>\n" +
+		name: "near-miss start markers are read with a warning",
+		reply: "Edits:\na.py\n<<<<<<<< EDIT\n-------\n1\n=======\n2\n-------\n>>>>>>>\n" +
 			"b.py\n  <<<<<<< EDIT\n-------\n3\n=======\n4\n-------\n>>>>>>>\n" +
 			"c.py\n<<<<<<<edit\n-------\n5\n=======\n6\n-------\n>>>>>>>\n" +
 			"d.py\n<<<<<<<edit\n-------\n7\n=======\n8\n-------\n>>>>>>>\n",
@@ -115,8 +115,8 @@ def other_function():
 			ev2Edit("c.py", 19, nil, ev2Lines("5"), ev2Lines("6"), nil),
 			ev2Edit("d.py", 27, nil, ev2Lines("7"), ev2Lines("8"), nil),
 		},
+		prose: ev2Lines("Edits:"),
 		warnings: []Warning{
-			{Line: 1, Msg: `">>>>>>>" stands outside any block; ignored`},
 			{Line: 3, Msg: `"<<<<<<<< EDIT" is read as the edit-v2 marker "<<<<<<< EDIT"; write it as the format spells it`},
 			{Line: 11, Msg: `"  <<<<<<< EDIT" is read as the edit-v2 marker "<<<<<<< EDIT"; write it as the format spells it`},
 			{Line: 19, Msg: `"<<<<<<<edit" is read as the edit-v2 marker "<<<<<<< EDIT" (so is line 27); write it as the format spells it`},
@@ -162,6 +162,9 @@ func TestParseEditV2Errors(t *testing.T) {
 			line: 2, msg: `line 4 is "-------" where the block needs its ======= (after the old lines) line`},
 		{name: "fourth separator", reply: "a.py\n<<<<<<< EDIT\n-------\n=======\nx\n-------\nReturns\n-------\n>>>>>>>\n",
 			line: 2, msg: `line 8, "-------", is a fourth separator`},
+		{name: "stray end marker", reply: ok + "\nb.py\n-------\nc\n=======\nd\n-------\n>>>>>>>\n",
+			line: 16, ops: 1, msg: `the edit-v2 marker ">>>>>>>" stands outside any edit-v2 block`,
+			prose: ev2Lines("b.py", "-------", "c", "=======", "d", "-------")},
 		{name: "an edit that does nothing", reply: "Nothing.\n\n" + ok + "b.py\n<<<<<<< EDIT\n-------\n=======\n-------\n>>>>>>>\nAfter.\n",
 			line: 12, ops: 1, msg: "the block changes nothing", prose: ev2Lines("Nothing.")},
 	}

@@ -56,14 +56,17 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 //
 // Reply.Prose holds the lines outside the blocks and outside the fences
 // that wrap them (a fiup fence, or any fence holding a block); a fence
-// of other code in the prose is prose. A "<<<END>>>" outside any block
-// is ignored with a warning.
+// of other code in the prose is prose. A "<<<END>>>" right after a
+// block's own, blank lines aside, is ignored with a warning.
 //
 // A block without "[FILE]:" or "[OP]:", with an unknown op, with an
 // "[ANCHOR]" for CREATE or none for another op, without a "[CONTENT]"
 // where the op needs one, with content for DELETE, or without its
 // "<<<END>>>" (the reply ends or another "<<<FIUP>>>" starts first) is
-// a *ParseError naming the reply line; the operations of the blocks
+// a *ParseError naming the reply line, and so is a "<<<END>>>" outside
+// any block (the end of a block whose "<<<FIUP>>>" is missing) unless
+// it follows the end of the block above it, blank lines aside; the
+// operations of the blocks
 // before it are returned with it. A reply without any block returns
 // ErrNoEdits (wrapped) along with its prose.
 func ParseFIUP(text string) (*Reply, error) {
@@ -120,14 +123,22 @@ func (p *fiupParser) run() error {
 				open.wrapping = true
 			}
 			i = end
+		case markerAt(t).kind == mkFiupEnd && !followsBlock(p.lines, p.kind, i):
+			// The end of a block whose <<<FIUP>>> the model left out
+			// (in a fence or not): the edit it meant must not vanish.
+			if open != nil {
+				p.closeFence(open, i)
+			}
+			p.unread = i
+			return p.fail(i+1, "%s", strayMarkerMsg(t, markerAt(t), false))
+		case markerAt(t).kind == mkFiupEnd:
+			p.kind[i] = kMarker
+			p.warns = append(p.warns, Warning{Line: i + 1, Msg: fmt.Sprintf("%q stands outside any block; ignored", t)})
 		case open != nil:
 			if open.f.closes(t) {
 				p.closeFence(open, i)
 				open = nil
 			}
-		case markerAt(t).kind == mkFiupEnd:
-			p.kind[i] = kMarker
-			p.warns = append(p.warns, Warning{Line: i + 1, Msg: fmt.Sprintf("%q stands outside any block; ignored", t)})
 		default:
 			if f, ok := openFence(t); ok {
 				open = &fiupFence{f: f, start: i, wrapping: f.lang() == fiupFormat}

@@ -204,7 +204,6 @@ func strayMarkers(text string, names []string, r *Reply) {
 		m    markerLike
 	}
 	var found []stray
-	seen := map[string]bool{}
 	n := 0
 	for at := 0; at < len(text); {
 		n++
@@ -213,9 +212,8 @@ func strayMarkers(text string, names []string, r *Reply) {
 			end = len(text) - at
 		}
 		t := strings.Trim(text[at:at+end], " \t\r\f")
-		if m := markerAt(t); m.kind != noMarker && !read(m.format()) && !seen[m.format()] {
+		if m := markerAt(t); m.kind != noMarker && !read(m.format()) {
 			found = append(found, stray{n, t, m})
-			seen[m.format()] = true
 		}
 		at += end + 1
 	}
@@ -236,8 +234,12 @@ func strayMarkers(text string, names []string, r *Reply) {
 			}
 		}
 	}
+	// The first stray of each format that no operation holds: a marker
+	// written as content must not hide a later one that is not.
+	seen := map[string]bool{}
 	for _, s := range found {
-		if !content[s.t] {
+		if !content[s.t] && !seen[s.m.format()] {
+			seen[s.m.format()] = true
 			r.Ops = append(r.Ops, Operation{Kind: Invalid, Format: s.m.format(), Line: s.line, Comment: strayMarkerMsg(s.t, s.m, false)})
 		}
 	}

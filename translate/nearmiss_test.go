@@ -228,6 +228,12 @@ func TestNearMissesInsideBlocks(t *testing.T) {
 			5, `the block has no "=======" divider: ">>>>>>>REPLACE" comes first, at line 7`},
 		{"SEARCH/REPLACE start inside a block", "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n<<<<<<<search\nx\n=======\ny\n>>>>>>> REPLACE\n",
 			2, `the block has no ">>>>>>> REPLACE" end marker: "<<<<<<<search" comes first, at line 6`},
+		{"SEARCH/REPLACE far end before the next block's divider", "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>> REPLACE\n\na.py\n<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n",
+			2, `the block has no ">>>>>>> REPLACE" end marker: ">>>> REPLACE" comes first, at line 6`},
+		{"SEARCH/REPLACE far start in the new lines", "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n<<<<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n",
+			2, `the block has no ">>>>>>> REPLACE" end marker: "<<<<<<<<<< SEARCH" comes first, at line 6`},
+		{"SEARCH/REPLACE far start in the old lines", "a.py\n<<<<<<< SEARCH\nx = 1\n<<<<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n",
+			2, `the block has no "=======" divider: "<<<<<<<<<< SEARCH" comes first, at line 4`},
 		{"edit-v2 start inside a block", "a.py\n<<<<<<< EDIT\n-------\nx\n=======\ny\n-------\nb.py\n<<<<<<<EDIT\n",
 			2, `the next "<<<<<<< EDIT" comes first, at line 9`},
 		{"fiup start inside a block", "<<<FIUP>>>\n[FILE]: a.py\n[OP]: CREATE\n[CONTENT]\nx\n<<FIUP>>\n",
@@ -296,6 +302,8 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 		{"only the first of a format's strays", sr + "*** Update File: x.txt\n*** Update File: y.txt\n", 12, "x.txt"},
 		{"a marker held as content", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\n*** End Patch\n=======\nEnd.\n>>>>>>> REPLACE\n```\n", 0, ""},
 		{"a marker the new lines write", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n", 0, ""},
+		{"a stray after a marker held as content", "Fix it.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n\n*** Update File: x.txt\n@@\n-x\n+y\n",
+			12, `"*** Update File: x.txt" stands outside any apply-patch block`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -320,6 +328,72 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 			}
 			if len(r.Ops) < 2 {
 				t.Errorf("the other block was lost: %+v", r.Ops)
+			}
+		})
+	}
+}
+
+// TestStrayMarkerOfTheFormatRead: a block whose start marker the model
+// left out, after a block of the same format, leaves its end marker or
+// header outside any block. It fails naming that line (the reply's
+// *ParseError, or an Invalid operation), instead of vanishing while the
+// block before it applies; only an end marker right after the end of
+// a block (doubled, or after the second divider that ended it, see
+// testdata/searchreplace/divider_as_end.txtar) is left with a warning.
+func TestStrayMarkerOfTheFormatRead(t *testing.T) {
+	for _, tt := range []struct {
+		name, reply string
+		line        int // 0: no failure
+		says        string
+	}{
+		{"SEARCH/REPLACE", "Fix.\n\napp.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\napp.py\n```\nc\n=======\nd\n>>>>>>> REPLACE\n```\n",
+			17, `the SEARCH/REPLACE marker ">>>>>>> REPLACE" stands outside any diff block`},
+		{"SEARCH/REPLACE after a block a divider ended", "a.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n=======\n>>>>>>> REPLACE\n```\n", 0, ""},
+		{"SEARCH/REPLACE end doubled", "a.py\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n\n>>>>>>> REPLACE\n", 0, ""},
+		{"fiup end doubled", "<<<FIUP>>>\n[FILE]: a.py\n[OP]: REPLACE\n[ANCHOR]\na\n[CONTENT]\nb\n<<<END>>>\n<<<END>>>\n", 0, ""},
+		{"edit-v2 end doubled", "a.py\n<<<<<<< EDIT\n-------\na\n=======\nb\n-------\n>>>>>>>\n>>>>>>>\n", 0, ""},
+		{"apply-patch", "Fix.\n\n*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** End Patch\n\n*** Update File: b.py\n@@\n-c\n+d\n*** End Patch\n",
+			10, `the apply-patch marker "*** Update File: b.py" stands outside any apply-patch block`},
+		{"apply-patch, ended twice", "Fix.\n\n*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** End Patch\n*** Update File: b.py\n@@\n-c\n+d\n",
+			9, `"*** Update File: b.py" stands outside any apply-patch block`},
+		{"udiffx", "Fix.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"a.py\">\n@@\n-a\n+b\n</FILE_PATCH>\n</FILE_CHANGES>\n\n<FILE_PATCH file_path=\"b.py\">\n@@\n-c\n+d\n</FILE_PATCH>\n",
+			11, `the udiffx tag "<FILE_PATCH file_path=\"b.py\">" stands outside any udiffx block`},
+		{"fiup", "Fix.\n\n<<<FIUP>>>\n[FILE]: a.py\n[OP]: REPLACE\n[ANCHOR]\na\n[CONTENT]\nb\n<<<END>>>\n\n[FILE]: b.py\n[OP]: REPLACE\n[ANCHOR]\nc\n[CONTENT]\nd\n<<<END>>>\n",
+			18, `the FIUP marker "<<<END>>>" stands outside any fiup block`},
+		{"edit-v2", "Fix.\n\na.py\n<<<<<<< EDIT\n-------\na\n=======\nb\n-------\n>>>>>>>\n\nb.py\n-------\nc\n=======\nd\n-------\n>>>>>>>\n",
+			18, `">>>>>>>" stands outside any edit-v2 block`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// A reader that stops at a *ParseError stops there; the
+			// others report an Invalid operation beside the block.
+			r, err := Parse(tt.reply, "auto")
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				if tt.line == 0 || pe.Line != tt.line || !strings.Contains(pe.Msg, tt.says) {
+					t.Fatalf("error %v, want a failure at line %d saying %q", err, tt.line, tt.says)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var invalid []Operation
+			for _, op := range r.Ops {
+				if op.Kind == Invalid {
+					invalid = append(invalid, op)
+				}
+			}
+			if tt.line == 0 {
+				if len(invalid) > 0 {
+					t.Fatalf("unexpected failure %+v", invalid)
+				}
+				return
+			}
+			if len(invalid) != 1 || invalid[0].Line != tt.line || !strings.Contains(invalid[0].Comment, tt.says) {
+				t.Fatalf("invalid ops %+v, want one at line %d saying %q", invalid, tt.line, tt.says)
+			}
+			if len(r.Ops) != 2 {
+				t.Errorf("ops %+v: want the block read and the stray line", r.Ops)
 			}
 		})
 	}

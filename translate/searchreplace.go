@@ -34,8 +34,11 @@ const (
 // marker, or with no file name when no earlier block named one, is a
 // *ParseError naming the block's SEARCH line (the message names a
 // divider or end marker of the wrong length); so is a line like a
-// SEARCH marker with a run of "<" outside five to nine, naming it. A reply without any block returns ErrNoEdits along with
-// its prose and shell blocks.
+// SEARCH marker with a run of "<" outside five to nine, naming it,
+// inside a block or not, and an end marker standing outside any block
+// (the end of a block whose SEARCH marker is missing) unless it follows
+// the end of the block above it, blank lines aside. A reply without any
+// block returns ErrNoEdits along with its prose and shell blocks.
 func ParseSearchReplace(text string) (*Reply, error) {
 	sp, err := splitSearchReplace(text)
 	r := &Reply{
@@ -163,11 +166,30 @@ func (p *srParser) run() error {
 		}
 		if m.kind == mkReplace {
 			p.kind[i] = kMarker
+			if !followsBlock(p.lines, p.kind, i) {
+				// The end of a block whose SEARCH marker the model left
+				// out: the edit it meant must not vanish.
+				return p.fail(i+1, i+1, strayMarkerMsg(t, m, false))
+			}
 			p.warn(i+1, "%q stands outside any block; ignored", t)
 		}
 		i++
 	}
 	return nil
+}
+
+// followsBlock reports whether the line before line i, blank lines
+// aside, is the last line of a block (kBlock: the SEARCH/REPLACE, FIUP
+// and edit-v2 readers ask outside their blocks). An end marker at i is
+// then that block's, doubled or written after the second divider that
+// ended it (see block), and no edit is lost with it; any other end
+// marker outside a block ends one whose start marker is missing.
+func followsBlock(lines []string, kind []lineKind, i int) bool {
+	j := i - 1
+	for j >= 0 && strings.TrimSpace(lines[j]) == "" {
+		j--
+	}
+	return j >= 0 && kind[j] == kBlock
 }
 
 // searchFollows reports whether one of the two lines after line i is a
@@ -236,7 +258,7 @@ func (p *srParser) block(i int) (int, error) {
 		if isDivider(t) {
 			break
 		}
-		if isSearch(t) || isEnd(t) {
+		if isSearch(t) || isEnd(t) || srMarker(t).fit == fitFar {
 			return j, p.fail(i+1, j+1, fmt.Sprintf("the block has no %q divider: %q comes first, at line %d", srDivider, t, j+1)+p.hint(i+1, j, '='))
 		}
 		p.kind[j] = kBlock
@@ -256,8 +278,11 @@ func (p *srParser) block(i int) (int, error) {
 		if isEnd(t) || isDivider(t) {
 			break
 		}
-		if isSearch(t) {
-			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1)+p.hint(j+1, k, '>'))
+		if isSearch(t) || srMarker(t).fit == fitFar {
+			// A marker too far to be read is no line of the file either
+			// (see markerAt): taken as new lines, it and what follows up
+			// to a later divider would be written.
+			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1)+p.hint(j+1, k+1, '>'))
 		}
 		p.kind[k] = kBlock
 		text.WriteString(p.lines[k])

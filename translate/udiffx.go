@@ -50,7 +50,9 @@ const (
 // tag before the next line starting with a "<FILE_" or "</FILE_" tag,
 // a patch without a changing hunk, an unknown FILE_ tag, a tag without
 // its ">") is a Reply.Failed entry naming its tag's line, and reading
-// resumes after it, so the directives that follow still count. Text
+// resumes after it, so the directives that follow still count; so is
+// a directive tag starting a line outside the envelopes (written after
+// </FILE_CHANGES>), which is not read. Text
 // between directives, a second envelope, and an envelope without its
 // </FILE_CHANGES> (read to the end of the reply, or to the fence that
 // wraps it) are warnings. The lines outside the envelope and its
@@ -97,6 +99,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 	}
 	p.prose(envs)
 	p.misspelt()
+	p.strays(envs)
 	var near nearMisses
 	for i := env.from; i <= env.to; i++ {
 		t := strings.TrimSpace(p.line(i))
@@ -179,6 +182,29 @@ func (p *udxParser) misspelt() bool {
 		}
 	}
 	return found
+}
+
+// strays turns every line outside the envelopes envs that starts with
+// a directive tag (<FILE_NEW, <FILE_PATCH, <FILE_RENAME, <FILE_DELETE)
+// into a Reply.Failed entry naming it: a directive the model wrote
+// after the envelope closed must not vanish while the envelope's
+// apply.
+func (p *udxParser) strays(envs []udxRange) {
+	for k, i := range p.tagged {
+		switch p.tags[k] {
+		case udxNew, udxPatch, udxRename, udxDelete:
+		default:
+			continue
+		}
+		inside := false
+		for _, e := range envs {
+			inside = inside || e.from <= i && i <= e.to
+		}
+		if !inside {
+			t := strings.TrimSpace(p.line(i))
+			p.fail(i+1, "", "%s", strayMarkerMsg(t, udxMarkerOf(t), false))
+		}
+	}
 }
 
 // udxParser reads a reply through its text with "\r\n" folded to "\n"

@@ -211,3 +211,50 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkersNeverWrittenOrDropped: a SEARCH/REPLACE block whose end
+// marker is too far from ">>>>>>> REPLACE" to be read, followed by a
+// block whose SEARCH marker is too far as well, used to run on to the
+// next divider, writing both markers and the next block's lines into
+// app.py; and a stray apply-patch header after a block that writes
+// "*** End Patch" as content used to vanish while that block was
+// recorded, and so did a block whose start marker is missing after a
+// block of its own format (without a word, for apply-patch and
+// udiffx). Each records nothing and names the line.
+func TestMarkersNeverWrittenOrDropped(t *testing.T) {
+	for _, tt := range []struct{ name, reply, says string }{
+		{"far end and far start", nmReply("<<<<<<< SEARCH", "    x = 1", "=======", "    x = 2", ">>>> REPLACE",
+			"<<<< SEARCH", "    return 1", "=======", "    return 2", ">>>>>>> REPLACE"),
+			`">>>> REPLACE" comes first, at line 9`},
+		{"stray after the same marker as content", "Two changes.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\n*** End Patch\n>>>>>>> REPLACE\n```\n\n" +
+			"*** Update File: app.py\n@@\n-    return 1\n+    return 2\n",
+			`reply line 12`},
+		// A block of the format read whose start the model left out.
+		{"apply-patch section after End Patch", "Two changes.\n\n*** Begin Patch\n*** Update File: notes.md\n@@\n-End.\n+The end.\n*** End Patch\n" +
+			"*** Update File: app.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n",
+			`reply line 9`},
+		{"udiffx directive after the envelope", "Two changes.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"notes.md\">\n@@\n-End.\n+The end.\n</FILE_PATCH>\n</FILE_CHANGES>\n" +
+			"<FILE_PATCH file_path=\"app.py\">\n@@\n-    return 1\n+    return 2\n</FILE_PATCH>\n",
+			`reply line 10`},
+		{"SEARCH/REPLACE block without its SEARCH marker", "Two changes.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\nThe end.\n>>>>>>> REPLACE\n```\n\n" +
+			"app.py\n```\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n",
+			`reply line 17`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"app.py": nearMissPy, "notes.md": "End.\n"})
+			before := r.snapshot()
+			res := r.run("apply", "-b", "nm", r.reply("r.md", tt.reply))
+			if res.code == 0 {
+				t.Fatalf("recorded:\n%s\napp.py:\n%s", res.stderr, r.show("nm", "app.py"))
+			}
+			if !strings.Contains(res.stderr, tt.says) {
+				t.Errorf("the report does not say %q:\n%s", tt.says, res.stderr)
+			}
+			if b := r.branches(); b != "main" {
+				t.Errorf("branches: %q", b)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+		})
+	}
+}
