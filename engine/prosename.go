@@ -16,7 +16,7 @@ import (
 
 // shortFile is the most lines of substance a file may have for any
 // rewrite of it to be plausibly whole: the rewrite of a short file may
-// keep none of its lines.
+// keep few of its lines.
 const shortFile = 10
 
 // proseName picks the file that o, a whole file whose reply named it
@@ -84,7 +84,9 @@ func (r *resolver) namedFile(name string) (*fileState, error) {
 // plausiblyWhole reports whether content is plausibly a whole new
 // version of a file holding old: it keeps at least half of the file's
 // lines of substance, in order, or the file is short and the content
-// keeps one of them and is not much shorter. It returns how many of
+// keeps one of them and is no shorter (a snippet of a short file, the
+// lines a change touches, is shorter, and written whole it would drop
+// the rest). It returns how many of
 // how many lines of substance it keeps.
 func plausiblyWhole(old, content []string) (kept, total int, ok bool) {
 	a, b := substance(old), substance(content)
@@ -94,7 +96,7 @@ func plausiblyWhole(old, content []string) (kept, total int, ok bool) {
 		}
 	}
 	total = len(a)
-	short := total <= shortFile && (total == 0 || kept > 0) && 2*len(b) >= total
+	short := total <= shortFile && (total == 0 || kept > 0) && len(b) >= total
 	return kept, total, 2*kept >= total || short
 }
 

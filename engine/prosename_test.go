@@ -121,13 +121,15 @@ func TestPlausiblyWhole(t *testing.T) {
 		old, new string
 		want     bool
 	}{
-		{"a = 1\nb = 2\nc = 3\nd = 4\n", "a = 1\nb = 2\nc = 30\nd = 40\n", true},                 // keeps half
-		{"a = 1\nb = 2\nc = 3\nd = 4\n", "a = 10\nb = 20\nc = 30\nd = 4\n", true},                // short, keeps one
-		{"a = 1\nb = 2\nc = 3\nd = 4\n", "x = 10\ny = 20\nz = 30\nw = 40\n", false},              // short, keeps none
-		{"a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "a = 1\n", false},                                // short, much shorter
-		{"", "anything at all\n", true},                                                          // empty
-		{"}\n\n}\n", "x = 1\n", true},                                                            // nothing of substance
-		{strings.Repeat("line = 1\n", 20) + "end = 2\n", "line = 1\nline = 1\nend = 2\n", false}, // long, keeps little
+		{"a = 1\nb = 2\nc = 3\nd = 4\n", "a = 1\nb = 2\nc = 30\nd = 40\n", true},                          // keeps half
+		{"a = 1\nb = 2\nc = 3\nd = 4\n", "a = 10\nb = 20\nc = 30\nd = 4\n", true},                         // short, keeps one
+		{"a = 1\nb = 2\nc = 3\nd = 4\n", "x = 10\ny = 20\nz = 30\nw = 40\n", false},                       // short, keeps none
+		{"a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "a = 1\n", false},                                         // short, much shorter
+		{"import os\nHOST = 'a'\nPORT = 1\nDEBUG = 0\n", "import os\nHOST = os.environ['HOST']\n", false}, // short, a snippet of it
+		{"import os\nHOST = 'a'\nPORT = 1\n", "import os\nHOST = os.environ['HOST']\nPORT = 2\n", true},   // short, rewritten whole
+		{"", "anything at all\n", true},                                                                   // empty
+		{"}\n\n}\n", "x = 1\n", true},                                                                     // nothing of substance
+		{strings.Repeat("line = 1\n", 20) + "end = 2\n", "line = 1\nline = 1\nend = 2\n", false},          // long, keeps little
 	}
 	for _, tt := range tests {
 		if _, _, got := plausiblyWhole(lines(tt.old), lines(tt.new)); got != tt.want {

@@ -106,9 +106,12 @@ func TestProseNamedWholeFile(t *testing.T) {
 	for _, tt := range []struct{ name, reply, absent string }{
 		{"a fence under Run it like this", "Run it like this:\n\n```\npython src/app.py\n```\n", ""},
 		{"a fence under prose naming no existing file", "Here's the new `tool.py`:\n\n```python\nprint(\"tool\")\n```\n", "tool.py"},
+		// A snippet of a short file, the lines a change touches: written
+		// whole, it would drop PORT and DEBUG.
+		{"a snippet of a short file it names", "Read the host from the environment in `config.py`:\n\n```python\nimport os\nHOST = os.environ[\"HOST\"]\n```\n", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRepo(t, map[string]string{"src/app.py": app})
+			r := newRepo(t, map[string]string{"src/app.py": app, "config.py": "import os\nHOST = \"localhost\"\nPORT = 8080\nDEBUG = False\n"})
 			before := r.snapshot()
 			res := r.run("apply", r.reply("reply.md", tt.reply))
 			if res.code != 2 {
