@@ -83,7 +83,9 @@ func (r *resolver) namedFile(name string) (*fileState, error) {
 
 // plausiblyWhole reports whether content is plausibly a whole new
 // version of a file holding old: it keeps at least half of the file's
-// lines of substance, in order, or the file is short and the content
+// lines of substance, in order, and has three quarters as many (a
+// fence of the file's first half, changed, is no rewrite of it), or
+// the file is short and the content
 // keeps one of them and is no shorter (a snippet of a short file, the
 // lines a change touches, is shorter, and written whole it would drop
 // the rest). It returns how many of
@@ -97,7 +99,7 @@ func plausiblyWhole(old, content []string) (kept, total int, ok bool) {
 	}
 	total = len(a)
 	short := total <= shortFile && (total == 0 || kept > 0) && len(b) >= total
-	return kept, total, 2*kept >= total || short
+	return kept, total, 2*kept >= total && 4*len(b) >= 3*total || short
 }
 
 // substance returns the lines of substance of a text, trimmed: not

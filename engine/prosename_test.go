@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -116,6 +117,15 @@ func keys(m map[string]string) string {
 	return strings.Join(ks, ", ")
 }
 
+// numbered is the lines "v<from> = <from>" to "v<to> = <to>".
+func numbered(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "v%d = %d\n", i, i)
+	}
+	return b.String()
+}
+
 func TestPlausiblyWhole(t *testing.T) {
 	tests := []struct {
 		old, new string
@@ -130,6 +140,8 @@ func TestPlausiblyWhole(t *testing.T) {
 		{"", "anything at all\n", true},                                                                   // empty
 		{"}\n\n}\n", "x = 1\n", true},                                                                     // nothing of substance
 		{strings.Repeat("line = 1\n", 20) + "end = 2\n", "line = 1\nline = 1\nend = 2\n", false},          // long, keeps little
+		{numbered(1, 20), numbered(1, 12), false},                                                         // long, its first half and more
+		{numbered(1, 20), numbered(1, 16) + "x = 0\n", true},                                              // long, a few lines dropped
 	}
 	for _, tt := range tests {
 		if _, _, got := plausiblyWhole(lines(tt.old), lines(tt.new)); got != tt.want {
