@@ -10,9 +10,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 )
 
 // controlRune reports whether r is a control character a terminal acts
@@ -61,6 +64,18 @@ func (t termWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// forTerminal returns w, or w through termWriter when w is a terminal:
+// what a command writes on standard output for other programs (the
+// diff translate prints for git apply) stays byte for byte on a pipe
+// or in a file, and a person reading it on a terminal reads the reply's
+// control characters escaped, as everywhere else.
+func forTerminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return termWriter{w}
+	}
+	return w
 }
 
 // displayPath quotes a path holding a control character or bytes that

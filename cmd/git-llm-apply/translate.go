@@ -55,7 +55,7 @@ field and its patch file in "patch") is printed instead.`,
 					diffs[i] = string(r.Patch)
 				case cmd.String("patch-dir") != "":
 				default:
-					if _, err := s.out.Write(r.Patch); err != nil {
+					if _, err := forTerminal(s.out).Write(r.Patch); err != nil {
 						return err
 					}
 				}
