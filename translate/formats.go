@@ -204,19 +204,12 @@ func strayMarkers(text string, names []string, r *Reply) {
 		m    markerLike
 	}
 	var found []stray
-	n := 0
-	for at := 0; at < len(text); {
-		n++
-		end := strings.IndexByte(text[at:], '\n')
-		if end < 0 {
-			end = len(text) - at
-		}
-		t := strings.Trim(text[at:at+end], " \t\r\f")
-		if m := markerAt(t); m.kind != noMarker && !read(m.format()) {
+	markerLines(text, func(n int, t string, m markerLike) bool {
+		if !read(m.format()) {
 			found = append(found, stray{n, t, m})
 		}
-		at += end + 1
-	}
+		return true
+	})
 	if len(found) == 0 {
 		return
 	}

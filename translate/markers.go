@@ -391,10 +391,10 @@ func (m markerLike) farMsg(t string) string {
 	return fmt.Sprintf("%q looks like the %s %q but is not read as one; write the marker as %q", hunkClip(t), m.what(), m.spelled(), m.spelled())
 }
 
-// firstMarker returns the 1-based line of the first line of text that
-// resembles a marker of any format, with the line (trimmed) and what it
-// resembles; 0 when none does.
-func firstMarker(text string) (int, string, markerLike) {
+// markerLines calls fn with the 1-based number, the trimmed text and
+// what it resembles of each line of text that resembles a marker of
+// any format, in order, until fn returns false.
+func markerLines(text string, fn func(line int, t string, m markerLike) bool) {
 	n := 0
 	for at := 0; at < len(text); {
 		n++
@@ -403,12 +403,22 @@ func firstMarker(text string) (int, string, markerLike) {
 			end = len(text) - at
 		}
 		t := strings.Trim(text[at:at+end], " \t\r\f")
-		if m := markerAt(t); m.kind != noMarker {
-			return n, t, m
+		if m := markerAt(t); m.kind != noMarker && !fn(n, t, m) {
+			return
 		}
 		at += end + 1
 	}
-	return 0, "", markerLike{}
+}
+
+// firstMarker returns the 1-based line of the first line of text that
+// resembles a marker of any format, with the line (trimmed) and what it
+// resembles; 0 when none does.
+func firstMarker(text string) (line int, t string, m markerLike) {
+	markerLines(text, func(n int, tn string, mn markerLike) bool {
+		line, t, m = n, tn, mn
+		return false
+	})
+	return line, t, m
 }
 
 // nearMisses gathers the near-miss markers a reader read as markers,
