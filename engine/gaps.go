@@ -410,12 +410,25 @@ func repeatedComments(d *doc, lang string, repl []string, start, end int) (head,
 	if lang == "" || len(repl) == 0 {
 		return 0, 0
 	}
+	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	// Most edits repeat neither neighbour: tell that without reading
+	// the new lines' comments.
+	holds := func(line string) bool {
+		for _, l := range repl {
+			if same(trimEOL(l), line) {
+				return true
+			}
+		}
+		return false
+	}
+	if !(start > 0 && holds(d.content(start-1))) && !(end < d.len() && holds(d.content(end))) {
+		return 0, 0
+	}
 	contents := make([]string, len(repl))
 	for i, l := range repl {
 		contents[i] = trimEOL(l)
 	}
 	comment := commentLines(contents, lang)
-	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
 	// A line written back byte for byte at an edge of the region is the
 	// file's own line, which the edit keeps (a hunk's context), not a
 	// repetition of the line next to the region.
@@ -425,29 +438,26 @@ func repeatedComments(d *doc, lang string, repl []string, start, end int) (head,
 	for !keptFirst && lead < len(repl) && comment[lead] {
 		lead++
 	}
-	for k := min(lead, start); k > 0; k-- {
-		ok := true
-		for i := 0; i < k && ok; i++ {
-			ok = same(contents[i], d.content(start-k+i))
-		}
-		if ok {
-			head = k
-			break
-		}
-	}
+	head = longestRun(min(lead, start), func(k, i int) bool { return same(contents[i], d.content(start-k+i)) })
 	trail := 0
 	for !keptLast && trail < len(repl)-head && comment[len(repl)-1-trail] {
 		trail++
 	}
-	for k := min(trail, d.len()-end); k > 0; k-- {
+	tail = longestRun(min(trail, d.len()-end), func(k, i int) bool { return same(contents[len(repl)-k+i], d.content(end+i)) })
+	return head, tail
+}
+
+// longestRun returns the largest k, at most most, for which eq(k, i)
+// holds for every i below k; 0 when there is none.
+func longestRun(most int, eq func(k, i int) bool) int {
+	for k := most; k > 0; k-- {
 		ok := true
 		for i := 0; i < k && ok; i++ {
-			ok = same(contents[len(repl)-k+i], d.content(end+i))
+			ok = eq(k, i)
 		}
 		if ok {
-			tail = k
-			break
+			return k
 		}
 	}
-	return head, tail
+	return 0
 }
