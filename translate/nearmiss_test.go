@@ -311,20 +311,8 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var invalid []Operation
-			for _, op := range r.Ops {
-				if op.Kind == Invalid {
-					invalid = append(invalid, op)
-				}
-			}
-			if tt.strayLine == 0 {
-				if len(invalid) > 0 {
-					t.Fatalf("unexpected failure %+v", invalid)
-				}
+			if !oneInvalid(t, r, tt.strayLine, tt.says) {
 				return
-			}
-			if len(invalid) != 1 || invalid[0].Line != tt.strayLine || !strings.Contains(invalid[0].Comment, tt.says) {
-				t.Fatalf("invalid ops %+v", invalid)
 			}
 			if len(r.Ops) < 2 {
 				t.Errorf("the other block was lost: %+v", r.Ops)
@@ -377,24 +365,35 @@ func TestStrayMarkerOfTheFormatRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var invalid []Operation
-			for _, op := range r.Ops {
-				if op.Kind == Invalid {
-					invalid = append(invalid, op)
-				}
-			}
-			if tt.line == 0 {
-				if len(invalid) > 0 {
-					t.Fatalf("unexpected failure %+v", invalid)
-				}
+			if !oneInvalid(t, r, tt.line, tt.says) {
 				return
-			}
-			if len(invalid) != 1 || invalid[0].Line != tt.line || !strings.Contains(invalid[0].Comment, tt.says) {
-				t.Fatalf("invalid ops %+v, want one at line %d saying %q", invalid, tt.line, tt.says)
 			}
 			if len(r.Ops) != 2 {
 				t.Errorf("ops %+v: want the block read and the stray line", r.Ops)
 			}
 		})
 	}
+}
+
+// oneInvalid requires r to hold no Invalid operation when line is 0,
+// else exactly one, at that reply line, saying says; it reports
+// whether there was one to look further at.
+func oneInvalid(t *testing.T, r *Reply, line int, says string) bool {
+	t.Helper()
+	var invalid []Operation
+	for _, op := range r.Ops {
+		if op.Kind == Invalid {
+			invalid = append(invalid, op)
+		}
+	}
+	if line == 0 {
+		if len(invalid) > 0 {
+			t.Fatalf("unexpected failure %+v", invalid)
+		}
+		return false
+	}
+	if len(invalid) != 1 || invalid[0].Line != line || !strings.Contains(invalid[0].Comment, says) {
+		t.Fatalf("invalid ops %+v, want one at line %d saying %q", invalid, line, says)
+	}
+	return true
 }
