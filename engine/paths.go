@@ -64,14 +64,15 @@ func checkReading(name, p string) reading {
 			return bad("holds a control character")
 		}
 	}
+	if strings.HasSuffix(p, "/") {
+		return bad("names a directory")
+	}
+	// Cleaned first: "./C:" is the drive C: as much as "C:" is.
+	p = path.Clean(p)
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) ||
 		len(p) >= 2 && p[1] == ':' && isLetter(p[0]) {
 		return bad("is absolute; paths must be relative to the repository root")
 	}
-	if strings.HasSuffix(p, "/") {
-		return bad("names a directory")
-	}
-	p = path.Clean(p)
 	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
 		return bad("leaves the repository")
 	}

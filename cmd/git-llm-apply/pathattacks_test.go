@@ -32,6 +32,8 @@ func TestPathAttacks(t *testing.T) {
 		{"control character", udx("<FILE_NEW file_path=\"a\x01b.txt\">\npwned\n</FILE_NEW>"), "control character"},
 		{"NUL byte", udx("<FILE_NEW file_path=\"a\x00b.txt\">\npwned\n</FILE_NEW>"), "control character"},
 		{"Windows drive", create(`C:\pwned.txt`), "absolute"},
+		{"Windows drive after ./", create(`./C:\pwned.txt`), "absolute"},
+		{"Windows drive after a/..", create("a/../C:/pwned.txt"), "absolute"},
 		{"UNC path", create(`\\server\share\pwned.txt`), "absolute"},
 		{"trailing slash", create("src/"), "names a directory"},
 		// A C-quoted name may spell any byte; the report keeps each
