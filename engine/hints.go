@@ -21,6 +21,10 @@ type Elsewhere struct {
 	// or Failed when only its file is there (the edit named a path the
 	// base lacks and the other base has).
 	Status Status
+	// OnlyThere: the base lacks the edit's file and the other base has
+	// it, an untracked file (or one deleted from the working tree) that
+	// the reply edits or creates and then edits.
+	OnlyThere bool
 }
 
 // hintable reports whether the other base may explain o's failure: a
@@ -34,7 +38,7 @@ func hintable(o Outcome) bool {
 // error what the edit does there. Only failed replies pay for it. A
 // base that cannot be read there (a path its filters refuse) leaves
 // the advice out; only the end of ctx is an error.
-func addElsewhere(ctx context.Context, other Source, name string, ops []translate.Operation, opts Options, outs []Outcome) error {
+func addElsewhere(ctx context.Context, base, other Source, name string, ops []translate.Operation, opts Options, outs []Outcome) error {
 	want := false
 	for _, o := range outs {
 		want = want || hintable(o)
@@ -58,11 +62,13 @@ func addElsewhere(ctx context.Context, other Source, name string, ops []translat
 			// end, say): no claim about the one it named here.
 			continue
 		}
+		_, err := base.Lookup(o.Err.Path)
+		only := errors.Is(err, ErrNotExist) && isFile(other, o.Err.Path)
 		switch {
 		case there.Status == Applied || there.Status == AlreadyApplied:
-			o.Err.Elsewhere = &Elsewhere{Base: name, Status: there.Status}
-		case errors.Is(o.Err, ErrNoFile) && isFile(other, o.Err.Path):
-			o.Err.Elsewhere = &Elsewhere{Base: name, Status: Failed}
+			o.Err.Elsewhere = &Elsewhere{Base: name, Status: there.Status, OnlyThere: only}
+		case errors.Is(o.Err, ErrNoFile) && only:
+			o.Err.Elsewhere = &Elsewhere{Base: name, Status: Failed, OnlyThere: true}
 		}
 	}
 	return nil

@@ -183,7 +183,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		return res, err
 	}
 	if other != nil {
-		if err := addElsewhere(ctx, other, opts.OtherName, reply.Ops, ropts, result.Outcomes); err != nil {
+		if err := addElsewhere(ctx, cur, other, opts.OtherName, reply.Ops, ropts, result.Outcomes); err != nil {
 			return nil, err
 		}
 	}

@@ -65,8 +65,8 @@ type candidate struct {
 // have meant, best first: the same path in another case; then the same
 // file name (in any case) in a directory at most maxDirDistance levels
 // away (a level missing, extra or renamed); then a file name a few
-// edits away (a typo, a plural, another extension) in the same
-// directory or one level away. Ties go by path. present filters out
+// edits away (a typo, a plural, another extension), a directory
+// level counting as one edit more. Ties go by path. present filters out
 // the paths the reply has removed.
 func closestPaths(name string, paths []string, present func(string) bool) []string {
 	dir, base := splitPath(name)
@@ -103,7 +103,7 @@ func closestPaths(name string, paths []string, present func(string) bool) []stri
 				continue
 			}
 			dd := dirDist(pd)
-			if dd > 1 {
+			if bd+dd > limit {
 				continue
 			}
 			c = candidate{p, 2, bd + dd}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -19,31 +18,32 @@ func elsewhereAdvice(e engine.Outcome, w [2]string) string {
 	}
 	x := e.Err.Elsewhere
 	p, arg := displayPath(e.Err.Path), shellArg(e.Err.Path)
-	missing := errors.Is(e.Err, engine.ErrNoFile)
+	matches := x.Status == engine.Applied
+	done := x.Status == engine.AlreadyApplied
 	switch x.Base {
 	case "worktree":
 		switch {
-		case !missing && x.Status == engine.Applied:
-			return fmt.Sprintf("This edit matches the working tree: %s has changes that are not staged. Stage them with git add %s, or run again with --base worktree.", p, arg)
-		case !missing && x.Status == engine.AlreadyApplied:
-			return fmt.Sprintf("The working tree's %s already holds this edit, in changes that are not staged. Stage them with git add %s.", p, arg)
-		case x.Status == engine.Applied:
+		case x.OnlyThere && matches:
 			return fmt.Sprintf("%s is not tracked; git add %s or use --base worktree (this edit matches the file in the working tree).", p, arg)
-		case x.Status == engine.AlreadyApplied:
+		case x.OnlyThere && done:
 			return fmt.Sprintf("%s is not tracked, and the working tree's %s already holds this edit; git add %s to stage it.", p, p, arg)
-		case missing:
+		case x.OnlyThere:
 			return fmt.Sprintf("%s is not tracked; git add %s or use --base worktree, and copy %s exactly as it stands in the working tree (this edit does not match it there either).", p, arg, w[0])
+		case matches:
+			return fmt.Sprintf("This edit matches the working tree: %s has changes that are not staged. Stage them with git add %s, or run again with --base worktree.", p, arg)
+		case done:
+			return fmt.Sprintf("The working tree's %s already holds this edit, in changes that are not staged. Stage them with git add %s.", p, arg)
 		}
 	case "index":
 		switch {
-		case !missing && x.Status == engine.Applied:
-			return fmt.Sprintf("This edit matches the index but not the working tree: %s has changes that are not staged. Run again without --base worktree to edit the staged %s, or send the edit again against the file as it is now.", p, p)
-		case !missing && x.Status == engine.AlreadyApplied:
-			return fmt.Sprintf("The staged %s already holds this edit; the working tree's %s has changes that are not staged (git diff %s shows them).", p, p, arg)
-		case x.Status == engine.Applied || x.Status == engine.AlreadyApplied:
+		case x.OnlyThere && (matches || done):
 			return fmt.Sprintf("%s is deleted in the working tree but not in the index, where this edit matches; run again without --base worktree, or bring the file back with git restore %s.", p, arg)
-		case missing:
+		case x.OnlyThere:
 			return fmt.Sprintf("%s is deleted in the working tree but not in the index; git restore %s brings it back.", p, arg)
+		case matches:
+			return fmt.Sprintf("This edit matches the index but not the working tree: %s has changes that are not staged. Run again without --base worktree to edit the staged %s, or send the edit again against the file as it is now.", p, p)
+		case done:
+			return fmt.Sprintf("The staged %s already holds this edit; the working tree's %s has changes that are not staged (git diff %s shows them).", p, p, arg)
 		}
 	}
 	return ""
