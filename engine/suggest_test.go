@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -115,5 +116,26 @@ func TestSuggestionsListOnce(t *testing.T) {
 		if got := fmt.Sprint(res.Outcomes[i].Err.Suggestions); got != want {
 			t.Errorf("edit %d: %s, want %s", i+1, got, want)
 		}
+	}
+}
+
+// A run lists its base once, however many of its replies name a path
+// that is no file.
+func TestRunListsTheBaseOnce(t *testing.T) {
+	src := &countingSource{memSource: files("src/a.py", "x\n", "src/b.py", "y\n")}
+	in := []Input{
+		{Source: "1.md", Text: srReply([3]string{"src/aa.py", "x\n", "X\n"})},
+		{Source: "2.md", Text: srReply([3]string{"b.py", "y\n", "Y\n"})},
+		{Source: "3.md", Text: srReply([3]string{"src/bb.py", "y\n", "Y\n"})},
+	}
+	out, err := Run(context.Background(), in, src, nil, RunOptions{Format: "auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.listed != 1 {
+		t.Errorf("listed the base %d times, want 1", src.listed)
+	}
+	if got := fmt.Sprint(out[2].Outcomes[0].Err.Suggestions); got != "[src/b.py]" {
+		t.Errorf("third reply: suggestions %s", got)
 	}
 }

@@ -233,3 +233,18 @@ func TestAdviceClosestPaths(t *testing.T) {
 		})
 	}
 }
+
+// The commands the advice suggests can be pasted as they are.
+func TestShellArg(t *testing.T) {
+	for in, want := range map[string]string{
+		"src/app.py":  "src/app.py",
+		"my file.txt": "'my file.txt'",
+		"it's.py":     `'it'\''s.py'`,
+		"-n.py":       "./-n.py",
+		"a$b":         "'a$b'",
+	} {
+		if got := shellArg(in); got != want {
+			t.Errorf("shellArg(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
