@@ -39,6 +39,12 @@ type EditError struct {
 	// Places lists the 1-based lines where ambiguous text stands.
 	Places  []int
 	Closest *Closest
+	// Suggestions are the closest paths of the base to a path that is
+	// no file there (ErrNoFile), best first (see closestPaths).
+	Suggestions []string
+	// Elsewhere, when set, says what the edit does in the other base
+	// (see RunOptions.Other): advice only.
+	Elsewhere *Elsewhere
 }
 
 func (e *EditError) Error() string {

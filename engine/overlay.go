@@ -8,6 +8,11 @@ type overlay struct {
 	base    Source
 	files   map[string]overlayFile
 	deleted map[string]bool
+	// listed is the base's Paths, read once for the run: the base does
+	// not change under it, and listing a large index is the costly part
+	// of a name that is no path (a suffix search, path suggestions).
+	listed []string
+	listOK bool
 }
 
 type overlayFile struct {
@@ -53,9 +58,16 @@ func (o *overlay) Read(p string) ([]byte, error) {
 }
 
 func (o *overlay) Paths() ([]string, error) {
-	all, err := o.base.Paths()
-	if err != nil || (len(o.files) == 0 && len(o.deleted) == 0) {
-		return all, err
+	if !o.listOK {
+		all, err := o.base.Paths()
+		if err != nil {
+			return nil, err
+		}
+		o.listed, o.listOK = all, true
+	}
+	all := o.listed
+	if len(o.files) == 0 && len(o.deleted) == 0 {
+		return all, nil
 	}
 	var out []string
 	for _, p := range all {

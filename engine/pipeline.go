@@ -32,6 +32,14 @@ type RunOptions struct {
 	ShellOps bool
 	// Limits refuses replies and files over them.
 	Limits Limits
+	// Other, when set, is the base a failed edit is tried against
+	// once more, for advice only (see Elsewhere): the working tree when
+	// Run resolves against the index, the index when it resolves
+	// against the working tree. OtherName names it ("worktree" or
+	// "index"). It sees the changes of the replies before, as the base
+	// does. A reply whose edits all resolve never reads it.
+	Other     Source
+	OtherName string
 	// Progress, when set, is called as each reply (by its index in the
 	// inputs) enters a phase, before the work of that phase.
 	Progress func(reply int, phase Phase)
@@ -102,12 +110,16 @@ func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts Ru
 	if opts.Parent != nil {
 		parent = newOverlay(opts.Parent)
 	}
+	var other *overlay // nil: no advice from another base
+	if opts.Other != nil {
+		other = newOverlay(opts.Other)
+	}
 	var out []*ReplyResult
 	for i, in := range inputs {
 		if err := ctx.Err(); err != nil {
 			return out, &InterruptError{Err: err}
 		}
-		res, err := runOne(ctx, i, in, cur, parent, rec, opts)
+		res, err := runOne(ctx, i, in, cur, parent, other, rec, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				// Whatever failed, the run was being stopped: what the
@@ -122,6 +134,9 @@ func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts Ru
 			if parent != nil {
 				parent.apply(res.Changes)
 			}
+			if other != nil {
+				other.apply(res.Changes)
+			}
 		}
 	}
 	return out, nil
@@ -129,7 +144,7 @@ func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts Ru
 
 // runOne does the work of reply n. Its error is for what stops the
 // run, the end of ctx included (see Run).
-func runOne(ctx context.Context, n int, in Input, cur Source, parent *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
+func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
 	enter := func(p Phase) error {
 		if opts.Progress != nil {
 			opts.Progress(n, p)
@@ -162,9 +177,15 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent *overlay, r
 	if err := enter(PhaseResolve); err != nil {
 		return nil, err
 	}
-	result, err := ResolveContext(ctx, cur, reply.Ops, Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits})
+	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits}
+	result, err := ResolveContext(ctx, cur, reply.Ops, ropts)
 	if err != nil {
 		return res, err
+	}
+	if other != nil {
+		if err := addElsewhere(ctx, cur, other, opts.OtherName, reply.Ops, ropts, result.Outcomes); err != nil {
+			return nil, err
+		}
 	}
 	res.Outcomes = result.Outcomes
 	if err := onlySnippets(result.Outcomes); err != nil {

@@ -48,6 +48,21 @@ type EditReport struct {
 	Comment   *string        `json:"comment,omitempty"`
 	Places    []int          `json:"places,omitempty"`
 	Warnings  []string       `json:"warnings,omitempty"`
+	// Suggestions are the closest existing paths to a path that names
+	// no file; Elsewhere is what the edit does in the other base.
+	Suggestions []string         `json:"suggestions,omitempty"`
+	Elsewhere   *ElsewhereReport `json:"elsewhere,omitempty"`
+}
+
+// ElsewhereReport says that a failed edit resolves in the other base
+// ("worktree" or "index"; status "applied" or "already-applied"), or
+// that only there is its file (status "failed"). OnlyThere: the file is
+// in that base and not in the one edits resolved against (untracked,
+// or deleted from the working tree).
+type ElsewhereReport struct {
+	Base      string `json:"base"`
+	Status    string `json:"status"`
+	OnlyThere bool   `json:"only_there,omitempty"`
 }
 
 // ClosestReport is where a failed edit's text most nearly stands.
@@ -130,6 +145,10 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 		if o.Err != nil {
 			e.Reason = opt(o.Err.Msg)
 			e.Places = o.Err.Places
+			e.Suggestions = o.Err.Suggestions
+			if w := o.Err.Elsewhere; w != nil {
+				e.Elsewhere = &ElsewhereReport{Base: w.Base, Status: string(w.Status), OnlyThere: w.OnlyThere}
+			}
 			if c := o.Err.Closest; c != nil {
 				e.Closest = &ClosestReport{Lines: [2]int{c.Start, c.End}, Similarity: c.Similarity, Text: c.Text}
 			}

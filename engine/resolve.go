@@ -28,6 +28,9 @@ type Options struct {
 	Fuzz   Fuzz
 	// Limits refuses files over its FileSize and LineLength.
 	Limits Limits
+	// noSuggest leaves out the path suggestions (see addSuggestions):
+	// the second resolution that looks for advice elsewhere needs none.
+	noSuggest bool
 }
 
 // Outcome is the result of one edit.
@@ -92,6 +95,9 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 		}
 		res.Outcomes = append(res.Outcomes, outs...)
 		i = j
+	}
+	if !opts.noSuggest {
+		r.addSuggestions(res.Outcomes)
 	}
 	res.Changes = r.changes()
 	return res, nil

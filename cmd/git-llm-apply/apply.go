@@ -115,11 +115,16 @@ func runApply(o applyOptions, s streams) error {
 		}
 		return err
 	}
+	var other engine.Source // an existing branch is resolved against its tip: no other base
+	otherName := ""
+	if !t.exists {
+		other, otherName = otherBase(repo, o.Base, t.src)
+	}
 	ctx, release := onInterrupt()
 	defer release() // after the branch, worktree and patch files are written
 	results, err := engine.Run(ctx, inputs, t.src, w, engine.RunOptions{
 		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: progress(s, inputs),
+		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName,
 	})
 	stop := err
 	if errors.Is(err, engine.ErrInterrupted) {

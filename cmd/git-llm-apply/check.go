@@ -61,10 +61,11 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	other, otherName := otherBase(repo, o.Base, src)
 	ctx, release := onInterrupt()
 	defer release()
 	results, err := engine.Run(ctx, inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: progress(s, inputs)})
+		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName})
 	res := &resolved{repo: repo, inputs: inputs, results: results}
 	if errors.Is(err, engine.ErrInterrupted) {
 		res.stop, err = err, nil

@@ -238,6 +238,9 @@ func advice(r *engine.ReplyResult, e engine.Outcome) string {
 	if !ok {
 		w = [2]string{"the lines to find", "create it with the format's create operation"}
 	}
+	if hint := elsewhereAdvice(e, w); hint != "" {
+		return hint
+	}
 	switch {
 	case errors.Is(e.Err, engine.ErrNotFound) && e.Err.Closest != nil:
 		return fmt.Sprintf("Send this edit again with %s copied exactly from those lines.", w[0])
@@ -245,6 +248,8 @@ func advice(r *engine.ReplyResult, e engine.Outcome) string {
 		return fmt.Sprintf("Read the file again and copy %s exactly as it stands.", w[0])
 	case errors.Is(e.Err, engine.ErrAmbiguous):
 		return fmt.Sprintf("Add lines to %s so that it matches one place only.", w[0])
+	case errors.Is(e.Err, engine.ErrNoFile) && len(e.Err.Suggestions) > 0:
+		return suggestAdvice(e, w)
 	case errors.Is(e.Err, engine.ErrNoFile):
 		return fmt.Sprintf("Check the file name; to create a file, %s.", w[1])
 	case errors.Is(e.Err, engine.ErrOverlap):
