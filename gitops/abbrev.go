@@ -132,8 +132,8 @@ func parseHash(id string) (plumbing.Hash, bool) {
 }
 
 // packedCount is git's repo_approximate_object_count: the objects of
-// every pack of the store, alternates' included; a pack that cannot be
-// opened counts none.
+// every pack of the store, alternates' included; a pack whose index
+// cannot be read counts none.
 func (s *objectStore) packedCount() (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -143,12 +143,26 @@ func (s *objectStore) packedCount() (uint64, error) {
 	var n uint64
 	for _, d := range s.dirs {
 		for _, p := range d.packs {
-			if x := p.index(s); x != nil {
-				n += uint64(x.n)
-			}
+			n += p.count()
 		}
 	}
 	return n, nil
+}
+
+// count is the number of objects the pack's index names, 0 when it
+// cannot be read. A pack not yet open is not opened for it (a
+// repository of many packs would keep them all open), only its index
+// header read.
+func (p *pack) count() uint64 {
+	if p.idx != nil {
+		return uint64(p.idx.n)
+	}
+	x, err := openPackIndex(p.idxPath)
+	if err != nil {
+		return 0
+	}
+	x.close()
+	return uint64(x.n)
 }
 
 // longestShared is the most leading hex digits id shares with another

@@ -135,7 +135,7 @@ func runApply(o applyOptions, s streams) error {
 	if err != nil {
 		for _, r := range results {
 			if r.Commit != "" {
-				r.Commit, r.Status = "", engine.Rejected
+				r.Commit, r.ShortCommit, r.Status = "", "", engine.Rejected
 			}
 		}
 		if moved := notRecorded(err); moved != nil {
