@@ -37,8 +37,10 @@ var ErrBadAbbrev = errors.New("gitops: bad core.abbrev")
 // of objects in the packs of r and its alternates: 7 below 2^14
 // objects, then one more digit for every fourfold growth. Loose
 // objects do not count (git ignores them there: a repository of many
-// is about to be packed or pruned). ShortID lengthens it further for a
-// name that another object shares.
+// is about to be packed or pruned). A multi-pack-index is not read:
+// the packs' own indexes are counted, which gives git's count unless
+// several packs hold the same objects. ShortID lengthens the length
+// further for a name that another object shares.
 //
 // The error wraps ErrBadAbbrev for a value git refuses ("yes",
 // "garbage", 3, 41), or is one of reading the configuration.
