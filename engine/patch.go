@@ -15,6 +15,35 @@ import (
 type PatchOptions struct {
 	Context int // lines of context around each change; 3 when 0, none when negative
 	Abbrev  int // hex digits of blob ids on the index line; 7 when 0, at most 40
+	// Unique, when set, returns how id (a full hex name) is shown with
+	// at least n digits: git lengthens a prefix that another object of
+	// the repository shares (find_unique_abbrev). Without it ids are
+	// cut to Abbrev digits.
+	Unique func(id string, n int) string
+}
+
+// ShortID returns id as the options abbreviate it: Abbrev digits
+// (after defaults), lengthened by Unique. It is how git names the
+// blobs of an index line, and a commit in `git commit`'s summary.
+func (o PatchOptions) ShortID(id string) string {
+	o, err := o.withDefaults()
+	if err != nil || len(id) <= o.Abbrev {
+		return id
+	}
+	return o.short(id, o.Abbrev)
+}
+
+// short cuts id to n digits, or more as Unique says.
+func (o PatchOptions) short(id string, n int) string {
+	if n >= len(id) {
+		return id
+	}
+	if o.Unique != nil {
+		if s := o.Unique(id, n); len(s) >= n && len(s) <= len(id) && id[:len(s)] == s {
+			return s
+		}
+	}
+	return id[:n]
 }
 
 // withDefaults fills in the defaults and rejects impossible values.
@@ -59,8 +88,9 @@ const nullID = "0000000000000000000000000000000000000000"
 // more common in text of many repeated lines), and in a long file that
 // Resolve edited, which is diffed only around its edits, the tie may
 // also go otherwise than in a diff of the whole; binary data is always a
-// literal deflated by Go rather than C zlib; and ids are cut to Abbrev
-// digits without git's lengthening of ambiguous prefixes.
+// literal deflated by Go rather than C zlib; and without
+// opts.Unique ids are cut to Abbrev digits, without git's lengthening
+// of ambiguous prefixes.
 //
 // It returns an error, before writing anything, when opts.Abbrev is
 // negative or a change has neither path or carries content on
@@ -174,7 +204,7 @@ func formatFile(w *bytes.Buffer, c FileChange, opts PatchOptions) {
 		if !c.IsDelete() {
 			newID = BlobID(c.New)
 		}
-		fmt.Fprintf(w, "index %s..%s", oldID[:abbrev], newID[:abbrev])
+		fmt.Fprintf(w, "index %s..%s", opts.short(oldID, abbrev), opts.short(newID, abbrev))
 		if !c.IsCreate() && !c.IsDelete() && c.OldMode == c.NewMode {
 			fmt.Fprintf(w, " %06o", c.OldMode)
 		}

@@ -74,6 +74,10 @@ type ReplyResult struct {
 	Shell    []translate.Shell
 	Warnings []translate.Warning
 	Notes    []string
+
+	// ShortCommit is Commit abbreviated as git would show it (see
+	// PatchOptions.ShortID), for reports.
+	ShortCommit string
 }
 
 // Failed reports whether the reply counts as failed for the exit status.
@@ -233,7 +237,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		if res.Commit, err = rec.Record(ctx, res.Changes, res.Message); err != nil {
 			return res, err
 		}
-		res.Status = Recorded
+		res.ShortCommit, res.Status = opts.Patch.ShortID(res.Commit), Recorded
 	}
 	if failed {
 		res.Status = Partial

@@ -18,7 +18,8 @@
 // to date after their branch moved (AddWorktree, WorktreeClean,
 // UpdateWorktree); the pre-commit check reads the staged blobs, their
 // gitattributes and the hooks directory (StagedFiles, CheckAttr,
-// HooksDir).
+// HooksDir). Object names are abbreviated as git abbreviates them
+// (Abbrev, ShortID).
 //
 // gitops is the only package of the module that imports go-git.
 // Reading a repository and recording on it run no git and no code the

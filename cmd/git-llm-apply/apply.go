@@ -87,6 +87,10 @@ func runApply(o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	patch, err := patchOptions(repo)
+	if err != nil {
+		return err
+	}
 	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
@@ -124,7 +128,7 @@ func runApply(o applyOptions, s streams) error {
 	defer release() // after the branch, worktree and patch files are written
 	results, err := engine.Run(ctx, inputs, t.src, w, engine.RunOptions{
 		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName,
+		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName, Patch: patch,
 	})
 	stop := err
 	if errors.Is(err, engine.ErrInterrupted) {
@@ -136,7 +140,7 @@ func runApply(o applyOptions, s streams) error {
 	if err != nil {
 		for _, r := range results {
 			if r.Commit != "" {
-				r.Commit, r.Status = "", engine.Rejected
+				r.Commit, r.ShortCommit, r.Status = "", "", engine.Rejected
 			}
 		}
 		if moved := notRecorded(err); moved != nil {
@@ -164,7 +168,7 @@ func runApply(o applyOptions, s streams) error {
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
 		base := t.ontoRev
 		if t.exists {
-			base = t.parent[:12]
+			base = patch.ShortID(t.parent)
 		}
 		fmt.Fprintf(s.err, "Review with: git log -p %s..%s\n", base, t.branch)
 		if wt.add == "" && wt.follow == "" {

@@ -53,6 +53,10 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	patch, err := patchOptions(repo)
+	if err != nil {
+		return nil, err
+	}
 	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return nil, err
@@ -65,7 +69,7 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	ctx, release := onInterrupt()
 	defer release()
 	results, err := engine.Run(ctx, inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName})
+		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName, Patch: patch})
 	res := &resolved{repo: repo, inputs: inputs, results: results}
 	if errors.Is(err, engine.ErrInterrupted) {
 		res.stop, err = err, nil

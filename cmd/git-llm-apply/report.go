@@ -153,10 +153,7 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 	if subject == "" {
 		subject = "(no description)"
 	}
-	short := r.Commit
-	if len(short) > 7 {
-		short = short[:7]
-	}
+	short := r.ShortCommit
 	switch r.Status {
 	case engine.Recorded:
 		return fmt.Sprintf("%s [%s on %s]", subject, short, branch)
