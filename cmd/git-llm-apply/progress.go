@@ -48,13 +48,14 @@ type meter struct {
 	started bool      // a line was drawn
 	n       int       // replies done
 	test    func(int, engine.Phase)
+	now     func() time.Time // time.Now; tests set the clock
 }
 
 // newMeter makes the meter of a run of o's command over inputs.
 // --progress shows it anywhere; else it shows on a terminal, unless
 // --no-progress, -q or --json.
 func newMeter(s streams, o commonOptions, total int) *meter {
-	m := &meter{w: s.rawErr, title: progressTitles[o.Command], total: total, start: time.Now(), delay: progressDelay}
+	m := &meter{w: s.rawErr, title: progressTitles[o.Command], total: total, start: time.Now(), delay: progressDelay, now: time.Now}
 	switch o.Progress {
 	case "always":
 		m.visible = true
@@ -93,7 +94,7 @@ func (m *meter) update(n int, p engine.Phase) {
 	if !m.visible {
 		return
 	}
-	now := time.Now()
+	now := m.now()
 	if now.Sub(m.start) < m.delay || m.shown && now.Sub(m.last) < redrawEvery {
 		return
 	}
@@ -112,7 +113,7 @@ func (m *meter) draw(eol string) {
 		pad = strings.Repeat(" ", len(m.counts)-len(counts))
 	}
 	io.WriteString(m.w, m.title+": "+counts+pad+eol)
-	m.counts, m.shown, m.started, m.last = counts, eol == "\r", true, time.Now()
+	m.counts, m.shown, m.started, m.last = counts, eol == "\r", true, m.now()
 }
 
 // clear blanks the line shown, if any, leaving the cursor at its start.
