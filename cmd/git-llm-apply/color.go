@@ -6,6 +6,7 @@ package main
 // all, reach a stream unescaped.
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -140,7 +141,10 @@ func writeDiff(w io.Writer, patch []byte, on bool) error {
 		_, err := forTerminal(w).Write(patch)
 		return err
 	}
-	p := &painter{text: termWriter{w}, raw: w, on: true}
+	// Three writes a line: buffered, or a long diff crawls onto the
+	// terminal one system call at a time.
+	bw := bufio.NewWriter(w)
+	p := &painter{text: termWriter{bw}, raw: bw, on: true}
 	for _, l := range diffLines(patch) {
 		text, nl := strings.CutSuffix(l.text, "\n")
 		if i := strings.Index(text[min(2, len(text)):], "@@"); l.slot == slotFrag && i >= 0 {
@@ -151,12 +155,10 @@ func writeDiff(w io.Writer, patch []byte, on bool) error {
 			p.paint(l.slot, "%s", text)
 		}
 		if nl {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return err
-			}
+			bw.WriteByte('\n')
 		}
 	}
-	return nil
+	return bw.Flush()
 }
 
 // diffLine is one line of a diff and what it is.
