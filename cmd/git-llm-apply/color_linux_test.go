@@ -81,6 +81,8 @@ func TestColorOnATerminal(t *testing.T) {
 		{"NO_COLOR", nil, []string{"NO_COLOR=1"}, nil, false},
 		{"--color=never", nil, nil, []string{"--color=never"}, false},
 		{"--no-color", nil, nil, []string{"--no-color"}, false},
+		{"--color=auto over color.ui=never", []string{"color.ui", "never"}, nil, []string{"--color=auto"}, true},
+		{"--color=auto, NO_COLOR", nil, []string{"NO_COLOR=1"}, []string{"--color=auto"}, false},
 		{"TERM=dumb", nil, []string{"TERM=dumb"}, nil, false},
 		{"TERM=dumb, --color", nil, []string{"TERM=dumb"}, []string{"--color"}, true},
 	}
