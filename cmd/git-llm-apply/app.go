@@ -18,6 +18,12 @@ import (
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	// rawErr is standard error itself, for the colour and progress
+	// sequences of our own that must not be escaped.
+	rawErr io.Writer
+	// errColor and outColor: colour the report, and translate's diff
+	// (streams.withColor).
+	errColor, outColor bool
 }
 
 // run executes one command line and returns the exit status. What it
@@ -25,7 +31,7 @@ type streams struct {
 // termWriter; standard output holds what the command produces (a diff,
 // JSON, a prompt), as it is.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	s := streams{in, out, termWriter{errw}}
+	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw}
 	err := newApp(s).Run(context.Background(), args)
 	if err != nil && !errors.Is(err, errEditsFailed) {
 		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
@@ -46,6 +52,9 @@ type commonOptions struct {
 	ShellOps bool
 	Limits   engine.Limits
 	Replies  []string
+	Command  string // apply, check or translate
+	Color    string // --color, --no-color: always, never, auto, or "" (not given)
+	Progress string // --progress, --no-progress: always, never, or ""
 }
 
 func commonFlags() []cli.Flag {
@@ -57,7 +66,7 @@ func commonFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "shell-ops", Usage: "turn git rm, git mv, rm and mv lines of shell blocks into delete and rename operations (nothing is run)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say how each edit was matched"},
-	}, limitFlags()...)
+	}, append(limitFlags(), terminalFlags()...)...)
 }
 
 func joinNames() string {
@@ -83,6 +92,9 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 		Verbose:  cmd.Bool("verbose"),
 		ShellOps: cmd.Bool("shell-ops"),
 		Replies:  cmd.Args().Slice(),
+		Command:  cmd.Name,
+		Color:    cmd.String("color"),
+		Progress: cmd.String("progress"),
 	}
 	var err error
 	if o.Limits, err = readLimits(cmd); err != nil {

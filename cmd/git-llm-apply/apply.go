@@ -91,6 +91,9 @@ func runApply(o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	if s, err = s.withColor(o.commonOptions, repo); err != nil {
+		return err
+	}
 	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
@@ -126,10 +129,12 @@ func runApply(o applyOptions, s streams) error {
 	}
 	ctx, release := onInterrupt()
 	defer release() // after the branch, worktree and patch files are written
+	m := progress(s, o.commonOptions, inputs)
 	results, err := engine.Run(ctx, inputs, t.src, w, engine.RunOptions{
 		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName, Patch: patch,
+		Limits: o.Limits, Progress: m.hook(), Other: other, OtherName: otherName, Patch: patch,
 	})
+	m.stop(err == nil)
 	stop := err
 	if errors.Is(err, engine.ErrInterrupted) {
 		err = nil // the replies recorded so far are kept

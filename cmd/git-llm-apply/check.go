@@ -30,7 +30,7 @@ means apply would succeed.`,
 				return err
 			}
 			out, stopped := interruption(res.stop, res.results, res.inputs, "")
-			report(s, o, res.results, out)
+			report(res.s, o, res.results, out)
 			if stopped != nil {
 				return stopped
 			}
@@ -44,7 +44,8 @@ type resolved struct {
 	repo    *gitops.Repo
 	inputs  []engine.Input
 	results []*engine.ReplyResult
-	stop    error // the engine.InterruptError that ended the run, or nil
+	stop    error   // the engine.InterruptError that ended the run, or nil
+	s       streams // the command's, with its colours decided
 }
 
 // resolveOnly runs the replies against the base without recording.
@@ -55,6 +56,9 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	}
 	patch, err := patchOptions(repo)
 	if err != nil {
+		return nil, err
+	}
+	if s, err = s.withColor(o, repo); err != nil {
 		return nil, err
 	}
 	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
@@ -68,9 +72,11 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	other, otherName := otherBase(repo, o.Base, src)
 	ctx, release := onInterrupt()
 	defer release()
+	m := progress(s, o, inputs)
 	results, err := engine.Run(ctx, inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: progress(s, inputs), Other: other, OtherName: otherName, Patch: patch})
-	res := &resolved{repo: repo, inputs: inputs, results: results}
+		Limits: o.Limits, Progress: m.hook(), Other: other, OtherName: otherName, Patch: patch})
+	m.stop(err == nil)
+	res := &resolved{repo: repo, inputs: inputs, results: results, s: s}
 	if errors.Is(err, engine.ErrInterrupted) {
 		res.stop, err = err, nil
 	}

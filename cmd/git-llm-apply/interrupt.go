@@ -32,15 +32,16 @@ func onInterrupt() (context.Context, func()) {
 // meant for people; the report says what they need.
 const progressEnv = "GIT_LLM_APPLY_TEST_PROGRESS"
 
-// progress returns the engine.RunOptions.Progress of a run, nil unless
-// progressEnv is set.
-func progress(s streams, inputs []engine.Input) func(int, engine.Phase) {
-	if os.Getenv(progressEnv) == "" {
-		return nil
+// progress returns the meter of a run (progress.go); with progressEnv
+// set it also prints the test lines, clearing its own line first.
+func progress(s streams, o commonOptions, inputs []engine.Input) *meter {
+	m := newMeter(s, o, len(inputs))
+	if os.Getenv(progressEnv) != "" {
+		m.test = func(n int, p engine.Phase) {
+			fmt.Fprintf(s.err, "progress: reply %d of %d (%s): %s\n", n+1, len(inputs), inputs[n].Source, p)
+		}
 	}
-	return func(n int, p engine.Phase) {
-		fmt.Fprintf(s.err, "progress: reply %d of %d (%s): %s\n", n+1, len(inputs), inputs[n].Source, p)
-	}
+	return m
 }
 
 // interruption returns what the report says of a run an interrupt

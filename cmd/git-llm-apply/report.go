@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
@@ -83,14 +82,17 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			s.out.Write(append(jsonSafe(b), '\n'))
 		}
 	}
+	p := s.reportPainter()
 	for i, r := range results {
-		printReply(s.err, o, r, branch, out.patches[i])
+		printReply(p, o, r, branch, out.patches[i])
 	}
 }
 
-func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, patch string) {
+func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patch string) {
 	if r.Err != nil {
-		fmt.Fprintf(w, "%s: error: %s\n", r.Source, trimPkgPrefix(r.Err))
+		fmt.Fprintf(w, "%s: ", r.Source)
+		w.paint(slotError, "error:")
+		fmt.Fprintf(w, " %s\n", trimPkgPrefix(r.Err))
 		return
 	}
 	failed := 0
@@ -106,11 +108,15 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, pat
 		for _, f := range engine.Stats(r.Changes, r.Patch) {
 			switch f.Status {
 			case "R":
-				fmt.Fprintf(w, "  R %s -> %s (+%d -%d)\n", displayPath(f.OldPath), displayPath(f.Path), f.Added, f.Deleted)
+				fmt.Fprintf(w, "  R %s -> %s (", displayPath(f.OldPath), displayPath(f.Path))
+				printCounts(w, f.Added, f.Deleted)
 			case "M":
-				fmt.Fprintf(w, "  M %s (+%d -%d)\n", displayPath(f.Path), f.Added, f.Deleted)
+				fmt.Fprintf(w, "  M %s (", displayPath(f.Path))
+				printCounts(w, f.Added, f.Deleted)
 			default:
-				fmt.Fprintf(w, "  %s %s\n", f.Status, displayPath(f.Path))
+				fmt.Fprint(w, "  ")
+				w.paint(statusSlots[f.Status], "%s", f.Status)
+				fmt.Fprintf(w, " %s\n", displayPath(f.Path))
 			}
 		}
 		if patch != "" {
@@ -120,7 +126,9 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, pat
 			fmt.Fprintf(w, "  note: %s\n", n)
 		}
 		for _, x := range r.Warnings {
-			fmt.Fprintf(w, "  warning: reply line %d: %s\n", x.Line, x.Msg)
+			fmt.Fprint(w, "  ")
+			w.paint(slotWarning, "warning:")
+			fmt.Fprintf(w, " reply line %d: %s\n", x.Line, x.Msg)
 		}
 		for _, sh := range r.Shell {
 			fmt.Fprintf(w, "  shell block at reply line %d (suggested, not run):\n%s", sh.Line, indent(sh.Text, "    $ "))
@@ -129,7 +137,9 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, pat
 	for _, e := range r.Outcomes {
 		if !o.Quiet {
 			for _, x := range e.Warnings {
-				fmt.Fprintf(w, "  warning: edit %d (%s): %s\n", e.N, displayPath(e.Path), x)
+				fmt.Fprint(w, "  ")
+				w.paint(slotWarning, "warning:")
+				fmt.Fprintf(w, " edit %d (%s): %s\n", e.N, displayPath(e.Path), x)
 			}
 		}
 		if o.Verbose && e.Status != engine.Failed {
@@ -146,6 +156,26 @@ func printReply(w io.Writer, o commonOptions, r *engine.ReplyResult, branch, pat
 			printFailure(w, r, e)
 		}
 	}
+}
+
+// statusSlots colour a file's status letter, as git status --short
+// colours an added and a deleted file.
+var statusSlots = map[string]slot{"A": slotNew, "D": slotOld}
+
+// printCounts ends a file's line with its counts, "+a -b)", green and
+// red as in git's diffstat (a zero plain: git's shows no sign for it).
+func printCounts(w *painter, added, deleted int) {
+	add, del := slotNew, slotOld
+	if added == 0 {
+		add = slotPlain
+	}
+	if deleted == 0 {
+		del = slotPlain
+	}
+	w.paint(add, "+%d", added)
+	fmt.Fprint(w, " ")
+	w.paint(del, "-%d", deleted)
+	fmt.Fprint(w, ")\n")
 }
 
 func headline(r *engine.ReplyResult, branch string, failed int) string {
@@ -200,7 +230,7 @@ func rungNote(e engine.Outcome) string {
 
 // printFailure writes a failed edit so that it can be pasted back to
 // the model as it is: what, where, why, the closest lines, what to do.
-func printFailure(w io.Writer, r *engine.ReplyResult, e engine.Outcome) {
+func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome) {
 	path := e.Path
 	if path == "" {
 		path = e.Op.Path
@@ -209,7 +239,8 @@ func printFailure(w io.Writer, r *engine.ReplyResult, e engine.Outcome) {
 	if path != "" {
 		what += " " + displayPath(path)
 	}
-	fmt.Fprintf(w, "error: edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
+	w.paint(slotError, "error:")
+	fmt.Fprintf(w, " edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
 	if c := e.Err.Closest; c != nil {
 		fmt.Fprintf(w, "  The closest lines are %d-%d of %s (similarity %.2f):\n%s", c.Start, c.End, displayPath(path), c.Similarity, indent(c.Text+"\n", "    | "))
 	}

@@ -34,7 +34,8 @@ func openPTY(t *testing.T) (*os.File, string) {
 // TestTranslateDiffEscapedOnATerminal: the diff translate prints stays
 // byte for byte for git apply (TestTranslateDiffIsNotEscaped), but read
 // on a terminal the reply's control characters in it are escaped, as
-// in the report.
+// in the report, coloured or not (our own colour
+// sequences aside).
 func TestTranslateDiffEscapedOnATerminal(t *testing.T) {
 	r := newRepo(t, map[string]string{"notes.txt": "one\n"})
 	reply := r.reply("r.md", "Tidy.\n\n"+block("notes.txt", "one\n", "one\x1b[2J\x07\n"))
@@ -44,7 +45,7 @@ func TestTranslateDiffEscapedOnATerminal(t *testing.T) {
 		t.Skipf("opening %s: %v", name, err)
 	}
 	cmd := exec.Command(binary, "translate", reply)
-	cmd.Dir, cmd.Stdout = r.dir, tty
+	cmd.Dir, cmd.Stdout, cmd.Env = r.dir, tty, colorEnv("TERM=xterm")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err = cmd.Run()
@@ -56,7 +57,7 @@ func TestTranslateDiffEscapedOnATerminal(t *testing.T) {
 	// (EIO) once what was written is read.
 	var got bytes.Buffer
 	io.Copy(&got, master)
-	out := strings.ReplaceAll(got.String(), "\r\n", "\n")
+	out := stripSGR(strings.ReplaceAll(got.String(), "\r\n", "\n"))
 	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `+one\x1b[2J\x07`) {
 		t.Errorf("on a terminal the diff reads:\n%q", out)
 	}

@@ -55,13 +55,13 @@ field and its patch file in "patch") is printed instead.`,
 					diffs[i] = string(r.Patch)
 				case cmd.String("patch-dir") != "":
 				default:
-					if _, err := forTerminal(s.out).Write(r.Patch); err != nil {
+					if err := writeDiff(res.s.out, r.Patch, res.s.outColor); err != nil {
 						return err
 					}
 				}
 			}
 			out.diffs, out.patches = diffs, patches
-			report(s, o, results, out)
+			report(res.s, o, results, out)
 			if stopped != nil {
 				return stopped
 			}
