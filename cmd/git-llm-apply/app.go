@@ -84,7 +84,10 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 		ShellOps: cmd.Bool("shell-ops"),
 		Replies:  cmd.Args().Slice(),
 	}
-	var err error
+	err := checkStartDir(o.Dir)
+	if err != nil {
+		return o, err
+	}
 	if o.Limits, err = readLimits(cmd); err != nil {
 		return o, err
 	}
@@ -118,7 +121,7 @@ failed, 2 bad usage, no edit found or a reply over a limit, 3 the branch
 moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
 replies finished before it are kept, the one in hand records nothing).`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
+			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 		},
 		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s)},
 		Reader:         s.in,

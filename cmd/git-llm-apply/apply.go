@@ -80,14 +80,14 @@ type target struct {
 }
 
 func runApply(o applyOptions, s streams) error {
-	if err := checkPatchDir(o.PatchDir, "recorded"); err != nil {
+	if err := checkPatchDir(o.Dir, o.PatchDir, "recorded"); err != nil {
 		return err
 	}
 	repo, err := openRepo(o.Dir)
 	if err != nil {
 		return err
 	}
-	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
+	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func runApply(o applyOptions, s streams) error {
 	out.branch = t.branch
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {
-		if out.patches, err = writePatches(o.PatchDir, results, w.Author()); err != nil {
+		if out.patches, err = writePatches(o.Dir, o.PatchDir, results, w.Author()); err != nil {
 			after = append(after, err)
 		}
 	}
