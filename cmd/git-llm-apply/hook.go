@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/urfave/cli/v3"
 
@@ -233,7 +232,7 @@ func runHookRun(o hookRunOptions, s streams) error {
 	}
 	return &exitError{exitFailed, fmt.Errorf("%s in %s: remove the debris of the pasted model reply and git add the files again, "+
 		"mark files meant to hold such text with %s=false in .gitattributes, or commit anyway with git commit --no-verify",
-		plural(lines, "finding"), plural(inFiles, "staged file"), checkAttr)}
+		plural(lines, "finding", "findings"), plural(inFiles, "staged file", "staged files"), checkAttr)}
 }
 
 // exempt reports whether the llm-apply-check attribute's value, as
@@ -253,11 +252,4 @@ func debrisIn(f gitops.StagedFile) ([]translate.Debris, error) {
 		return nil, nil
 	}
 	return translate.FindDebris(string(data)), nil
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

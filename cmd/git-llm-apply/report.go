@@ -161,12 +161,12 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 	case engine.Recorded:
 		return fmt.Sprintf("%s [%s on %s]", subject, short, branch)
 	case engine.Partial:
-		return fmt.Sprintf("%s [%s on %s; %d of %d edits failed and were left out]", subject, short, branch, failed, len(r.Outcomes))
+		return fmt.Sprintf("%s [%s on %s; %d of %s failed and %s left out]", subject, short, branch, failed, plural(len(r.Outcomes), "edit", "edits"), wasWere(failed))
 	case engine.Unchanged:
 		return fmt.Sprintf("%s [nothing to record: every edit is already applied]", subject)
 	case engine.Checked:
 		if failed > 0 {
-			return fmt.Sprintf("%s [%d of %d edits failed]", subject, failed, len(r.Outcomes))
+			return fmt.Sprintf("%s [%d of %s failed]", subject, failed, plural(len(r.Outcomes), "edit", "edits"))
 		}
 		skipped := 0
 		for _, e := range r.Outcomes {
@@ -175,11 +175,15 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 			}
 		}
 		if skipped > 0 {
-			return fmt.Sprintf("%s [ok, %d edits; %d blocks skipped as snippets]", subject, len(r.Outcomes)-skipped, skipped)
+			as := "snippets"
+			if skipped == 1 {
+				as = "a snippet"
+			}
+			return fmt.Sprintf("%s [ok, %s; %s skipped as %s]", subject, plural(len(r.Outcomes)-skipped, "edit", "edits"), plural(skipped, "block", "blocks"), as)
 		}
-		return fmt.Sprintf("%s [ok, %d edits]", subject, len(r.Outcomes))
+		return fmt.Sprintf("%s [ok, %s]", subject, plural(len(r.Outcomes), "edit", "edits"))
 	}
-	return fmt.Sprintf("%s [%d of %d edits failed; nothing recorded]", subject, failed, len(r.Outcomes))
+	return fmt.Sprintf("%s [%d of %s failed; nothing recorded]", subject, failed, plural(len(r.Outcomes), "edit", "edits"))
 }
 
 func lineRange(e engine.Outcome) string {
