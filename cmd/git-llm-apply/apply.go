@@ -154,14 +154,12 @@ func runApply(o applyOptions, s streams) error {
 	}
 	report(s, o.commonOptions, results, out)
 	for _, n := range notes {
-		fmt.Fprintf(s.err, "%s\n", n)
+		if !o.Quiet {
+			fmt.Fprintf(s.err, "%s\n", n)
+		}
 	}
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
-		base := t.ontoRev
-		if t.exists {
-			base = t.parent[:12]
-		}
-		fmt.Fprintf(s.err, "Review with: git log -p %s..%s\n", base, t.branch)
+		fmt.Fprintf(s.err, "Review with: git log -p %s\n", reviewRange(t))
 		if wt.add == "" && wt.follow == "" {
 			fmt.Fprintf(s.err, "Switch with: git switch %s\n", t.branch)
 		}
@@ -173,6 +171,20 @@ func runApply(o applyOptions, s streams) error {
 		return stopErr
 	}
 	return statusOf(results)
+}
+
+// reviewRange is what git log -p shows of the commits apply recorded
+// on t: from where the branch started to its tip, or, when the
+// repository had no commit yet, the whole branch, which then starts
+// with a root commit (there is no revision to start from).
+func reviewRange(t *target) string {
+	switch {
+	case t.exists:
+		return t.parent[:12] + ".." + t.branch
+	case t.parent == "":
+		return t.branch
+	}
+	return t.ontoRev + ".." + t.branch
 }
 
 // notRecorded is the exit-3 error of a run another writer got in the
