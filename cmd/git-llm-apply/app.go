@@ -18,6 +18,8 @@ import (
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	// jsonDone is set once a JSON report is written on out.
+	jsonDone *bool
 }
 
 // run executes one command line and returns the exit status. What it
@@ -25,10 +27,13 @@ type streams struct {
 // termWriter; standard output holds what the command produces (a diff,
 // JSON, a prompt), as it is.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	s := streams{in, out, termWriter{errw}}
-	err := newApp(s).Run(context.Background(), args)
+	jsonDone := false
+	s := streams{in, out, termWriter{errw}, &jsonDone}
+	app := newApp(s)
+	err := app.Run(context.Background(), args)
 	if err != nil && !errors.Is(err, errEditsFailed) {
 		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
+		reportStop(app, s, err, jsonDone)
 	}
 	return exitCode(err)
 }
@@ -143,7 +148,7 @@ replies finished before it are kept, the one in hand records nothing).`,
 
 // usageOnError makes a subcommand's flag errors exit with status 2.
 func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
-	return usageError("%v", err)
+	return &exitError{exitUsage, &flagError{err}}
 }
 
 func trimPkgPrefix(err error) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,12 +80,26 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			}
 			doc.Replies = append(doc.Replies, jr)
 		}
-		if b, err := json.MarshalIndent(doc, "", "  "); err == nil {
-			s.out.Write(append(jsonSafe(b), '\n'))
+		writeJSON(s.out, doc)
+		if s.jsonDone != nil {
+			*s.jsonDone = true
 		}
 	}
 	for i, r := range results {
 		printReply(s.err, o, r, branch, out.patches[i])
+	}
+}
+
+// writeJSON writes v as indented JSON escaping only what JSON needs
+// (encoding/json's default also escapes <, > and & for HTML), and C1
+// and DEL (see jsonSafe).
+func writeJSON(w io.Writer, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if enc.Encode(v) == nil {
+		w.Write(jsonSafe(b.Bytes()))
 	}
 }
 
