@@ -77,9 +77,9 @@ shell). A hook installed earlier, by this or an older version, is
 updated.
 
 An existing pre-commit hook that is not this one is left alone, with exit
-status 2, unless --force replaces it; to keep it, add the line
-git llm-apply hook run to it instead. --print prints the script to
-standard output and writes nothing.`,
+status 2, unless --force replaces it; to keep it, add to it the line
+the error gives, which runs this binary by its path. --print prints the
+script to standard output and writes nothing.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing pre-commit hook"},
 			&cli.BoolFlag{Name: "print", Usage: "print the hook script instead of writing it"},
@@ -167,7 +167,7 @@ func runHookInstall(o hookInstallOptions, s streams) error {
 		installed = "updated" // an older version's, or another binary's
 	case !o.Force:
 		return usageError("%s already exists and is another hook: replace it with git llm-apply hook install --force, "+
-			"or add the line \"git llm-apply hook run\" to it", path)
+			"or add the line %s hook run to it", path, shellQuote(exe))
 	}
 	if err := writeExecutable(path, []byte(script)); err != nil {
 		return err
