@@ -89,7 +89,7 @@ func (l Limits) checkLines(path string, d *doc) string {
 func Size(n int64) string {
 	const unit = 1024
 	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
+		return fmt.Sprintf("%d %s", n, plural(int(n), "byte", "bytes"))
 	}
 	v, suffix := float64(n)/unit, "KiB"
 	for _, s := range []string{"MiB", "GiB", "TiB"} {

@@ -59,7 +59,7 @@ func (r *resolver) proseName(o *Outcome) (string, bool, error) {
 	f := found[0]
 	o.Path = f.path
 	if kept, total, ok := plausiblyWhole(lineContents(f.d, 0, f.d.len()), op.New); !ok {
-		r.skip(o, "the fence at reply line %d stands under prose naming %s, but it keeps %d of the %d lines of substance of that file: it is taken for a snippet, not the whole file; to replace the file, write its name alone on the line above the fence", op.Line, f.path, kept, total)
+		r.skip(o, "the fence at reply line %d stands under prose naming %s, but it keeps %d of the %d %s of substance of that file: it is taken for a snippet, not the whole file; to replace the file, write its name alone on the line above the fence", op.Line, f.path, kept, total, plural(total, "line", "lines"))
 		return "", false, nil
 	}
 	o.Warnings = append(o.Warnings, fmt.Sprintf("the fence at reply line %d is taken for the whole of %s, which the prose above it names", op.Line, f.path))

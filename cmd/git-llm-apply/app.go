@@ -24,6 +24,8 @@ type streams struct {
 	// errColor and outColor: colour the report, and translate's diff
 	// (streams.withColor).
 	errColor, outColor bool
+	// jsonDone is set once a JSON report is written on out.
+	jsonDone *bool
 }
 
 // run executes one command line and returns the exit status. What it
@@ -31,10 +33,13 @@ type streams struct {
 // termWriter; standard output holds what the command produces (a diff,
 // JSON, a prompt), as it is.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw}
-	err := newApp(s).Run(context.Background(), args)
+	jsonDone := false
+	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw, jsonDone: &jsonDone}
+	app := newApp(s)
+	err := app.Run(context.Background(), args)
 	if err != nil && !errors.Is(err, errEditsFailed) {
 		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
+		reportStop(app, s, err, jsonDone)
 	}
 	return exitCode(err)
 }
@@ -96,7 +101,10 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 		Color:    cmd.String("color"),
 		Progress: cmd.String("progress"),
 	}
-	var err error
+	err := checkStartDir(o.Dir)
+	if err != nil {
+		return o, err
+	}
 	if o.Limits, err = readLimits(cmd); err != nil {
 		return o, err
 	}
@@ -130,7 +138,7 @@ failed, 2 bad usage, no edit found or a reply over a limit, 3 the branch
 moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
 replies finished before it are kept, the one in hand records nothing).`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
+			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 		},
 		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s)},
 		Reader:         s.in,
@@ -152,7 +160,7 @@ replies finished before it are kept, the one in hand records nothing).`,
 
 // usageOnError makes a subcommand's flag errors exit with status 2.
 func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
-	return usageError("%v", err)
+	return &exitError{exitUsage, &flagError{err}}
 }
 
 func trimPkgPrefix(err error) string {

@@ -80,7 +80,7 @@ type target struct {
 }
 
 func runApply(o applyOptions, s streams) error {
-	if err := checkPatchDir(o.PatchDir, "recorded"); err != nil {
+	if err := checkPatchDir(o.Dir, o.PatchDir, "recorded"); err != nil {
 		return err
 	}
 	repo, err := openRepo(o.Dir)
@@ -94,7 +94,7 @@ func runApply(o applyOptions, s streams) error {
 	if s, err = s.withColor(o.commonOptions, repo); err != nil {
 		return err
 	}
-	inputs, err := readReplies(o.Replies, s.in, o.Limits.ReplySize)
+	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func runApply(o applyOptions, s streams) error {
 	out.branch = t.branch
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {
-		if out.patches, err = writePatches(o.PatchDir, results, w.Author()); err != nil {
+		if out.patches, err = writePatches(o.Dir, o.PatchDir, results, w.Author()); err != nil {
 			after = append(after, err)
 		}
 	}
@@ -168,14 +168,12 @@ func runApply(o applyOptions, s streams) error {
 	}
 	report(s, o.commonOptions, results, out)
 	for _, n := range notes {
-		fmt.Fprintf(s.err, "%s\n", n)
+		if !o.Quiet {
+			fmt.Fprintf(s.err, "%s\n", n)
+		}
 	}
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
-		base := t.ontoRev
-		if t.exists {
-			base = patch.ShortID(t.parent)
-		}
-		fmt.Fprintf(s.err, "Review with: git log -p %s..%s\n", base, t.branch)
+		fmt.Fprintf(s.err, "Review with: git log -p %s\n", reviewRange(t, patch.ShortID))
 		if wt.add == "" && wt.follow == "" {
 			fmt.Fprintf(s.err, "Switch with: git switch %s\n", t.branch)
 		}
@@ -187,6 +185,20 @@ func runApply(o applyOptions, s streams) error {
 		return stopErr
 	}
 	return statusOf(results)
+}
+
+// reviewRange is what git log -p shows of the commits apply recorded
+// on t: from where the branch started to its tip, or, when the
+// repository had no commit yet, the whole branch, which then starts
+// with a root commit (there is no revision to start from).
+func reviewRange(t *target, short func(id string) string) string {
+	switch {
+	case t.exists:
+		return short(t.parent) + ".." + t.branch
+	case t.parent == "":
+		return t.branch
+	}
+	return t.ontoRev + ".." + t.branch
 }
 
 // notRecorded is the exit-3 error of a run another writer got in the

@@ -10,6 +10,9 @@ import (
 
 // openRepo opens the repository around -C DIR (or the current directory).
 func openRepo(dir string) (*gitops.Repo, error) {
+	if err := checkStartDir(dir); err != nil {
+		return nil, err
+	}
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {

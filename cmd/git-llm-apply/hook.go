@@ -8,24 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/git-llm-apply/git-llm-apply/gitops"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
-
-// hookScript is the pre-commit hook hook install writes. It stays this
-// small so that users can read it, and so that a copy installed by an
-// older version still works after an upgrade: all logic is in hook run.
-const hookScript = `#!/bin/sh
-# git llm-apply: refuse a commit whose staged files hold the debris of a
-# pasted model reply (unapplied edit markers, "... existing code ...").
-# Installed by "git llm-apply hook install"; bypass once with
-# "git commit --no-verify".
-exec git llm-apply hook run
-`
 
 // checkAttr is the gitattributes attribute that exempts a path:
 // "-llm-apply-check" or "llm-apply-check=false".
@@ -39,6 +27,7 @@ type hookInstallOptions struct {
 	Dir   string
 	Force bool
 	Print bool
+	Quiet bool
 }
 
 type hookRunOptions struct {
@@ -81,22 +70,27 @@ func hookInstallCommand(s streams) *cli.Command {
 		Usage: "write the pre-commit hook into the repository",
 		Description: `Writes the pre-commit hook into the directory git runs hooks from:
 core.hooksPath when set, else .git/hooks (shared by linked worktrees).
-The hook is a short sh script running git llm-apply hook run.
+The hook is a short sh script running git-llm-apply hook run by the
+absolute path of this binary, recorded now, or else from PATH (a commit
+started from a GUI client or an IDE often has another PATH than your
+shell). A hook installed earlier, by this or an older version, is
+updated.
 
 An existing pre-commit hook that is not this one is left alone, with exit
-status 2, unless --force replaces it; to keep it, add the line
-git llm-apply hook run to it instead. --print prints the script to
-standard output and writes nothing.`,
+status 2, unless --force replaces it; to keep it, add to it the line
+the error gives, which runs this binary by its path. --print prints the
+script to standard output and writes nothing.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace an existing pre-commit hook"},
 			&cli.BoolFlag{Name: "print", Usage: "print the hook script instead of writing it"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		},
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				return usageError("hook install takes no arguments")
 			}
-			return runHookInstall(hookInstallOptions{Dir: cmd.Root().String("C"), Force: cmd.Bool("force"), Print: cmd.Bool("print")}, s)
+			return runHookInstall(hookInstallOptions{Dir: cmd.Root().String("C"), Force: cmd.Bool("force"), Print: cmd.Bool("print"), Quiet: cmd.Bool("quiet")}, s)
 		},
 	}
 }
@@ -129,8 +123,13 @@ repository.`,
 }
 
 func runHookInstall(o hookInstallOptions, s streams) error {
+	exe, err := hookBinary()
+	if err != nil {
+		return fmt.Errorf("cannot tell where this binary is, for the hook to run it: %w", err)
+	}
+	script := hookScript(exe)
 	if o.Print {
-		_, err := fmt.Fprint(s.out, hookScript)
+		_, err := fmt.Fprint(s.out, script)
 		return err
 	}
 	repo, err := openRepo(o.Dir)
@@ -141,31 +140,39 @@ func runHookInstall(o hookInstallOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	say := func(format string, args ...any) {
+		if !o.Quiet {
+			fmt.Fprintf(s.err, format, args...)
+		}
+	}
 	path := filepath.Join(dir, "pre-commit")
 	old, err := os.ReadFile(path)
+	installed := "installed"
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
-	case bytes.Equal(old, []byte(hookScript)):
+	case bytes.Equal(old, []byte(script)):
 		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o111 == 0 {
 			// git skips a hook it cannot execute, with only a hint.
 			if err := os.Chmod(path, fi.Mode().Perm()|0o755); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.err, "the pre-commit hook at %s is installed; made it executable\n", path)
+			say("the pre-commit hook at %s is installed; made it executable\n", path)
 			return nil
 		}
-		fmt.Fprintf(s.err, "the pre-commit hook at %s is already installed\n", path)
+		say("the pre-commit hook at %s is already installed\n", path)
 		return nil
+	case ownHook(string(old)):
+		installed = "updated" // an older version's, or another binary's
 	case !o.Force:
 		return usageError("%s already exists and is another hook: replace it with git llm-apply hook install --force, "+
-			"or add the line \"git llm-apply hook run\" to it", path)
+			"or add the line %s hook run to it", path, shellQuote(exe))
 	}
-	if err := writeExecutable(path, []byte(hookScript)); err != nil {
+	if err := writeExecutable(path, []byte(script)); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.err, "installed the pre-commit hook at %s\n", path)
+	say("%s the pre-commit hook at %s (it runs %s)\n", installed, path, exe)
 	return nil
 }
 
@@ -233,7 +240,7 @@ func runHookRun(o hookRunOptions, s streams) error {
 	}
 	return &exitError{exitFailed, fmt.Errorf("%s in %s: remove the debris of the pasted model reply and git add the files again, "+
 		"mark files meant to hold such text with %s=false in .gitattributes, or commit anyway with git commit --no-verify",
-		plural(lines, "finding"), plural(inFiles, "staged file"), checkAttr)}
+		plural(lines, "finding", "findings"), plural(inFiles, "staged file", "staged files"), checkAttr)}
 }
 
 // exempt reports whether the llm-apply-check attribute's value, as
@@ -253,11 +260,4 @@ func debrisIn(f gitops.StagedFile) ([]translate.Debris, error) {
 		return nil, nil
 	}
 	return translate.FindDebris(string(data)), nil
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

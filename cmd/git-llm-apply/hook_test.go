@@ -234,7 +234,7 @@ func TestHookInstallKeepsAnotherHook(t *testing.T) {
 
 	r.install("--force")
 	data, _ := os.ReadFile(hook)
-	if string(data) != hookScript {
+	if string(data) != hookScript(binary) {
 		t.Errorf("after --force the hook is:\n%s", data)
 	}
 	if res := r.install(); !strings.Contains(res.stderr, "already installed") {
@@ -253,7 +253,7 @@ func TestHookInstallPrintWritesNothing(t *testing.T) {
 	hooks := filepath.Join(r.dir, ".git", "hooks")
 	os.RemoveAll(hooks)
 	res := r.run("hook", "install", "--print")
-	if res.code != 0 || res.stdout != hookScript {
+	if res.code != 0 || res.stdout != hookScript(binary) {
 		t.Errorf("exit %d, stdout:\n%s", res.code, res.stdout)
 	}
 	if _, err := os.Stat(hooks); !os.IsNotExist(err) {

@@ -15,8 +15,9 @@ import (
 // for standard input, or directories (their regular files, hidden ones
 // aside, in name order). No name at all reads standard input. A reply
 // larger than limit bytes (when limit > 0) is refused before more than
-// limit+1 bytes of it are read.
-func readReplies(names []string, stdin io.Reader, limit int64) ([]engine.Input, error) {
+// limit+1 bytes of it are read. Names are relative to dir (-C; "" for
+// the current directory), and each reply's Source is its name as given.
+func readReplies(dir string, names []string, stdin io.Reader, limit int64) ([]engine.Input, error) {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
@@ -38,21 +39,22 @@ func readReplies(names []string, stdin io.Reader, limit int64) ([]engine.Input, 
 			out = append(out, engine.Input{Source: "-", Text: text})
 			continue
 		}
-		fi, err := os.Stat(name)
+		at := under(dir, name)
+		fi, err := os.Stat(at)
 		if err != nil {
-			return nil, usageError("cannot read reply: %v", err)
+			return nil, usageError("cannot read reply %s: %v", name, pathErr(err))
 		}
 		if !fi.IsDir() {
-			in, err := readFile(name, limit)
+			in, err := readFile(at, name, limit)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, in)
 			continue
 		}
-		entries, err := os.ReadDir(name)
+		entries, err := os.ReadDir(at)
 		if err != nil {
-			return nil, usageError("cannot read replies: %v", err)
+			return nil, usageError("cannot read replies in %s: %v", name, pathErr(err))
 		}
 		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 		n := 0
@@ -60,7 +62,7 @@ func readReplies(names []string, stdin io.Reader, limit int64) ([]engine.Input, 
 			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			in, err := readFile(filepath.Join(name, e.Name()), limit)
+			in, err := readFile(filepath.Join(at, e.Name()), filepath.Join(name, e.Name()), limit)
 			if err != nil {
 				return nil, err
 			}
@@ -74,10 +76,11 @@ func readReplies(names []string, stdin io.Reader, limit int64) ([]engine.Input, 
 	return out, nil
 }
 
-func readFile(name string, limit int64) (engine.Input, error) {
-	f, err := os.Open(name)
+// readFile reads the reply at path, which the user named name.
+func readFile(path, name string, limit int64) (engine.Input, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return engine.Input{}, usageError("cannot read reply: %v", err)
+		return engine.Input{}, usageError("cannot read reply %s: %v", name, pathErr(err))
 	}
 	defer f.Close()
 	var size int64
@@ -89,7 +92,7 @@ func readFile(name string, limit int64) (engine.Input, error) {
 		return engine.Input{}, replyTooLarge(name, limit)
 	}
 	if err != nil {
-		return engine.Input{}, usageError("cannot read reply: %v", err)
+		return engine.Input{}, usageError("cannot read reply %s: %v", name, pathErr(err))
 	}
 	return engine.Input{Source: name, Text: text}, nil
 }

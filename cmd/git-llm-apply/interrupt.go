@@ -62,7 +62,7 @@ func interruption(err error, results []*engine.ReplyResult, inputs []engine.Inpu
 // read.
 func interruptedError(results []*engine.ReplyResult, inputs []engine.Input, out outputs, branch string) error {
 	n := len(results)
-	msg := fmt.Sprintf("%d of %d replies done", n, len(inputs))
+	msg := fmt.Sprintf("%d of %s done", n, plural(len(inputs), "reply", "replies"))
 	if n > 0 {
 		last := results[n-1]
 		switch {
@@ -86,7 +86,7 @@ func interruptedError(results []*engine.ReplyResult, inputs []engine.Input, out 
 	case 1:
 		msg += "; not read: " + rest[0]
 	default:
-		msg += fmt.Sprintf("; not read: %s to %s (%d replies)", rest[0], rest[len(rest)-1], len(rest))
+		msg += fmt.Sprintf("; not read: %s to %s (%s)", rest[0], rest[len(rest)-1], plural(len(rest), "reply", "replies"))
 	}
 	return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s", msg)}
 }

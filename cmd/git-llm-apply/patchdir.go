@@ -17,24 +17,25 @@ import (
 // regular file, a dangling symbolic link). apply and translate check
 // it before they resolve or record anything, so that the failure costs
 // nothing; done says what that was ("recorded", "written"). No -o
-// (dir "") passes.
-func checkPatchDir(dir, done string) error {
+// (dir "") passes. dir is relative to at (-C), and messages name it as
+// given.
+func checkPatchDir(at, dir, done string) error {
 	if dir == "" {
 		return nil
 	}
 	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
-		fi, err := os.Stat(p)
+		fi, err := os.Stat(under(at, p))
 		switch {
 		case err == nil && fi.IsDir():
 			return nil
 		case err == nil:
 			return usageError("-o %s: %s is not a directory; nothing was %s", dir, p, done)
 		case errors.Is(err, fs.ErrNotExist):
-			if _, lerr := os.Lstat(p); lerr == nil {
+			if _, lerr := os.Lstat(under(at, p)); lerr == nil {
 				return usageError("-o %s: %s is a symbolic link to nothing; nothing was %s", dir, p, done)
 			}
 		case !errors.Is(err, syscall.ENOTDIR):
-			return usageError("-o %s: %v; nothing was %s", dir, err, done)
+			return usageError("-o %s: %v; nothing was %s", dir, pathErr(err), done)
 		}
 		if filepath.Dir(p) == p {
 			return nil
@@ -46,8 +47,10 @@ func checkPatchDir(dir, done string) error {
 // in dir, in the mailbox form of git format-patch, numbered over those
 // replies, and returns each file's path by result index. A recorded
 // reply's From line names its commit; author is the one the commits
-// carry (or would carry: translate records nothing).
-func writePatches(dir string, results []*engine.ReplyResult, author gitops.Ident) (map[int]string, error) {
+// carry (or would carry: translate records nothing). dir is relative
+// to at (-C), and so are the paths returned, as git format-patch -o
+// prints them.
+func writePatches(at, dir string, results []*engine.ReplyResult, author gitops.Ident) (map[int]string, error) {
 	var todo []int
 	for i, r := range results {
 		if len(r.Patch) > 0 && (r.Status == engine.Recorded || r.Status == engine.Partial || r.Status == engine.Checked) {
@@ -57,7 +60,7 @@ func writePatches(dir string, results []*engine.ReplyResult, author gitops.Ident
 	if len(todo) == 0 {
 		return nil, nil
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	if err := os.MkdirAll(under(at, dir), 0o777); err != nil {
 		return nil, fmt.Errorf("cannot create the patch directory: %w", err)
 	}
 	paths := map[int]string{}
@@ -71,7 +74,7 @@ func writePatches(dir string, results []*engine.ReplyResult, author gitops.Ident
 			return paths, err
 		}
 		p := filepath.Join(dir, engine.PatchFileName(n+1, r.Message))
-		if err := writeWhole(p, mail); err != nil {
+		if err := writeWhole(under(at, p), mail); err != nil {
 			return paths, fmt.Errorf("cannot write the patch file: %w", err)
 		}
 		paths[i] = p

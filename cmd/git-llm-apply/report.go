@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
@@ -78,13 +80,27 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			}
 			doc.Replies = append(doc.Replies, jr)
 		}
-		if b, err := json.MarshalIndent(doc, "", "  "); err == nil {
-			s.out.Write(append(jsonSafe(b), '\n'))
+		writeJSON(s.out, doc)
+		if s.jsonDone != nil {
+			*s.jsonDone = true
 		}
 	}
 	p := s.reportPainter()
 	for i, r := range results {
 		printReply(p, o, r, branch, out.patches[i])
+	}
+}
+
+// writeJSON writes v as indented JSON escaping only what JSON needs
+// (encoding/json's default also escapes <, > and & for HTML), and C1
+// and DEL (see jsonSafe).
+func writeJSON(w io.Writer, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if enc.Encode(v) == nil {
+		w.Write(jsonSafe(b.Bytes()))
 	}
 }
 
@@ -188,12 +204,12 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 	case engine.Recorded:
 		return fmt.Sprintf("%s [%s on %s]", subject, short, branch)
 	case engine.Partial:
-		return fmt.Sprintf("%s [%s on %s; %d of %d edits failed and were left out]", subject, short, branch, failed, len(r.Outcomes))
+		return fmt.Sprintf("%s [%s on %s; %d of %s failed and %s left out]", subject, short, branch, failed, plural(len(r.Outcomes), "edit", "edits"), wasWere(failed))
 	case engine.Unchanged:
 		return fmt.Sprintf("%s [nothing to record: every edit is already applied]", subject)
 	case engine.Checked:
 		if failed > 0 {
-			return fmt.Sprintf("%s [%d of %d edits failed]", subject, failed, len(r.Outcomes))
+			return fmt.Sprintf("%s [%d of %s failed]", subject, failed, plural(len(r.Outcomes), "edit", "edits"))
 		}
 		skipped := 0
 		for _, e := range r.Outcomes {
@@ -202,11 +218,15 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 			}
 		}
 		if skipped > 0 {
-			return fmt.Sprintf("%s [ok, %d edits; %d blocks skipped as snippets]", subject, len(r.Outcomes)-skipped, skipped)
+			as := "snippets"
+			if skipped == 1 {
+				as = "a snippet"
+			}
+			return fmt.Sprintf("%s [ok, %s; %s skipped as %s]", subject, plural(len(r.Outcomes)-skipped, "edit", "edits"), plural(skipped, "block", "blocks"), as)
 		}
-		return fmt.Sprintf("%s [ok, %d edits]", subject, len(r.Outcomes))
+		return fmt.Sprintf("%s [ok, %s]", subject, plural(len(r.Outcomes), "edit", "edits"))
 	}
-	return fmt.Sprintf("%s [%d of %d edits failed; nothing recorded]", subject, failed, len(r.Outcomes))
+	return fmt.Sprintf("%s [%d of %s failed; nothing recorded]", subject, failed, plural(len(r.Outcomes), "edit", "edits"))
 }
 
 func lineRange(e engine.Outcome) string {

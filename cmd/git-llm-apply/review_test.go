@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -290,5 +291,31 @@ func TestOntoStartsTheNewBranchThere(t *testing.T) {
 	}
 	if res := r.run("apply", "-b", "bad", "--onto", "no-such-rev", reply); res.code != 2 {
 		t.Errorf("unknown --onto: exit %d\n%s", res.code, res.stderr)
+	}
+}
+
+// TestReviewHintRuns: the "Review with" command works as printed, in a
+// repository with commits and in one without any.
+func TestReviewHintRuns(t *testing.T) {
+	unborn := &repo{t: t, dir: t.TempDir()}
+	unborn.git("init", "-q", "-b", "main")
+	unborn.write("a.txt", "a\n")
+	unborn.git("add", "a.txt")
+	born := newRepo(t, map[string]string{"a.txt": "a\n"})
+	for name, r := range map[string]*repo{"unborn": unborn, "born": born} {
+		res := r.run("apply", "-b", "x", r.reply("r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n")))
+		if res.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", name, res.code, res.stderr)
+		}
+		m := regexp.MustCompile(`(?m)^Review with: git (.*)$`).FindStringSubmatch(res.stderr)
+		if m == nil {
+			t.Fatalf("%s: no review hint:\n%s", name, res.stderr)
+		}
+		cmd := exec.Command("git", strings.Fields(m[1])...)
+		cmd.Dir = r.dir
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "+A\n") || !strings.Contains(string(out), "Change a.") {
+			t.Errorf("%s: git %s: %v\n%s", name, m[1], err, out)
+		}
 	}
 }

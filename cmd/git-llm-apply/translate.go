@@ -27,7 +27,7 @@ field and its patch file in "patch") is printed instead.`,
 			if err != nil {
 				return err
 			}
-			if err := checkPatchDir(cmd.String("patch-dir"), "written"); err != nil {
+			if err := checkPatchDir(o.Dir, cmd.String("patch-dir"), "written"); err != nil {
 				return err
 			}
 			res, err := resolveOnly(o, s)
@@ -42,7 +42,7 @@ field and its patch file in "patch") is printed instead.`,
 				if err != nil {
 					return err
 				}
-				if patches, err = writePatches(dir, results, author); err != nil {
+				if patches, err = writePatches(o.Dir, dir, results, author); err != nil {
 					return err
 				}
 			}

@@ -15,6 +15,7 @@ import (
 // branch is checked out in step with it.
 type worktreePlan struct {
 	add    string // add a linked worktree here once the branch exists
+	name   string // add as the user gave it (relative to -C), for the report
 	follow string // the linked worktree where the branch is checked out
 	clean  bool   // follow had no local changes before anything was recorded
 }
@@ -42,7 +43,7 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 	if o.Worktree == "" {
 		return p, nil
 	}
-	abs, err := filepath.Abs(o.Worktree)
+	abs, err := filepath.Abs(under(o.Dir, o.Worktree))
 	if err != nil {
 		return nil, err
 	}
@@ -56,9 +57,9 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 	case err == nil && len(ents) > 0:
 		return nil, usageError("--worktree %s: the path exists and is not empty; nothing was recorded", o.Worktree)
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return nil, usageError("--worktree %s: %v; nothing was recorded", o.Worktree, err)
+		return nil, usageError("--worktree %s: %v; nothing was recorded", o.Worktree, pathErr(err))
 	}
-	p.add = abs
+	p.add, p.name = abs, o.Worktree
 	return p, nil
 }
 
@@ -82,10 +83,10 @@ func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, re
 		return notes, nil
 	}
 	if len(commits) == 0 && (!t.exists || statusOf(results) != nil) {
-		return append(notes, fmt.Sprintf("No worktree was added at %s: nothing was recorded.", p.add)), nil
+		return append(notes, fmt.Sprintf("No worktree was added at %s: nothing was recorded.", p.name)), nil
 	}
 	if err := repo.AddWorktree(p.add, t.branch); err != nil {
 		return notes, fmt.Errorf("the worktree could not be added: %w", err)
 	}
-	return append(notes, fmt.Sprintf("Added a worktree at %s with %s checked out.", p.add, t.branch)), nil
+	return append(notes, fmt.Sprintf("Added a worktree at %s with %s checked out.", p.name, t.branch)), nil
 }

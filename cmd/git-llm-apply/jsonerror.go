@@ -1,0 +1,33 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/urfave/cli/v3"
+)
+
+// flagError is a usage error urfave/cli found parsing the flags. What
+// it says stays plain text even with --json: the flags after the bad
+// one were not read, so whether --json was asked is not known.
+type flagError struct{ err error }
+
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+// reportStop writes, for a command run with --json that err stopped
+// before its report (no repository, an unreadable reply, a bad flag
+// value), the JSON document a program reading standard output expects:
+// no reply, "ok": false, and the error. reported says whether the
+// command wrote its own report, which then says all there is.
+func reportStop(app *cli.Command, s streams, err error, reported bool) {
+	var fe *flagError
+	if err == nil || reported || errors.As(err, &fe) {
+		return
+	}
+	for _, c := range app.Commands {
+		if c.Bool("json") {
+			report(s, commonOptions{JSON: true}, nil, outputs{fatal: err})
+			return
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStartDirIsWhereRelativePathsStart: -C DIR is git's "as if started
+// in DIR": replies, -o and --worktree are relative to it, -C options
+// chain, an empty one changes nothing, absolute paths and "-" stay what
+// they are, and the report names paths as they were typed.
+func TestStartDirIsWhereRelativePathsStart(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
+	top := filepath.Dir(r.dir) // the test's own temporary directory
+	r.write("sub/r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n"))
+	before := r.snapshot()
+	elsewhere := t.TempDir()
+	res := r.runIn(elsewhere, "", "-C", top, "-C", filepath.Base(r.dir), "-C", "", "-C", "sub",
+		"apply", "-b", "c", "-o", "../../patches", "--worktree", "../../review", "r.md")
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	requireLines(t, res.stderr,
+		"r.md (diff): Change a. ["+strings.TrimSpace(r.git("rev-parse", "--short=7", "c"))+" on c]",
+		"  patch: ../../patches/0001-Change-a.patch",
+		"Added a worktree at ../../review with c checked out.")
+	if _, err := os.Stat(filepath.Join(top, "patches", "0001-Change-a.patch")); err != nil {
+		t.Errorf("the patch file is not under DIR: %v", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(top, "review", "a.txt")); string(data) != "A\n" {
+		t.Errorf("the worktree is not under DIR: %q %v", data, err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) > 0 {
+		t.Errorf("something was written where the command started: %v", ents)
+	}
+	r.git("worktree", "remove", filepath.Join(top, "review"))
+	r.assertUntouched(before)
+
+	// translate -o, an absolute reply, and "-" still standard input.
+	abs := r.reply("abs.md", "Change b.\n\n"+block("sub/b.txt", "b\n", "B\n"))
+	res = r.runIn(elsewhere, "Change x.\n\n"+block("a.txt", "a\n", "x\n"), "-C", r.dir, "-C", "sub", "translate", "-o", "out", abs, "-")
+	if res.code != 0 {
+		t.Fatalf("translate: exit %d\n%s", res.code, res.stderr)
+	}
+	requireLines(t, res.stderr, "  patch: out/0001-Change-b.patch", "  patch: out/0002-Change-x.patch")
+	if ents, err := os.ReadDir(filepath.Join(r.dir, "sub", "out")); err != nil || len(ents) != 2 {
+		t.Errorf("translate -o wrote %v (%v) under DIR", ents, err)
+	}
+
+	// check, hook install: the repository is DIR's.
+	if res := r.runIn(top, "", "-C", filepath.Base(r.dir), "check", "sub/r.md"); res.code != 0 {
+		t.Errorf("check: exit %d\n%s", res.code, res.stderr)
+	}
+	if res := r.runIn(top, "", "-C", filepath.Base(r.dir), "-C", "sub", "hook", "install"); res.code != 0 {
+		t.Errorf("hook install: exit %d\n%s", res.code, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, ".git", "hooks", "pre-commit")); err != nil {
+		t.Errorf("no hook in DIR's repository: %v", err)
+	}
+
+	// An -o that is a file under DIR is refused, named as typed.
+	res = r.runIn(elsewhere, "", "-C", r.dir, "apply", "-o", "a.txt/x", "sub/r.md")
+	if res.code != 2 || !strings.Contains(res.stderr, "-o a.txt/x: a.txt is not a directory") {
+		t.Errorf("-o under a file: exit %d\n%s", res.code, res.stderr)
+	}
+	// A reply missing under DIR is named as typed.
+	res = r.runIn(elsewhere, "", "-C", r.dir, "check", "nope.md")
+	if res.code != 2 || !strings.Contains(res.stderr, "cannot read reply nope.md: no such file or directory") {
+		t.Errorf("missing reply: exit %d\n%s", res.code, res.stderr)
+	}
+	// A DIR that is not there stops the run, as git's -C does.
+	res = r.runIn(elsewhere, "", "-C", r.dir, "-C", "nowhere", "check", "r.md")
+	if res.code != 2 || !strings.Contains(res.stderr, "cannot change to "+r.dir+"/nowhere: no such file or directory") {
+		t.Errorf("missing DIR: exit %d\n%s", res.code, res.stderr)
+	}
+}
