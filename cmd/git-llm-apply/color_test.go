@@ -68,7 +68,7 @@ const uncoloredReport = `ONE (diff): Tidy \x1b[2J up. [ok, 4 edits]
     $ git mv old.txt moved.txt
     $ rm *.log
   warning: edit 1 (src/app.py): took src/app.py for app.py, the one file whose path ends in it
-TWO (diff): Break it. [1 of 1 edits failed; nothing recorded]
+TWO (diff): Break it. [1 of 1 edit failed; nothing recorded]
 error: edit 1 (replace notes.txt, reply line 5) failed: the SEARCH text does not match any lines of notes.txt.
   The closest lines are 1-1 of notes.txt (similarity 0.17):
     | one

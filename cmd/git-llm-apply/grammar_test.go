@@ -47,7 +47,7 @@ func TestHeadlineCounts(t *testing.T) {
 		{engine.Partial, 3, 1, 0, "s [abc on b; 1 of 3 edits failed and was left out]"},
 		{engine.Partial, 3, 2, 0, "s [abc on b; 2 of 3 edits failed and were left out]"},
 	} {
-		r := &engine.ReplyResult{Subject: "s", Status: tt.status, Commit: "abc"}
+		r := &engine.ReplyResult{Subject: "s", Status: tt.status, Commit: "abcdef0123", ShortCommit: "abc"}
 		for i := range tt.edits {
 			st := engine.Applied
 			if i < tt.failed {
