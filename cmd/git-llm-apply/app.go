@@ -26,8 +26,9 @@ type streams struct {
 // JSON, a prompt), as it is.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
 	s := streams{in, out, termWriter{errw}}
-	err := newApp(s).Run(context.Background(), args)
-	if err != nil && !errors.Is(err, errEditsFailed) {
+	app := newApp(s)
+	err := app.Run(context.Background(), splitShortOptions(app, args))
+	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) {
 		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
 	}
 	return exitCode(err)
@@ -119,8 +120,10 @@ moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
 replies finished before it are kept, the one in hand records nothing).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
+			versionFlag(s),
 		},
-		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s)},
+		Commands: []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s),
+			versionCommand(s), manCommand(s), completionCommand(s)},
 		Reader:         s.in,
 		Writer:         s.out,
 		ErrWriter:      s.err,
@@ -133,7 +136,7 @@ replies finished before it are kept, the one in hand records nothing).`,
 			if cmd.Args().Len() > 0 {
 				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
 			}
-			return usageError("a command is needed: apply, translate, check, hook, formats or prompt (see git llm-apply --help)")
+			return usageError("a command is needed: apply, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
 		},
 	}
 }
