@@ -98,7 +98,7 @@ func describeBuild(info *debug.BuildInfo) string {
 		if version != "" && version != "(devel)" {
 			return version + "-dirty"
 		}
-		return "unknown (built without version control information: outside a git checkout, or with -buildvcs=false)"
+		return "unknown (the build has no version control stamp: go build -buildvcs=false, or a checkout go does not stamp, such as a linked worktree)"
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]
