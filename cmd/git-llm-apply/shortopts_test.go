@@ -15,7 +15,7 @@ func TestSplitShortOptions(t *testing.T) {
 		{"apply -b NAME r.md", "apply -b NAME r.md"},
 		{"apply -mfix r.md", "apply -m fix r.md"},
 		{"apply -qo patches r.md", "apply -q -o patches r.md"},
-		{"apply -m -qv r.md", "apply -m -qv r.md"},           // a value is never split
+		{"apply -m -qv r.md", "apply -m -qv r.md"},             // a value is never split
 		{"apply --branch -qv r.md", "apply --branch -qv r.md"}, // nor after a long flag
 		{"apply -format diff r.md", "apply -format diff r.md"}, // urfave/cli's single-dash long flag
 		{"apply --format=diff -qv", "apply --format=diff -q -v"},
