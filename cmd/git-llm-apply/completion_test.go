@@ -101,6 +101,23 @@ git-llm-apply apply --format u => udiffx  udiff
 	if res.stdout != want {
 		t.Errorf("bash completion:\n%s\nwant:\n%s", res.stdout, want)
 	}
+
+	// Installed as README says, bash-completion loads the script when
+	// git's completion meets llm-apply.
+	const loader = "/usr/share/bash-completion/bash_completion"
+	if _, err := os.Stat(loader); err != nil {
+		t.Skip("bash-completion is not installed: on-demand loading not tested")
+	}
+	data := t.TempDir()
+	os.MkdirAll(filepath.Join(data, "bash-completion", "completions"), 0o755)
+	os.WriteFile(filepath.Join(data, "bash-completion", "completions", "git-llm-apply"), []byte(r.run("completion", "bash").stdout), 0o644)
+	onDemand := strings.Replace(strings.Replace(driver, `source "$1"`, "source "+loader+"\n_completion_loader git", 1), "source "+gitCompletion+"\n", "", 1)
+	cmd = exec.Command("bash", "--norc", "--noprofile", "-c", onDemand, "bash")
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+data)
+	if res := r.collect(cmd); res.stdout != want {
+		t.Errorf("bash completion loaded on demand: exit %d\n%s%s\nwant:\n%s", res.code, res.stdout, res.stderr, want)
+	}
 }
 
 // The fish script completes git-llm-apply, and git llm-apply through
