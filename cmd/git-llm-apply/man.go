@@ -58,7 +58,8 @@ var manSeeAlso = []string{"git(1)", "git-apply(1)", "git-am(1)", "git-format-pat
 // that the page says what -h says.
 func writeMan(w io.Writer, root *cli.Command) error {
 	var b strings.Builder
-	version := strings.TrimPrefix(versionLine(), "git llm-apply version ")
+	// the footer has room for the version's first word only
+	version, _, _ := strings.Cut(strings.TrimPrefix(versionLine(), "git llm-apply version "), " ")
 	fmt.Fprintf(&b, ".TH \"GIT\\-LLM\\-APPLY\" \"1\" \"\" \"%s\" \"Git Manual\"\n", roffEscape("git-llm-apply "+version))
 	b.WriteString(".nh\n.ad l\n") // as git's pages: no hyphenation, which would split flag names
 	b.WriteString(".SH NAME\n")
