@@ -17,11 +17,13 @@ func manCommand(s streams) *cli.Command {
 		Name:  "man",
 		Usage: "print the manual page (roff), for man to find as git-llm-apply(1)",
 		Description: `Prints the manual page git help llm-apply opens, made from the same command
-and flag definitions as -h. Install it where man looks, for example:
+and flag definitions as -h. Install it where man looks: man looks in
+DIR/../share/man for each DIR/bin on PATH, so for a binary in ~/go/bin
 
-    git llm-apply man > ~/.local/share/man/man1/git-llm-apply.1
+    git llm-apply man > ~/go/share/man/man1/git-llm-apply.1
 
-(manpath lists where man looks; see README, Install).`,
+(manpath lists where man looks; README, Install, says what to do when
+that directory is not among them).`,
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {

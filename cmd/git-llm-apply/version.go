@@ -44,10 +44,7 @@ checkout had uncommitted changes.`,
 }
 
 func versionLine() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		info = nil
-	}
+	info, _ := debug.ReadBuildInfo() // nil when there is none
 	return "git llm-apply version " + describeBuild(info)
 }
 
