@@ -36,8 +36,8 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	jsonDone := false
 	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw, jsonDone: &jsonDone}
 	app := newApp(s)
-	err := app.Run(context.Background(), args)
-	if err != nil && !errors.Is(err, errEditsFailed) {
+	err := app.Run(context.Background(), splitShortOptions(app, args))
+	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) {
 		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
 		reportStop(app, s, err, jsonDone)
 	}
@@ -139,8 +139,10 @@ moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
 replies finished before it are kept, the one in hand records nothing).`,
 		Flags: []cli.Flag{
 			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
+			versionFlag(s),
 		},
-		Commands:       []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s)},
+		Commands: []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s),
+			versionCommand(s), manCommand(s), completionCommand(s)},
 		Reader:         s.in,
 		Writer:         s.out,
 		ErrWriter:      s.err,
@@ -153,7 +155,7 @@ replies finished before it are kept, the one in hand records nothing).`,
 			if cmd.Args().Len() > 0 {
 				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
 			}
-			return usageError("a command is needed: apply, translate, check, hook, formats or prompt (see git llm-apply --help)")
+			return usageError("a command is needed: apply, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
 		},
 	}
 }
