@@ -53,10 +53,13 @@ func (m *matcher) anchored(pattern []string, n, keep, budget int) (starts []int,
 	}
 	sort.SliceStable(keys, func(a, b int) bool { return v.count(keys[a]) < v.count(keys[b]) })
 	type tally struct {
+		start  int
 		hits   int
 		weight float64 // the rarity of the lines that hit, to order equal hits
+		like   float64 // how like the lines it lacks are (measured ones only)
 	}
-	votes := map[int]*tally{}
+	var tallies []tally
+	index := map[int]int{}             // start -> its tally
 	step := 1 + len(m.d.log) - v.built // forwarding a posting through the edits since
 	last := m.d.len() - n
 	for _, k := range keys {
@@ -74,52 +77,48 @@ func (m *matcher) anchored(pattern []string, n, keep, budget int) (starts []int,
 		for _, line := range v.where(m.d, k) {
 			for _, i := range at[k] {
 				s := min(max(line-i, 0), last)
-				t := votes[s]
-				if t == nil {
-					t = &tally{}
-					votes[s] = t
+				x, ok := index[s]
+				if !ok {
+					x = len(tallies)
+					index[s] = x
+					tallies = append(tallies, tally{start: s})
 				}
-				t.hits++
-				t.weight += weight
+				tallies[x].hits++
+				tallies[x].weight += weight
 			}
 		}
 	}
-	starts = make([]int, 0, len(votes))
-	for s := range votes {
-		starts = append(starts, s)
-	}
-	sort.Slice(starts, func(a, b int) bool {
-		x, y := votes[starts[a]], votes[starts[b]]
+	sort.Slice(tallies, func(a, b int) bool {
+		x, y := &tallies[a], &tallies[b]
 		switch {
 		case x.hits != y.hits:
 			return x.hits > y.hits
 		case x.weight != y.weight:
 			return x.weight > y.weight
 		}
-		return starts[a] < starts[b]
+		return x.start < y.start
 	})
 	// Places holding as many whole lines are told apart by how like
 	// the lines they lack are (the timeout = 30 of one of a hundred
 	// copies, where the edit wrote 300): the best voted are measured
-	// so, as many as anchorMeasured.
-	starts = starts[:min(len(starts), anchorMeasured)]
-	type measure struct {
-		hits int
-		like float64
+	// so, as many as anchorMeasured, and the best measured compared
+	// character by character.
+	tallies = tallies[:min(len(tallies), anchorMeasured)]
+	for x := range tallies {
+		tallies[x].hits, tallies[x].like = m.measureAt(pattern, tallies[x].start)
 	}
-	ms := make(map[int]measure, len(starts))
-	for _, s := range starts {
-		h, l := m.measureAt(pattern, s)
-		ms[s] = measure{h, l}
-	}
-	sort.SliceStable(starts, func(a, b int) bool {
-		x, y := ms[starts[a]], ms[starts[b]]
+	sort.SliceStable(tallies, func(a, b int) bool {
+		x, y := &tallies[a], &tallies[b]
 		if x.hits != y.hits {
 			return x.hits > y.hits
 		}
 		return x.like > y.like
 	})
-	return starts[:min(len(starts), keep)], used, cut
+	starts = make([]int, 0, min(len(tallies), keep))
+	for _, t := range tallies[:min(len(tallies), keep)] {
+		starts = append(starts, t.start)
+	}
+	return starts, used, cut
 }
 
 // anchorMeasured bounds the anchored windows whose lines are measured
@@ -129,7 +128,9 @@ const anchorMeasured = 4096
 // measureAt measures the window of pattern's length from start: how
 // many of pattern's non-blank lines stand in it whole, each at its own
 // place (white space around them aside), and how like the others are
-// to the lines standing at their places, character by character.
+// to the lines standing at their places, by the characters they start
+// and end with (a quick measure: the closest windows are compared
+// character by character later).
 func (m *matcher) measureAt(pattern []string, start int) (hits int, like float64) {
 	for i, l := range pattern {
 		if start+i >= m.d.len() {
@@ -142,9 +143,23 @@ func (m *matcher) measureAt(pattern []string, start int) (hits int, like float64
 		f := strings.TrimSpace(m.d.content(start + i))
 		if k == f {
 			hits++
-		} else if len(k)+len(f) <= 512 {
-			like += textSimilarity(k, f)
+		} else {
+			like += affixShare(k, f)
 		}
 	}
 	return hits, like
+}
+
+// affixShare is the part of the longer of a and b that their common
+// start and end cover.
+func affixShare(a, b string) float64 {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return float64(p+q) / float64(max(len(a), len(b)))
 }

@@ -38,6 +38,19 @@ func (m *matcher) text(from, to int) string {
 	return b.String()
 }
 
+// lines joins doc lines [from, to) as the file has them, line endings
+// aside: the closest lines a report quotes, white space and all.
+func (m *matcher) lines(from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		if i > from {
+			b.WriteByte('\n')
+		}
+		b.WriteString(m.d.content(i))
+	}
+	return b.String()
+}
+
 func joinTrimmed(lines []string) string { return strings.Join(trimAll(lines), "\n") }
 
 // textSimilarity is 2*matched/total over the runes of a and b, like
@@ -226,7 +239,7 @@ func (m *matcher) describe(pattern []string, from, to int, sim float64, mark Run
 		Start:      from + 1,
 		End:        to,
 		Similarity: sim,
-		Text:       m.text(from, to),
+		Text:       m.lines(from, to),
 		Differ:     m.differing(pattern, from, to, mark),
 	}
 }

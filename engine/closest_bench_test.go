@@ -1,22 +1,9 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
-
-// serviceFile is a Python file of n lines made of near-identical
-// classes: every line but the timeout's stands in each of them.
-func serviceFile(n int) []string {
-	lines := []string{"import logging", "", ""}
-	for i := 0; len(lines) < n; i++ {
-		lines = append(lines, fmt.Sprintf("class Service%d:", i), "    def configure(self):",
-			`        self.name = "svc"`, fmt.Sprintf("        self.timeout = %d", 1000+i),
-			"        self.retries = 5", "        return self", "", "")
-	}
-	return lines[:n]
-}
 
 // misremembered returns the k lines of lines from start with line j
 // rewritten as a model misremembers it: one character added.
@@ -30,7 +17,7 @@ func misremembered(lines []string, start, k, j int) []string {
 // 100,000-line file of near-identical classes, the file's indexes
 // already built (each: the cost each failing edit adds) or not (first).
 func BenchmarkClosest(b *testing.B) {
-	lines := serviceFile(100000)
+	lines := serviceFile(100000, 50000)
 	d := newDoc([]byte(strings.Join(lines, "\n") + "\n"))
 	var patterns [][]string
 	for s := 5; s+8 < len(lines); s += len(lines) / 64 {
