@@ -55,19 +55,20 @@ func printClosest(w io.Writer, e engine.Outcome, path string, c *engine.Closest)
 	}
 }
 
-// looserWhy says how lines a looser rung takes differ from the edit's.
+// looserWhy says how lines a looser rung takes differ from the edit's:
+// what that rung, and the rungs below it, ignore.
 func looserWhy(c *engine.Closest) string {
 	switch c.Rung {
 	case engine.RungTrailing:
-		return "they differ from it in trailing white space only"
+		return "they read the same once trailing white space is ignored"
 	case engine.RungIndent:
-		return "they differ from it in indentation only"
+		return "they read the same once indentation and trailing white space are ignored"
 	case engine.RungWhitespace:
-		return "they differ from it in white space and blank lines only"
+		return "they read the same once white space and blank lines are ignored"
 	case engine.RungComments:
-		return "they differ from it in comments and white space only"
+		return "they read the same once comments, white space and blank lines are ignored"
 	case engine.RungTypography:
-		return "they differ from it in typographic quotes, dashes or spaces, comments and white space only"
+		return "they read the same once typographic quotes, dashes and spaces, comments, white space and blank lines are ignored"
 	}
 	return fmt.Sprintf("a near match, similarity %.2f, clearly the best place", c.Similarity)
 }

@@ -94,7 +94,7 @@ func TestClosestLinesAtALooserRung(t *testing.T) {
 	want := `  The closest lines are 2-3 of ws.py (similarity 0.99). The line marked "!" differs from the SEARCH section; the lines marked "|" match it:
     !     x = 1   
     |     return x
-  With --fuzz format (the default) this edit matches lines 2-3 (they differ from it in trailing white space only).
+  With --fuzz format (the default) this edit matches lines 2-3 (they read the same once trailing white space is ignored).
 `
 	if res.code != 1 || !strings.Contains(res.stderr, want) || strings.Contains(res.stderr, "1.00") {
 		t.Errorf("exit %d, report:\n%s\nwant in it:\n%s", res.code, res.stderr, want)
