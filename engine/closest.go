@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -223,7 +224,67 @@ func (m *matcher) closest(pattern []string, mark Rung) *Closest {
 		return nil
 	}
 	n := min(len(pattern), m.d.len())
-	return m.describe(pattern, best.start, best.start+n, best.sim, mark)
+	from, to, sim := m.fit(pattern, best, n)
+	return m.describe(pattern, from, to, sim, mark)
+}
+
+// maxFit bounds the length of a pattern whose closest window is fitted.
+const maxFit = 200
+
+// fit returns the run of doc lines around window w (of n lines) that
+// lines up best with pattern, and its similarity: when the edit left a
+// line out or holds one the file lacks, the window of its length cuts
+// off a line it holds (a SEARCH block of three lines standing in four
+// is shown whole, its extra line marked). The run reaches from the
+// first to the last of pattern's lines standing whole near the window,
+// widened by the pattern lines beyond those; it is taken only when it
+// holds more of them, or as many and is more similar.
+func (m *matcher) fit(pattern []string, w window, n int) (from, to int, sim float64) {
+	from, to, sim = w.start, w.start+n, w.sim
+	if n > maxFit {
+		return
+	}
+	lo, hi := max(0, w.start-n), min(m.d.len(), w.start+2*n)
+	// Blank lines are keyed apart, so that they never line up: a run
+	// stretched to reach a blank line far off shows nothing.
+	key := func(l string, i int) string {
+		if k := strings.TrimSpace(l); k != "" {
+			return k
+		}
+		return fmt.Sprintf("\x00%d", i)
+	}
+	file := make([]string, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		file = append(file, key(m.d.content(i), i))
+	}
+	want := make([]string, len(pattern))
+	for i, l := range pattern {
+		want[i] = key(l, -1-i)
+	}
+	first, last := -1, -1
+	var before, after int
+	for _, e := range diff.Edits(file, want) {
+		if e.Op != diff.Match {
+			continue
+		}
+		if first < 0 {
+			first, before = e.PosX, e.PosY
+		}
+		last, after = e.PosX, len(pattern)-1-e.PosY
+	}
+	if first < 0 {
+		return
+	}
+	f, t := max(0, lo+first-before), min(m.d.len(), lo+last+1+after)
+	if t-f > n+n/2+2 || f == from && t == to {
+		return
+	}
+	hits := lineHits(pattern, m.trimmedLines(f, t, nil))
+	s := textSimilarity(m.text(f, t), joinTrimmed(pattern))
+	if hits > w.hits || hits == w.hits && s > w.sim {
+		return f, t, s
+	}
+	return
 }
 
 // describe is the Closest of doc lines [from, to) for pattern, whose

@@ -133,6 +133,8 @@ func TestClosestShapes(t *testing.T) {
 			start: 2, end: 3, differ: []int{2}, rung: RungComments, want: FuzzLoose},
 		{name: "a near match loose takes", file: py + "\n\ndef g():\n    y = 2\n    return y\n", old: "def g():\n    y = 2\n    return z\n",
 			start: 6, end: 8, differ: []int{8}, rung: RungLoose, want: FuzzLoose},
+		{name: "a line the file holds left out", file: "import os\n\n\ndef h():\n    a = load(os.environ)\n    b = parse(a)\n    c = check(b)\n    return c\n\n\ndef h2():\n    a = load(os.environ)\n    b = parse(a)\n    c = check(b)\n    return c\n",
+			old: "def h():\n    a = load(os.environ)\n    c = check(b)\n    return c\n", start: 4, end: 8, differ: []int{6}},
 		{name: "the best of duplicate regions", file: dup, old: "        self.name = \"svc\"\n        self.timeout = 300\n        self.retries = 5\n        return self\n",
 			start: 2998, end: 3001, differ: []int{2999}, sim: 0.99, rung: RungLoose, want: FuzzLoose},
 	}
