@@ -45,7 +45,8 @@ func (r *resolver) looserPlace(o *Outcome, m *matcher, pattern []string, top Run
 		return nil
 	}
 	op := &o.Op
-	for rung := top + 1; rung <= m.looserTop(pattern, top); rung++ {
+	high := m.looserTop(pattern, top)
+	for rung := top + 1; rung <= high; rung++ {
 		if rung == RungComments && m.lang == "" {
 			continue
 		}
