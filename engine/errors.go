@@ -25,8 +25,16 @@ var (
 // looked for and did not find.
 type Closest struct {
 	Start, End int     // 1-based, inclusive
-	Similarity float64 // 0..1
+	Similarity float64 // 0..1; 1 only for the very lines looked for
 	Text       string
+	// Differ lists the lines (1-based) that do not read as a line the
+	// edit looked for, compared as its format compares lines.
+	Differ []int
+	// Rung is the rung above the edit's own at which these lines match
+	// the edit's, and Fuzz the --fuzz level that climbs to it (Rung is
+	// 0 when no rung does).
+	Rung Rung
+	Fuzz Fuzz
 }
 
 // EditError is a failed edit: which one, where it came from, and why.

@@ -154,7 +154,11 @@ func dumpResult(r *ReplyResult) string {
 		if o.Err != nil {
 			fmt.Fprintf(&b, "  error: %s\n", o.Err.Msg)
 			if c := o.Err.Closest; c != nil {
-				fmt.Fprintf(&b, "  closest: lines %d-%d similarity %.2f\n", c.Start, c.End, c.Similarity)
+				fmt.Fprintf(&b, "  closest: lines %d-%d similarity %.2f differ %s", c.Start, c.End, c.Similarity, intList(c.Differ))
+				if c.Rung != 0 {
+					fmt.Fprintf(&b, "; --fuzz %s takes them (%s)", c.Fuzz, c.Rung)
+				}
+				b.WriteString("\n")
 			}
 		}
 	}

@@ -39,6 +39,16 @@ const (
 	FuzzLoose              // every rung, similarity included
 )
 
+func (f Fuzz) String() string {
+	switch f {
+	case FuzzExact:
+		return "exact"
+	case FuzzLoose:
+		return "loose"
+	}
+	return "format"
+}
+
 // ParseFuzz reads a --fuzz value.
 func ParseFuzz(s string) (Fuzz, error) {
 	switch s {

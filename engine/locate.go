@@ -53,9 +53,9 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		}
 	}
 	r.fail(o, ErrNotFound, "%s%s", r.whyNotFound(m, op, f.path, top), why)
-	if o.Err.Closest = m.closest(pattern); o.Err.Closest == nil && m.work.spent {
-		o.Err.Msg += "; so many edits failed in this file that their closest lines were not all looked for"
-	}
+	var more string
+	o.Err.Closest, more = r.closestFor(o, m, pattern, top, cursor)
+	o.Err.Msg += more
 	return nil
 }
 

@@ -161,11 +161,12 @@ func (p place) end() int {
 // matcher finds patterns in a file as the reply edits it, building
 // each rung's view once.
 type matcher struct {
-	d     *doc
-	lang  string
-	views map[Rung]*view
-	near  *nearIndex // built by the first search for a closest place
-	work  nearWork
+	d      *doc
+	lang   string
+	views  map[Rung]*view
+	near   *nearIndex // built by the first search for a closest place
+	work   nearWork
+	cached *searchCache
 }
 
 func newMatcher(d *doc, lang string) *matcher {

@@ -210,38 +210,16 @@ func (m *matcher) scansAll(pattern []string) bool {
 	return (m.d.len()-n+1)*len(joinTrimmed(pattern)) <= smallScan
 }
 
-// candidates returns up to keep windows of len(pattern) lines (fewer
-// when the file is shorter), most like pattern first: windows are
-// voted for by the lines holding the pattern's tokens, rarest tokens
-// first and weighted by their rarity, within the work budget; the best
-// voted are then compared character by character. searched is false
-// when the file's budget was spent before this search, which then
-// found nothing.
-func (m *matcher) candidates(pattern []string, keep int) (out []window, searched bool) {
-	n := min(len(pattern), m.d.len())
-	if n == 0 {
-		return nil, true
-	}
-	w := &m.work
-	want := joinTrimmed(pattern)
-	if m.scansAll(pattern) {
-		windows := m.d.len() - n + 1
-		out = make([]window, windows)
-		for s := range out {
-			out[s] = window{s, textSimilarity(m.text(s, s+n), want)}
-		}
-		w.scored += windows
-		sort.SliceStable(out, func(a, b int) bool { return out[a].sim > out[b].sim })
-		return out[:min(keep, len(out))], true
-	}
+// tokenVoted returns up to keep starts of windows of n lines, most
+// voted first: windows are voted for by the lines holding the
+// pattern's tokens, rarest tokens first and weighted by their rarity,
+// spending at most budget postings. used is what the votes cost; cut
+// says that tokens were left out for want of budget; ok is false when
+// the file's budget allows no index.
+func (m *matcher) tokenVoted(pattern []string, n, keep, budget int) (starts []int, used int, cut, ok bool) {
 	x, ok := m.nearIndex()
 	if !ok {
-		return nil, false
-	}
-	budget := min(nearEditWork, m.workLeft())
-	if budget <= 0 {
-		w.spent = true
-		return nil, false
+		return nil, 0, false, false
 	}
 	// Which pattern lines hold each token.
 	lines := map[uint32][]int{}
@@ -271,19 +249,14 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 	step := 1 + len(m.d.log) - x.built // forwarding a posting through the edits since
 	last := m.d.len() - n
 	votes := map[int]float64{}
-	used := 0
 	for _, t := range order {
 		is := lines[t.b]
 		cost := t.count * step * len(is)
-		if cost > budget {
-			// The rest are commoner still. A search cut short by the
-			// file's budget rather than its own says so.
-			w.spent = w.spent || cost <= nearEditWork-used
-			break
+		if cost > budget-used {
+			cut = true
+			break // the rest are commoner still
 		}
-		budget -= cost
 		used += cost
-		w.visited += cost
 		weight := math.Log(1 + float64(m.d.len())/float64(t.count))
 		x.where(m.d, t.b, func(c int) {
 			for _, i := range is {
@@ -291,14 +264,7 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 			}
 		})
 	}
-	starts := topVoted(votes, keep)
-	out = make([]window, 0, len(starts))
-	for _, s := range starts {
-		out = append(out, window{s, textSimilarity(m.text(s, s+n), want)})
-		w.scored++
-	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].sim > out[b].sim })
-	return out, true
+	return topVoted(votes, keep), used, cut, true
 }
 
 // topVoted returns the keep starts with the most votes, most first

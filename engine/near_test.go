@@ -71,14 +71,18 @@ func TestClosestSearchBoundedWork(t *testing.T) {
 				}
 			}
 			w := m.work
+			// The word index, once; the views of the rungs above the
+			// format's are not built for edits no window of the file
+			// reads as.
 			if w.indexed != n {
 				t.Errorf("%d lines indexed, want the file's %d once", w.indexed, n)
 			}
 			if w.visited > edits*nearEditWork {
 				t.Errorf("%d postings visited, over %d a failing edit", w.visited, nearEditWork)
 			}
-			// Two searches a failing edit at most (already applied?
-			// and the closest lines), each scoring its best 16.
+			// One search a failing edit (already applied? loose? the
+			// closest lines? ask the same), scoring its best 16
+			// anchored windows and its best 16 voted ones.
 			if w.scored > edits*2*16 {
 				t.Errorf("%d windows scored for %d edits", w.scored, edits)
 			}

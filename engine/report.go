@@ -65,11 +65,17 @@ type ElsewhereReport struct {
 	OnlyThere bool   `json:"only_there,omitempty"`
 }
 
-// ClosestReport is where a failed edit's text most nearly stands.
+// ClosestReport is where a failed edit's text most nearly stands:
+// differ lists the lines that do not read as the edit's; rung and fuzz
+// are the rung above the edit's own at which they match it and the
+// --fuzz level that climbs to it (null when none does).
 type ClosestReport struct {
 	Lines      [2]int  `json:"lines"`
 	Similarity float64 `json:"similarity"`
 	Text       string  `json:"text"`
+	Differ     []int   `json:"differ"`
+	Rung       *string `json:"rung"`
+	Fuzz       *string `json:"fuzz"`
 }
 
 // FileReport is one changed file: status A, M, D or R, and the lines
@@ -150,7 +156,10 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 				e.Elsewhere = &ElsewhereReport{Base: w.Base, Status: string(w.Status), OnlyThere: w.OnlyThere}
 			}
 			if c := o.Err.Closest; c != nil {
-				e.Closest = &ClosestReport{Lines: [2]int{c.Start, c.End}, Similarity: c.Similarity, Text: c.Text}
+				e.Closest = &ClosestReport{Lines: [2]int{c.Start, c.End}, Similarity: c.Similarity, Text: c.Text, Differ: append([]int{}, c.Differ...)}
+				if c.Rung != 0 {
+					e.Closest.Rung, e.Closest.Fuzz = opt(c.Rung.String()), opt(c.Fuzz.String())
+				}
 			}
 		}
 		rr.Edits = append(rr.Edits, e)

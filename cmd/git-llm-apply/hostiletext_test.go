@@ -81,12 +81,12 @@ func TestReplyTextEscapedOnTerminal(t *testing.T) {
 	}{
 		{[]string{"check", "-v", reply}, []string{
 			"Fix" + hostileShown + " the greeting. [",
-			`| \x1b[2Jcleared\u009b\x07`,
+			`! \x1b[2Jcleared\u009b\x07`,
 			"$ rm -rf " + hostileShown + " /",
 			`"src/\u009bapp.py" is not taken as a file name`,
 		}},
 		{[]string{"apply", "-b", "x", reply}, []string{"Fix" + hostileShown + " the greeting. ["}},
-		{[]string{"translate", reply}, []string{`| \x1b[2Jcleared\u009b\x07`}},
+		{[]string{"translate", reply}, []string{`! \x1b[2Jcleared\u009b\x07`}},
 		{[]string{"check", missing}, []string{"gone" + hostileShown + ".md"}},
 		{[]string{"check", "--json", reply}, []string{"Fix" + hostileShown + " the greeting. ["}},
 	} {

@@ -51,7 +51,7 @@ func TestResultElsewhereIsNotAlreadyApplied(t *testing.T) {
 			}
 			l89, l90 := calcReturn(89)-above[format], calcReturn(90)-above[format]
 			for _, want := range []string{"nothing recorded", fmt.Sprintf("its new lines stand at line %d", l90),
-				fmt.Sprintf("The closest lines are %d-%d of calc.py", l89, calcReturn(89)), "    |     return y + 89"} {
+				fmt.Sprintf("The closest lines are %d-%d of calc.py", l89, calcReturn(89)), "    !     return y + 89"} {
 				if !strings.Contains(res.stderr, want) {
 					t.Errorf("report lacks %q:\n%s", want, res.stderr)
 				}

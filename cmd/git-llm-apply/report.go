@@ -262,7 +262,7 @@ func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome) {
 	w.paint(slotError, "error:")
 	fmt.Fprintf(w, " edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
 	if c := e.Err.Closest; c != nil {
-		fmt.Fprintf(w, "  The closest lines are %d-%d of %s (similarity %.2f):\n%s", c.Start, c.End, displayPath(path), c.Similarity, indent(c.Text+"\n", "    | "))
+		printClosest(w, e, path, c)
 	}
 	if hint := advice(r, e); hint != "" {
 		fmt.Fprintf(w, "  %s\n", hint)

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
+)
+
+// Markers of the closest lines a failure report quotes: a line that
+// reads as one of the edit's, and one that does not.
+const (
+	sameMark   = "    | "
+	differMark = "    ! "
+)
+
+// printClosest quotes the lines most like a failed edit's, marking the
+// ones that differ from the edit's lines and saying once what the marks
+// mean, and says when a looser --fuzz would take them.
+func printClosest(w io.Writer, e engine.Outcome, path string, c *engine.Closest) {
+	what := "the lines to find"
+	if wd, ok := words[e.Op.Format]; ok {
+		what = wd[0]
+	}
+	lines := strings.Split(c.Text, "\n")
+	differ := map[int]bool{}
+	for _, n := range c.Differ {
+		differ[n] = true
+	}
+	head := fmt.Sprintf("  The closest lines are %d-%d of %s (similarity %.2f)", c.Start, c.End, displayPath(path), c.Similarity)
+	switch n := len(c.Differ); {
+	case n == 0:
+		fmt.Fprintf(w, "%s:\n", head)
+	case n == len(lines):
+		fmt.Fprintf(w, "%s. Every line differs from %s (marked %q):\n", head, what, strings.TrimSpace(differMark))
+	case n == 1:
+		fmt.Fprintf(w, "%s. The line marked %q differs from %s; the lines marked %q match it:\n", head, strings.TrimSpace(differMark), what, strings.TrimSpace(sameMark))
+	default:
+		fmt.Fprintf(w, "%s. The %d lines marked %q differ from %s; the lines marked %q match it:\n", head, n, strings.TrimSpace(differMark), what, strings.TrimSpace(sameMark))
+	}
+	for i, l := range lines {
+		mark := sameMark
+		if differ[c.Start+i] {
+			mark = differMark
+		}
+		fmt.Fprintf(w, "%s%s\n", mark, l)
+	}
+	if c.Rung != 0 {
+		fuzz := "--fuzz " + c.Fuzz.String()
+		if c.Fuzz == engine.FuzzFormat {
+			fuzz += " (the default)"
+		}
+		fmt.Fprintf(w, "  With %s this edit matches lines %d-%d (%s).\n", fuzz, c.Start, c.End, looserWhy(c))
+	}
+}
+
+// looserWhy says how lines a looser rung takes differ from the edit's:
+// what that rung, and the rungs below it, ignore.
+func looserWhy(c *engine.Closest) string {
+	switch c.Rung {
+	case engine.RungTrailing:
+		return "they read the same once trailing white space is ignored"
+	case engine.RungIndent:
+		return "they read the same once indentation and trailing white space are ignored"
+	case engine.RungWhitespace:
+		return "they read the same once white space and blank lines are ignored"
+	case engine.RungComments:
+		return "they read the same once comments, white space and blank lines are ignored"
+	case engine.RungTypography:
+		return "they read the same once typographic quotes, dashes and spaces, comments, white space and blank lines are ignored"
+	}
+	return fmt.Sprintf("a near match, similarity %.2f, clearly the best place", c.Similarity)
+}

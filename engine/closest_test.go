@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
+
+// storeFile is a Go file of n lines: functions of 17 lines, each with
+// a unique name and comment, the rest boilerplate every function
+// repeats.
+func storeFile(n int) []string {
+	out := []string{"package store", "", `import "fmt"`, ""}
+	for i := 0; len(out) < n; i++ {
+		out = append(out,
+			fmt.Sprintf("// Load%d reads the item with the given id.", i),
+			fmt.Sprintf("func (s *Store) Load%d(id string) (*Item, error) {", i),
+			"\titem, err := s.get(id)",
+			"\tif err != nil {",
+			"\t\treturn nil, err",
+			"\t}",
+			fmt.Sprintf("\tif item.Kind != %d {", i%7),
+			"\t\treturn nil, fmt.Errorf(\"wrong kind: %d\", item.Kind)",
+			"\t}",
+			"\terr = s.check(item)",
+			"\tif err != nil {",
+			"\t\treturn nil, err",
+			"\t}",
+			"\treturn item, nil",
+			"}",
+			"",
+			"")
+	}
+	return out[:n]
+}
+
+func resolveOne(t *testing.T, text string, op translate.Operation, fuzz Fuzz) Outcome {
+	t.Helper()
+	res, err := Resolve(files(op.Path, text), []translate.Operation{op}, Options{Format: op.Format, Fuzz: fuzz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Outcomes[0]
+}
+
+// TestClosestFindsTheMisrememberedBlock: a block of five lines of
+// which one is misremembered (the first, the middle or the last) is
+// found where it stands, in a file of 300, 3,800 or 100,000 lines of
+// near-identical functions, and only that line is marked as differing.
+func TestClosestFindsTheMisrememberedBlock(t *testing.T) {
+	for _, n := range []int{300, 3800, 100000} {
+		file := storeFile(n)
+		text := strings.Join(file, "\n") + "\n"
+		for _, near := range []int{178, 3000, 90000} {
+			if near >= n {
+				continue
+			}
+			fn := near - (near-4)%17 + 1 // a function's first line (0-based)
+			changed := map[int]string{
+				0: fmt.Sprintf("func (s *Store) Load%d(ctx context.Context, id string) (*Item, error) {", (fn-5)/17),
+				2: "\tif err != nil && !errors.Is(err, ErrMissing) {",
+				4: "\t} else {",
+			}
+			for _, j := range []int{0, 2, 4} {
+				t.Run(fmt.Sprintf("lines=%d/near=%d/line=%d", n, near, j), func(t *testing.T) {
+					block := slices.Clone(file[fn : fn+5])
+					block[j] = changed[j]
+					op := sr("store.go", strings.Join(block, "\n")+"\n", "x\n")
+					op.Format = "diff"
+					o := resolveOne(t, text, op, FuzzFormat)
+					if o.Status != Failed {
+						t.Fatalf("status %s", o.Status)
+					}
+					c := o.Err.Closest
+					if c == nil || c.Start != fn+1 || c.End != fn+5 {
+						t.Fatalf("closest %+v (%s), want lines %d-%d", c, o.Err.Msg, fn+1, fn+5)
+					}
+					if !slices.Equal(c.Differ, []int{fn + j + 1}) || c.Similarity >= 1 {
+						t.Errorf("differ %v similarity %v, want [%d] under 1", c.Differ, c.Similarity, fn+j+1)
+					}
+				})
+			}
+		}
+	}
+}
+
+// serviceFile is a Python file of n lines made of near-identical
+// classes told apart only by their timeout's name; the one class
+// starting near line at has the timeout 30.
+func serviceFile(n, at int) []string {
+	lines := []string{"import logging", "", ""}
+	for i := 0; len(lines) < n; i++ {
+		timeout := fmt.Sprintf("DEFAULT_TIMEOUT_%d", i)
+		if len(lines) <= at && at < len(lines)+8 {
+			timeout = "30"
+		}
+		lines = append(lines, fmt.Sprintf("class Service%d:", i), "    def configure(self):",
+			`        self.name = "svc"`, "        self.timeout = "+timeout,
+			"        self.retries = 5", "        return self", "", "")
+	}
+	return lines[:n]
+}
+
+// TestClosestShapes: what a failing edit's report shows for the shapes
+// of misremembered text.
+func TestClosestShapes(t *testing.T) {
+	py := "def f():\n    x = 1   \n    return x\n"
+	dup := strings.Join(serviceFile(3800, 3000), "\n") + "\n"
+	small := strings.Join(storeFile(300), "\n") + "\n"
+	tests := []struct {
+		name       string
+		file, old  string
+		format     string
+		fuzz       Fuzz
+		start, end int // 0: no closest lines
+		differ     []int
+		sim        float64 // the similarity wanted, when not 0
+		rung       Rung
+		want       Fuzz
+		msg        string // in the failure's message
+	}{
+		{name: "no line alike", file: small, old: "class RetryPolicy:\n    max_attempts = 3\n", msg: "; no similar lines were found"},
+		{name: "trailing white space at --fuzz exact", file: py, old: "    x = 1\n    return x\n", fuzz: FuzzExact,
+			start: 2, end: 3, differ: []int{2}, sim: 0.99, rung: RungTrailing, want: FuzzFormat},
+		{name: "indentation at --fuzz exact", file: py, old: "x = 1\nreturn x\n", fuzz: FuzzExact,
+			start: 2, end: 3, differ: []int{2, 3}, rung: RungIndent, want: FuzzFormat},
+		{name: "indentation in edit-v2", file: py, old: "x = 1\nreturn x\n", format: "edit-v2",
+			start: 2, end: 3, differ: []int{2, 3}, rung: RungIndent, want: FuzzLoose},
+		{name: "a comment the file lacks", file: py, old: "    x = 1  # one\n    return x\n",
+			start: 2, end: 3, differ: []int{2}, rung: RungComments, want: FuzzLoose},
+		{name: "a near match loose takes", file: py + "\n\ndef g():\n    y = 2\n    return y\n", old: "def g():\n    y = 2\n    return z\n",
+			start: 6, end: 8, differ: []int{8}, rung: RungLoose, want: FuzzLoose},
+		{name: "a line the file holds left out", file: "import os\n\n\ndef h():\n    a = load(os.environ)\n    b = parse(a)\n    c = check(b)\n    return c\n\n\ndef h2():\n    a = load(os.environ)\n    b = parse(a)\n    c = check(b)\n    return c\n",
+			old: "def h():\n    a = load(os.environ)\n    c = check(b)\n    return c\n", start: 4, end: 8, differ: []int{6}},
+		{name: "the best of duplicate regions", file: dup, old: "        self.name = \"svc\"\n        self.timeout = 300\n        self.retries = 5\n        return self\n",
+			start: 2998, end: 3001, differ: []int{2999}, sim: 0.99, rung: RungLoose, want: FuzzLoose},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := "a.py"
+			if strings.HasPrefix(tc.file, "package") {
+				path = "a.go"
+			}
+			op := sr(path, tc.old, "x\n")
+			op.Format = "diff"
+			if tc.format != "" {
+				op.Format, op.FirstMatch = tc.format, false
+			}
+			o := resolveOne(t, tc.file, op, tc.fuzz)
+			if o.Status != Failed {
+				t.Fatalf("status %s", o.Status)
+			}
+			c := o.Err.Closest
+			if !strings.Contains(o.Err.Msg, tc.msg) {
+				t.Errorf("message %q, want %q in it", o.Err.Msg, tc.msg)
+			}
+			if tc.start == 0 {
+				if c != nil {
+					t.Errorf("closest %+v, want none", c)
+				}
+				return
+			}
+			if c == nil {
+				t.Fatalf("no closest lines (%s)", o.Err.Msg)
+			}
+			if c.Start != tc.start || c.End != tc.end || !slices.Equal(c.Differ, tc.differ) || c.Rung != tc.rung || c.Rung != 0 && c.Fuzz != tc.want {
+				t.Errorf("closest lines %d-%d differ %v rung %s fuzz %s, want %d-%d %v %s %s",
+					c.Start, c.End, c.Differ, c.Rung, c.Fuzz, tc.start, tc.end, tc.differ, tc.rung, tc.want)
+			}
+			if c.Similarity >= 1 || tc.sim != 0 && c.Similarity != tc.sim {
+				t.Errorf("similarity %v, want %v", c.Similarity, tc.sim)
+			}
+		})
+	}
+}
+
+// TestClosestHoldsAllButOneLine: a block of lines every function
+// repeats, one of them rewritten, is shown at a place holding all its
+// other lines (any of the many that do), not at one holding fewer,
+// however long the file.
+func TestClosestHoldsAllButOneLine(t *testing.T) {
+	tail := []string{"\tif err != nil {", "\t\treturn nil, err", "\t}", "\treturn item, nil", "}"}
+	for _, n := range []int{300, 3800, 100000} {
+		text := strings.Join(storeFile(n), "\n") + "\n"
+		for j := range tail {
+			t.Run(fmt.Sprintf("lines=%d/line=%d", n, j), func(t *testing.T) {
+				block := slices.Clone(tail)
+				block[j] = "    totally_different = rewrite(line, 42)"
+				op := sr("store.go", strings.Join(block, "\n")+"\n", "x\n")
+				op.Format = "diff"
+				o := resolveOne(t, text, op, FuzzFormat)
+				c := o.Err.Closest
+				if c == nil || len(c.Differ) != 1 || c.Differ[0] != c.Start+j {
+					t.Fatalf("closest %+v, want a place holding all lines but line %d", c, j+1)
+				}
+			})
+		}
+	}
+}
