@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
@@ -17,8 +16,9 @@ const (
 
 // printClosest quotes the lines most like a failed edit's, marking the
 // ones that differ from the edit's lines and saying once what the marks
-// mean, and says when a looser --fuzz would take them.
-func printClosest(w io.Writer, e engine.Outcome, path string, c *engine.Closest) {
+// mean (the differing ones in red, as git shows removed lines), and
+// says when a looser --fuzz would take them.
+func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest) {
 	what := "the lines to find"
 	if wd, ok := words[e.Op.Format]; ok {
 		what = wd[0]
@@ -40,11 +40,12 @@ func printClosest(w io.Writer, e engine.Outcome, path string, c *engine.Closest)
 		fmt.Fprintf(w, "%s. The %d lines marked %q differ from %s; the lines marked %q match it:\n", head, n, strings.TrimSpace(differMark), what, strings.TrimSpace(sameMark))
 	}
 	for i, l := range lines {
-		mark := sameMark
 		if differ[c.Start+i] {
-			mark = differMark
+			w.paint(slotDiffers, "%s%s", differMark, l)
+			fmt.Fprintln(w)
+			continue
 		}
-		fmt.Fprintf(w, "%s%s\n", mark, l)
+		fmt.Fprintf(w, "%s%s\n", sameMark, l)
 	}
 	if c.Rung != 0 {
 		fuzz := "--fuzz " + c.Fuzz.String()

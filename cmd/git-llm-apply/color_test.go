@@ -49,14 +49,14 @@ func stripSGR(s string) string {
 // reply warning and an edit warning, and a failed edit; the reply text
 // holds escape sequences of its own.
 func colorRepo(t *testing.T) (*repo, []string) {
-	r := newRepo(t, map[string]string{"src/app.py": appPy, "old.txt": "old\n", "gone.txt": "x\n", "notes.txt": "one\ntwo\n"})
+	r := newRepo(t, map[string]string{"src/app.py": appPy, "old.txt": "old\n", "gone.txt": "x\n", "notes.txt": "one\ntwo\nfour\n"})
 	one := r.reply("one.md", "Tidy \x1b[2J up.\n\n"+block("app.py", "    return \"hello \" + name\n", "    return \"hi \" + name\n")+"\n"+
 		block("new.txt", "", "hello\x1b[31m\n")+"\n```bash\ngit rm gone.txt\ngit mv old.txt moved.txt\nrm *.log\n```\n")
-	two := r.reply("two.md", "Break it.\n\n"+block("notes.txt", "three\x1b[2J\n", "3\n"))
+	two := r.reply("two.md", "Break it.\n\n"+block("notes.txt", "one\nthree\x1b[2J\nfour\n", "3\n"))
 	return r, []string{"check", "--shell-ops", one, two}
 }
 
-// The report, uncoloured, as it was before colour: byte for byte.
+// The report, uncoloured: byte for byte what it is without colour.
 const uncoloredReport = `ONE (diff): Tidy \x1b[2J up. [ok, 4 edits]
   D gone.txt
   R old.txt -> moved.txt (+0 -0)
@@ -70,8 +70,10 @@ const uncoloredReport = `ONE (diff): Tidy \x1b[2J up. [ok, 4 edits]
   warning: edit 1 (src/app.py): took src/app.py for app.py, the one file whose path ends in it
 TWO (diff): Break it. [1 of 1 edit failed; nothing recorded]
 error: edit 1 (replace notes.txt, reply line 5) failed: the SEARCH text does not match any lines of notes.txt.
-  The closest lines are 1-1 of notes.txt (similarity 0.17):
+  The closest lines are 1-3 of notes.txt (similarity 0.67). The line marked "!" differs from the SEARCH section; the lines marked "|" match it:
     | one
+    ! two
+    | four
   Send this edit again with the SEARCH section copied exactly from those lines.
 `
 
@@ -90,6 +92,7 @@ func TestColorAlwaysOnAPipe(t *testing.T) {
 		"\n  " + boldYellow + "warning:" + reset + " reply line 23: ",
 		"\n  " + boldYellow + "warning:" + reset + " edit 1 (src/app.py): ",
 		"\n" + boldRed + "error:" + reset + " edit 1 (replace notes.txt, ",
+		"\n" + red + "    ! two" + reset + "\n", // the quoted line that differs from the edit's
 	} {
 		if !strings.Contains(res.stderr, want) {
 			t.Errorf("the report lacks %q:\n%q", want, res.stderr)

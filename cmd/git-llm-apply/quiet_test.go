@@ -31,7 +31,7 @@ func TestQuietPrintsOnlyErrors(t *testing.T) {
 	}
 
 	errorLines := []string{
-		"error: edit 2 (replace a.txt, reply line 13) failed: the SEARCH text does not match any lines of a.txt.",
+		"error: edit 2 (replace a.txt, reply line 13) failed: the SEARCH text does not match any lines of a.txt; no similar lines were found.",
 		"  Read the file again and copy the SEARCH section exactly as it stands.",
 	}
 	for _, args := range [][]string{
