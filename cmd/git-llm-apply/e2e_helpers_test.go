@@ -15,6 +15,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(rssHelperEnv) != "" {
+		os.Exit(rssHelper())
+	}
 	dir, err := os.MkdirTemp("", "git-llm-apply-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -88,18 +87,47 @@ func TestLimitsEndToEnd(t *testing.T) {
 }
 
 // maxRSS runs cmd and returns its exit status and peak resident
-// memory in MiB. Linux counts the memory of the parent at the fork into
-// the child's peak, so the caller keeps its own small (the test binary
-// stays near 25 MiB) and bounds are set well above it.
+// memory in MiB. Linux counts the memory of the process that starts a
+// program into that program's peak (Go starts it from a clone sharing
+// its memory), and the test binary grows with the tests running beside
+// this one: so cmd is started by a fresh copy of the test binary (see
+// rssHelper), whose own memory stays a few MiB.
 func maxRSS(t *testing.T, cmd *exec.Cmd) (int, int64) {
 	t.Helper()
-	debug.FreeOSMemory()
-	cmd.Run()
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
+	h := exec.Command(os.Args[0], append([]string{cmd.Path}, cmd.Args[1:]...)...)
+	h.Dir, h.Stdin = cmd.Dir, cmd.Stdin
+	h.Env = append(cmd.Environ(), rssHelperEnv+"=1")
+	out, err := h.Output()
+	var code int
+	var kib int64
+	if _, serr := fmt.Sscan(string(out), &code, &kib); err != nil || serr != nil {
+		t.Fatalf("measuring %v: %v %v: %q", cmd.Args, err, serr, out)
+	}
+	if kib < 0 {
 		t.Skip("no rusage here")
 	}
-	return cmd.ProcessState.ExitCode(), ru.Maxrss >> 10 // KiB on Linux
+	return code, kib >> 10
+}
+
+// rssHelperEnv makes the test binary rssHelper.
+const rssHelperEnv = "GIT_LLM_APPLY_TEST_RSS_HELPER"
+
+// rssHelper runs the command its arguments name, with its standard
+// input, and prints the command's exit status and peak resident memory
+// in KiB (-1 where the system does not say).
+func rssHelper() int {
+	c := exec.Command(os.Args[1], os.Args[2:]...)
+	c.Stdin = os.Stdin
+	c.Run()
+	if c.ProcessState == nil {
+		return 2
+	}
+	kib := int64(-1)
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		kib = ru.Maxrss // KiB on Linux
+	}
+	fmt.Println(c.ProcessState.ExitCode(), kib)
+	return 0
 }
 
 // writeStream writes n lines made by line to path without holding them.
