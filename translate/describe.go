@@ -95,6 +95,7 @@ func says(p string) bool {
 }
 
 var (
+	lineBreak  = regexp.MustCompile(`[ \t]*\n[ \t]*`)
 	mdLink     = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	mdLeader   = regexp.MustCompile(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
 	mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
@@ -105,7 +106,7 @@ var (
 // plain strips the Markdown a subject should not carry and joins the
 // lines of a wrapped sentence.
 func plain(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = lineBreak.ReplaceAllString(s, " ")
 	s = mdLeader.ReplaceAllString(s, "")
 	s = mdLink.ReplaceAllString(s, "$1")
 	s = mdEmphasis.Replace(s)

@@ -39,6 +39,8 @@ func TestDescribe(t *testing.T) {
 			"Move the cache into its own file.", "It grew."},
 		{"abbreviation is no sentence end", Reply{Prose: []string{"Handle short flags, e.g. -v, in the parser. Then test."}},
 			"Handle short flags, e.g. -v, in the parser.", "Then test."},
+		{"emphasis closing after the stop", Reply{Prose: []string{"**Then use sys.** More words here."}},
+			"Then use sys.", "More words here."},
 		{"period in a code span", Reply{Prose: []string{"Call `cfg.Load()` once. Cache it."}},
 			"Call cfg.Load() once.", "Cache it."},
 		{"long sentence shortened, given once in full", Reply{Prose: []string{

@@ -96,13 +96,19 @@ func sentenceEnd(p string) int {
 		if code || (c != '.' && c != '!' && c != '?') {
 			continue
 		}
-		if i+1 < len(p) && !isSpace(p[i+1]) {
+		// Emphasis, quotes and brackets may close after the stop:
+		// "**Fix it.** More."
+		j := i + 1
+		for j < len(p) && strings.IndexByte(`*_"')]`, p[j]) >= 0 {
+			j++
+		}
+		if j < len(p) && !isSpace(p[j]) {
 			continue
 		}
 		if c == '.' && endsAbbreviation(p[:i+1]) {
 			continue
 		}
-		return i + 1
+		return j
 	}
 	return len(strings.TrimRight(p, " \t\n"))
 }
