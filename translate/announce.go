@@ -36,7 +36,7 @@ var acknowledgement = regexp.MustCompile(`(?i)^(i (now )?(understand|see)( now)?
 
 // interjection is an opening word a subject is better without
 // ("Sure, I'll add the tests." reads "I'll add the tests.").
-var interjection = regexp.MustCompile(`(?i)^(sure|okay|ok|yes|certainly|alright|all right|great|absolutely|of course|indeed|no problem|you're (absolutely )?right|you are right|you're correct|good catch|understood),\s+`)
+var interjection = regexp.MustCompile(`(?i)^(sure|okay|ok|yes|certainly|alright|all right|great|absolutely|of course|indeed|no problem|you['\x{2019}]re (absolutely )?right|you are right|you['\x{2019}]re correct|good catch|understood),\s+`)
 
 // restatement opens a sentence that restates the request ("I
 // understand that you want to add a dot pattern."): it explains, so the
@@ -66,7 +66,7 @@ func isCourtesy(s string) bool {
 // dropInterjection removes an opening "Sure, " from s and capitalises
 // what follows.
 func dropInterjection(s string) string {
-	loc := interjection.FindStringIndex(normWord(s))
+	loc := interjection.FindStringIndex(s)
 	if loc == nil {
 		return s
 	}

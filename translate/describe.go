@@ -21,23 +21,32 @@ const MaxSubject = 72
 // reply holds elsewhere. Both are empty when no sentence says
 // anything.
 func Describe(r *Reply) (subject, body string) {
-	text := describedText(r)
+	subject, _, body = describe(describedText(r))
+	return subject, body
+}
+
+// describe is Describe of text; whole is the subject's sentence as the
+// text writes it when the subject is shortened from it, else "".
+func describe(text string) (subject, whole, body string) {
 	// kept is where the first sentence passed over that still explains
 	// starts ("I understand that you want X.", "Here are the changes
 	// to ensure X:"): the body keeps it; -1 when none.
 	kept := -1
 	for _, at := range sentences(text) {
-		whole := dropInterjection(plain(text[at.start:at.end]))
-		if !says(whole) {
+		said := dropInterjection(plain(text[at.start:at.end]))
+		if !says(said) {
 			continue
 		}
-		sentence := strings.TrimSpace(strings.TrimSuffix(whole, ":"))
+		sentence := strings.TrimSpace(strings.TrimSuffix(said, ":"))
 		subject = sentence
-		if strings.HasSuffix(whole, ":") {
+		if strings.HasSuffix(sentence, "...") || strings.HasSuffix(sentence, "\u2026") {
+			subject = trimEnd(strings.TrimRight(sentence, ".\u2026")) // "Let me look at the parser..." trails off
+		}
+		if strings.HasSuffix(said, ":") {
 			subject = trimEnd(subject) // "We'll change X to:" introduces a list
 		}
 		subject = ShortSubject(subject, MaxSubject)
-		if !says(subject) || isRestatement(whole) {
+		if !says(subject) || isRestatement(said) {
 			if kept < 0 {
 				kept = bodyStart(text, at)
 			}
@@ -57,12 +66,15 @@ func Describe(r *Reply) (subject, body string) {
 			}
 			b.WriteString(strings.TrimLeft(text[at.end:], " \t"))
 		}
-		return subject, tidyBody(dropAnnouncements(b.String()))
+		if subject != sentence {
+			whole = strings.TrimSpace(text[bodyStart(text, at):at.end])
+		}
+		return subject, whole, tidyBody(dropAnnouncements(b.String()))
 	}
 	if kept >= 0 {
-		return "", tidyBody(dropAnnouncements(text[kept:]))
+		return "", "", tidyBody(dropAnnouncements(text[kept:]))
 	}
-	return "", ""
+	return "", "", ""
 }
 
 // describedText is the text a reply's description is read from.
@@ -121,6 +133,16 @@ func plain(s string) string {
 // Fenced text is kept as it is.
 func dropAnnouncements(text string) []string {
 	lines := strings.Split(text, "\n")
+	// fenceNext[i]: the next line after i that is not blank opens a
+	// fence, so line i may announce it.
+	fenceNext := make([]bool, len(lines)+1)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
+			fenceNext[i] = mdFence.MatchString(lines[i+1])
+		} else {
+			fenceNext[i] = fenceNext[i+1]
+		}
+	}
 	var out []string
 	fence := ""
 	for i, l := range lines {
@@ -137,7 +159,7 @@ func dropAnnouncements(text string) []string {
 			out = append(out, l)
 			continue
 		}
-		if t == "" || mdBlockStart.MatchString(l) || fencedNext(lines[i+1:]) {
+		if t == "" || mdBlockStart.MatchString(l) || fenceNext[i] {
 			out = append(out, l)
 			continue
 		}
@@ -158,17 +180,6 @@ func dropTrailingAnnouncements(l string) string {
 		keep = ss[i].start
 	}
 	return strings.TrimRight(l[:keep], " \t")
-}
-
-// fencedNext reports whether the next line that is not blank opens a
-// fence.
-func fencedNext(lines []string) bool {
-	for _, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			return mdFence.MatchString(l)
-		}
-	}
-	return false
 }
 
 // tidyBody trims blank lines at both ends and squeezes runs of them.

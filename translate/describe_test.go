@@ -41,6 +41,8 @@ func TestDescribe(t *testing.T) {
 			"Handle short flags, e.g. -v, in the parser.", "Then test."},
 		{"emphasis closing after the stop", Reply{Prose: []string{"**Then use sys.** More words here."}},
 			"Then use sys.", "More words here."},
+		{"no trailing ellipsis", Reply{Prose: []string{"Let me tidy the parser... It works."}},
+			"Let me tidy the parser", "Let me tidy the parser... It works."},
 		{"period in a code span", Reply{Prose: []string{"Call `cfg.Load()` once. Cache it."}},
 			"Call cfg.Load() once.", "Cache it."},
 		{"long sentence shortened, given once in full", Reply{Prose: []string{
@@ -101,5 +103,23 @@ func TestIsAnnouncement(t *testing.T) {
 		if got := isAnnouncement(s); got != want {
 			t.Errorf("isAnnouncement(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestDescribeMixedReply: a reply of two formats is described by its
+// first reader's subject alone (the rest of that reader's prose holds
+// the other format's blocks), a long one still given whole in the body.
+func TestDescribeMixedReply(t *testing.T) {
+	text := "I'll modify the `greet` function in `app.py` to greet people politely, so that the output reads better.\n\n" +
+		"app.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\n" +
+		"```diff\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-x\n+y\n```\n"
+	r, err := Parse(text, "auto")
+	if err != nil || r.Format != "diff+udiff" {
+		t.Fatalf("format %q, error %v", r.Format, err)
+	}
+	s, b := Describe(r)
+	if s != "I'll modify the greet function in app.py to greet people politely" ||
+		b != "I'll modify the `greet` function in `app.py` to greet people politely, so that the output reads better." {
+		t.Errorf("got %q / %q", s, b)
 	}
 }

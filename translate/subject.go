@@ -50,6 +50,14 @@ func ShortSubject(s string, max int) string {
 			return trimEnd(s)
 		}
 	}
+	// Only the start of a long sentence can hold the subject: looking
+	// no further keeps a sentence of megabytes linear.
+	if n := 4*max + 16; len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
+	}
 	// A clause shorter than this says too little: a longer cut at a
 	// word says more.
 	const minClause = 24
