@@ -28,7 +28,7 @@ var fillers = map[string]bool{
 }
 
 // courtesy opens sentences that only apologise, thank or acknowledge.
-var courtesy = regexp.MustCompile(`(?i)^(i apologi[sz]e|apologies|my apologies|sorry|thank you|thanks|you're (absolutely )?right to|you are right to|that's a (great|good|excellent) (question|point|idea)|(great|good|excellent) (question|point|catch))\b`)
+var courtesy = regexp.MustCompile(`(?i)^(i apologi[sz]e|apologies|my apologies|sorry|thank you|thanks|that's a (great|good|excellent) (question|point|idea)|(great|good|excellent) (question|point|catch))\b`)
 
 // acknowledgement is "I understand the issue." and its kin: short, and
 // about the reader's message rather than the change.
@@ -38,10 +38,11 @@ var acknowledgement = regexp.MustCompile(`(?i)^(i (now )?(understand|see)( now)?
 // ("Sure, I'll add the tests." reads "I'll add the tests.").
 var interjection = regexp.MustCompile(`(?i)^(sure|okay|ok|yes|certainly|alright|all right|great|absolutely|of course|indeed|no problem|you['\x{2019}]re (absolutely )?right|you are right|you['\x{2019}]re correct|good catch|understood),\s+`)
 
-// restatement opens a sentence that restates the request ("I
-// understand that you want to add a dot pattern."): it explains, so the
-// body keeps it, but it says what was asked, not what is done.
-var restatement = regexp.MustCompile(`(?i)^((i (now )?understand|i see)( that| what)?[^.]*\byou('d| would)? (want|like|wish|asked|are asking|mean)|you want (me )?to|you('d| would) like (me )?to|it (seems|sounds) like you want)\b`)
+// restatement opens a sentence that restates the request or the
+// concern ("I understand that you want to add a dot pattern.", "You're
+// right to worry about Windows."): it explains, so the body keeps it,
+// but it says what was asked, not what is done.
+var restatement = regexp.MustCompile(`(?i)^(you're (absolutely )?right to|you are right to|(i (now )?understand|i see)( that| what)?[^.]*\byou('d| would)? (want|like|wish|asked|are asking|mean)|you want (me )?to|you('d| would) like (me )?to|it (seems|sounds) like you want)\b`)
 
 func isRestatement(s string) bool { return restatement.MatchString(normWord(s)) }
 

@@ -128,19 +128,21 @@ func plain(s string) string {
 }
 
 // dropAnnouncements removes from the body's text the lines that only
-// announce (see isAnnouncement), and such sentences ending a line,
-// unless what the line announces follows it in the prose (a fence).
+// announce (see isBodyAnnouncement), and such sentences ending a line,
+// unless what the line announces follows it in the prose (a fence or a
+// list).
 // Fenced text is kept as it is.
 func dropAnnouncements(text string) []string {
 	lines := strings.Split(text, "\n")
-	// fenceNext[i]: the next line after i that is not blank opens a
-	// fence, so line i may announce it.
-	fenceNext := make([]bool, len(lines)+1)
+	// introduces[i]: the next line after i that is not blank opens a
+	// fence or a list, which line i may announce ("These changes
+	// will:", "You can run:").
+	introduces := make([]bool, len(lines)+1)
 	for i := len(lines) - 1; i >= 0; i-- {
 		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
-			fenceNext[i] = mdFence.MatchString(lines[i+1])
+			introduces[i] = mdFence.MatchString(lines[i+1]) || mdList.MatchString(lines[i+1])
 		} else {
-			fenceNext[i] = fenceNext[i+1]
+			introduces[i] = introduces[i+1]
 		}
 	}
 	var out []string
@@ -159,7 +161,7 @@ func dropAnnouncements(text string) []string {
 			out = append(out, l)
 			continue
 		}
-		if t == "" || mdBlockStart.MatchString(l) || fenceNext[i] {
+		if t == "" || mdBlockStart.MatchString(l) || introduces[i] {
 			out = append(out, l)
 			continue
 		}

@@ -19,6 +19,7 @@ var (
 	// mdBlockStart is a line that starts a block of its own: a list
 	// item, a heading, a quote, a table row.
 	mdBlockStart = regexp.MustCompile(`^\s*(#{1,6}\s|>|[-*+]\s|\d+[.)]\s|\|)`)
+	mdList       = regexp.MustCompile(`^\s*([-*+]|\d+[.)])\s`)
 )
 
 // abbreviations end in a period that ends no sentence.
