@@ -21,11 +21,12 @@ var (
 	weakCut = regexp.MustCompile(`(?i)\s(to|by|using|with|without|in|inside|within|for|and|or|from|on|at|into|instead of|as|via|through|after|before|if|that)\s`)
 	// openEnd is a part that ends wanting its object ("... to check",
 	// "... is designed"): a cut there reads cut short.
-	openEnd = regexp.MustCompile(`(?i)\bto \S+$|\b(designed|used|able|going|want|wants|need|needs|ensure|ensures|allow|allows|help|helps|make|makes|indicates|indicate|suggests|suggest|shows|show|means|mean|seems|seem|appears|appear|similar|related|equal|is|are|was|were)$`)
+	openEnd = regexp.MustCompile(`(?i)\bto \S+$|\b(designed|used|able|going|want|wants|need|needs|ensure|ensures|allow|allows|help|helps|make|makes|indicates|indicate|suggests|suggest|shows|show|means|mean|seems|seem|appears|appear|similar|related|equal|is|are|was|were|confirms|confirm|verifies|verify|checks|check|states|says|assumes|requires|causes|cause)$`)
 	// introClause opens a sentence with a clause that needs the main
 	// one after its comma ("To fix the error, we ...").
-	introClause   = regexp.MustCompile(`(?i)^(to|if|when|since|because|as|while|after|before|once|for|in order to|now that|given|with)\b`)
-	parenthetical = regexp.MustCompile(`\s*\([^()]*\)`)
+	introClause = regexp.MustCompile(`(?i)^(to|if|when|since|because|as|while|after|before|once|for|in order to|now that|given|with)\b`)
+	// parenthetical is an aside "(like this)", not a call's "()".
+	parenthetical = regexp.MustCompile(`\s+\([^()]+\)`)
 )
 
 // dangling are words a shortened subject must not end with.
@@ -127,12 +128,14 @@ func cutAtWord(s string, n int) string {
 // punctuation, no quote or parenthesis left open, no dangling word.
 func trimEnd(s string) string {
 	for {
-		t := strings.TrimRight(s, " \t,;:.-\u2013\u2014(\"'")
+		t := strings.TrimRight(s, " \t,;:.-\u2013\u2014([<{\"'")
 		if strings.Count(t, `"`)%2 == 1 {
 			t = t[:strings.LastIndexByte(t, '"')]
 		}
-		if strings.Count(t, "(") > strings.Count(t, ")") {
-			t = t[:strings.LastIndexByte(t, '(')]
+		for _, p := range []string{"()", "[]", "<>", "{}"} {
+			if strings.Count(t, p[:1]) > strings.Count(t, p[1:]) {
+				t = t[:strings.LastIndex(t, p[:1])]
+			}
 		}
 		t = strings.TrimRight(t, " \t,;:-\u2013\u2014")
 		if i := strings.LastIndexAny(t, " \t"); i >= 0 && dangling[normWord(t[i+1:])] {

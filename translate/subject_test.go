@@ -39,6 +39,15 @@ func TestShortSubject(t *testing.T) {
 		{"word cut without dangling words",
 			"Refactor parseHeaderLineIntoFieldsAndValidateEachAgainstTheSchemaBeforeStoring and its callers now",
 			"Refactor"},
+		{"a call's parentheses are no aside",
+			"It seems that the confirm() function from prompt-toolkit does not accept a default argument here",
+			"It seems that the confirm() function"},
+		{"no angle bracket left open",
+			"If you are encountering an exception of type <class 'litellm.exceptions.APIConnectionError'> here",
+			"If you are encountering an exception of type"},
+		{"verb wanting its object is no place to stop",
+			"I'll add a test for the main --exit command that confirms that version_check is called before exit",
+			"I'll add a test for the main --exit command"},
 		{"one long word", strings.Repeat("x", 100), strings.Repeat("x", 72)},
 	}
 	for _, tt := range tests {
