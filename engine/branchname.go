@@ -100,8 +100,12 @@ func BranchSlug(subject string, paths []string) string {
 	slug := slugWords(words)
 	if slug == "" {
 		names := []string{"edit"}
+		seen := map[string]bool{}
 		for _, p := range paths {
-			names = append(names, path.Base(p))
+			if n := foldText(path.Base(p)); p != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
 		}
 		slug = slugWords(names)
 	}

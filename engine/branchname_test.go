@@ -33,8 +33,9 @@ func TestBranchSlug(t *testing.T) {
 		{"Fix it.\n\nA body that says more.", nil, "fix-it"},
 		{"\x1b[2J\x00Fix\u009b\xff it\x07", nil, "2j-fix-it"},
 		{"Sure!", []string{"src/app.py"}, "edit-app-py"},
-		{"", []string{"src/app.py", "lib/util.go"}, "edit-app-py-util-go"},
+		{"", []string{"src/app.py", "lib/util.go", "src/app.py"}, "edit-app-py-util-go"},
 		{"", nil, "edit"},
+		{"", []string{"docs/HISTORY.md"}, "edit-history-md"},
 		{"¿Qué?", nil, "que"},
 		{strings.Repeat("Supercalifragilistic", 4), nil, "supercalifragilisticsupercalifragilistic"},
 	}

@@ -21,7 +21,7 @@ var (
 	weakCut = regexp.MustCompile(`(?i)\s(to|by|using|with|without|in|inside|within|for|and|or|from|on|at|into|instead of|as|via|through|after|before|if|that)\s`)
 	// openEnd is a part that ends wanting its object ("... to check",
 	// "... is designed"): a cut there reads cut short.
-	openEnd = regexp.MustCompile(`(?i)\bto \S+$|\b(designed|used|able|going|want|wants|need|needs|ensure|ensures|allow|allows|help|helps|make|makes|indicates|indicate|suggests|suggest|shows|show|means|mean|seems|seem|appears|appear|similar|related|equal|is|are|was|were|confirms|confirm|verifies|verify|checks|check|states|says|assumes|requires|causes|cause)$`)
+	openEnd = regexp.MustCompile(`(?i)\bto \S+$|\b(designed|used|able|going|want|wants|need|needs|ensure|ensures|allow|allows|help|helps|make|makes|indicates|indicate|suggests|suggest|shows|show|means|mean|seems|seem|appears|appear|similar|related|equal|is|are|was|were|confirms|confirm|verifies|verify|checks|check|states|says|assumes|requires|causes|cause|based)$`)
 	// introClause opens a sentence with a clause that needs the main
 	// one after its comma ("To fix the error, we ...").
 	introClause = regexp.MustCompile(`(?i)^(to|if|when|since|because|as|while|after|before|once|for|in order to|now that|given|with)\b`)
