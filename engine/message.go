@@ -5,15 +5,18 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
 // maxSubject is git's customary limit for a commit subject.
-const maxSubject = 72
+const maxSubject = translate.MaxSubject
 
 // CommitMessage builds a commit message (SPEC sections 3 and 6): the
 // -m override, else the reply's subject and body, else "Apply N edits
-// to <files>"; a subject too long is cut at a word and given in full in
-// the body; the trailer LLM-Edit-Format ends it. The message is valid
+// to <files>"; a subject too long is shortened to a part that reads
+// whole (translate.ShortSubject) and given in full in the body; the
+// trailer LLM-Edit-Format ends it. The message is valid
 // UTF-8 with no control character but line feeds, and tabs in the body
 // (see cleanText).
 func CommitMessage(override, subject, body, format string, changes []FileChange, edits int) string {
@@ -27,7 +30,7 @@ func CommitMessage(override, subject, body, format string, changes []FileChange,
 	}
 	if utf8.RuneCountInString(subject) > maxSubject {
 		body = strings.TrimSpace(subject + "\n\n" + body)
-		subject = cutAtWord(subject, maxSubject-3) + "..."
+		subject = translate.ShortSubject(subject, maxSubject)
 	}
 	var b strings.Builder
 	b.WriteString(subject)
@@ -72,60 +75,29 @@ func cleanText(s string, multiline bool) string {
 	return b.String()
 }
 
+// fallbackSubject names the edits and the files they change, as many
+// files as fit in a subject ("Apply 9 edits to a.go, b.go and 7 more
+// files").
 func fallbackSubject(changes []FileChange, edits int) string {
-	names := make([]string, 0, len(changes))
-	for _, c := range changes {
-		names = append(names, path.Base(c.Path()))
-	}
 	what := "edit"
 	if edits != 1 {
 		what = "edits"
 	}
-	s := fmt.Sprintf("Apply %d %s to %s", edits, what, strings.Join(names, ", "))
+	s := fmt.Sprintf("Apply %d %s", edits, what)
 	if len(changes) == 0 {
-		s = fmt.Sprintf("Apply %d %s", edits, what)
-	}
-	return s
-}
-
-// cutAtWord shortens s to at most n runes, at a space when there is one.
-func cutAtWord(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
 		return s
 	}
-	cut := string(r[:n])
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
+	names := make([]string, 0, len(changes))
+	for _, c := range changes {
+		names = append(names, path.Base(c.Path()))
 	}
-	return strings.TrimRight(cut, " ,;:-")
-}
-
-// Slug turns a subject into a branch name component: lower-case
-// letters, digits and dashes, at most 40 characters ("reply" if none).
-func Slug(subject string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(subject) {
-		if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(c)
-			dash = false
-			continue
+	list := s + " to " + strings.Join(names, ", ")
+	for n := len(names) - 1; n >= 1 && utf8.RuneCountInString(list) > maxSubject; n-- {
+		others := "files"
+		if len(names)-n == 1 {
+			others = "file"
 		}
-		dash = true
+		list = fmt.Sprintf("%s to %s and %d more %s", s, strings.Join(names[:n], ", "), len(names)-n, others)
 	}
-	s := b.String()
-	if len(s) > 40 {
-		s = s[:40]
-		if i := strings.LastIndexByte(s, '-'); i > 20 {
-			s = s[:i]
-		}
-	}
-	if s == "" {
-		return "reply"
-	}
-	return strings.Trim(s, "-")
+	return list
 }

@@ -7,26 +7,41 @@ import (
 )
 
 func TestCommitMessage(t *testing.T) {
-	long := strings.Repeat("word ", 20) + "end"
+	long := "Replace the hand-written factorial loop with math.factorial, which is faster and handles zero"
 	tests := []struct {
 		name, override, subject, body string
+		edits                         int
+		changes                       []string
 		want                          string
 	}{
-		{"subject and body", "", "Fix it.", "Because.", "Fix it.\n\nBecause.\n\nLLM-Edit-Format: diff\n"},
-		{"override", "Mine\n\nbody", "Fix it.", "Because.", "Mine\n\nbody\n\nLLM-Edit-Format: diff\n"},
-		{"fallback", "", "", "", "Apply 2 edits to a.go\n\nLLM-Edit-Format: diff\n"},
-		{"long subject cut at a word, kept whole in the body", "", long, "",
-			strings.TrimSpace(long[:64]) + "...\n\n" + long + "\n\nLLM-Edit-Format: diff\n"},
+		{"subject and body", "", "Fix it.", "Because.", 2, []string{"x/a.go"}, "Fix it.\n\nBecause.\n\nLLM-Edit-Format: diff\n"},
+		{"override", "Mine\n\nbody", "Fix it.", "Because.", 2, []string{"x/a.go"}, "Mine\n\nbody\n\nLLM-Edit-Format: diff\n"},
+		{"fallback", "", "", "", 2, []string{"x/a.go"}, "Apply 2 edits to a.go\n\nLLM-Edit-Format: diff\n"},
+		{"fallback for one edit", "", "", "", 1, []string{"x/a.go"}, "Apply 1 edit to a.go\n\nLLM-Edit-Format: diff\n"},
+		{"fallback without files", "", "", "", 1, nil, "Apply 1 edit\n\nLLM-Edit-Format: diff\n"},
+		{"fallback naming the files that fit", "", "", "", 9,
+			[]string{"internal/config/loader.go", "internal/config/schema.go", "cmd/tool/main.go", "README.md", "docs/usage.md", "Makefile"},
+			"Apply 9 edits to loader.go, schema.go, main.go and 3 more files\n\nLLM-Edit-Format: diff\n"},
+		{"fallback naming the files that fit, one more", "", "", "", 9,
+			[]string{"internal/config/loader.go", "internal/config/schema.go", "cmd/tool/main.go", "docs/a-very-long-usage-guide.md"},
+			"Apply 9 edits to loader.go, schema.go, main.go and 1 more file\n\nLLM-Edit-Format: diff\n"},
+		{"long subject shortened to a clause, kept whole in the body", "", long, "More.", 2, []string{"x/a.go"},
+			"Replace the hand-written factorial loop with math.factorial\n\n" + long + "\n\nMore.\n\nLLM-Edit-Format: diff\n"},
+		{"long -m subject shortened the same way", long + "\n\nMine.", "Fix it.", "", 2, []string{"x/a.go"},
+			"Replace the hand-written factorial loop with math.factorial\n\n" + long + "\n\nMine.\n\nLLM-Edit-Format: diff\n"},
 	}
-	changes := []FileChange{{OldPath: "x/a.go", NewPath: "x/a.go"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, 2)
+			var changes []FileChange
+			for _, p := range tt.changes {
+				changes = append(changes, FileChange{OldPath: p, NewPath: p})
+			}
+			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, tt.edits)
 			if got != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
 			}
-			if s, _, _ := strings.Cut(got, "\n"); len([]rune(s)) > maxSubject {
-				t.Errorf("subject of %d characters", len([]rune(s)))
+			if s, _, _ := strings.Cut(got, "\n"); len([]rune(s)) > maxSubject || strings.HasSuffix(s, "...") {
+				t.Errorf("subject of %d characters, or ending in ...", len([]rune(s)))
 			}
 		})
 	}
@@ -62,20 +77,5 @@ func TestCommitMessageControlCharacters(t *testing.T) {
 				t.Errorf("%q holds a control character or invalid UTF-8", got)
 			}
 		})
-	}
-}
-
-func TestSlug(t *testing.T) {
-	for in, want := range map[string]string{
-		"Use math.factorial instead!": "use-math-factorial-instead",
-		"":                            "reply",
-		"¿Qué?":                       "qu",
-		"A very long subject line that goes on and on forever": "a-very-long-subject-line-that-goes-on",
-		"--x--":                           "x",
-		"\x1b[2J\x00Fix\u009b\xff it\x07": "2j-fix-it",
-	} {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

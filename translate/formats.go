@@ -312,8 +312,11 @@ func merge(replies []*Reply) *Reply {
 		}
 	}
 	if len(replies) > 0 && out.Description == "" {
-		subject, _ := Describe(replies[0])
+		subject, whole, _ := describe(describedText(replies[0]))
 		out.Description = subject
+		if whole != "" {
+			out.Description = whole // shortened again, and given whole in the body
+		}
 	}
 	out.Format = strings.Join(formats, "+")
 	sort.SliceStable(out.Ops, func(i, j int) bool { return out.Ops[i].Line < out.Ops[j].Line })

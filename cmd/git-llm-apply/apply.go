@@ -264,15 +264,26 @@ func chooseTarget(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (*ta
 	return t, nil
 }
 
-// defaultBranch is llm/<slug of the first description>, made unique.
+// defaultBranch is llm/<a few words of the first description>, made
+// unique; a reply whose description gives no word is named by the files
+// it edits (llm/edit-app-py).
 func defaultBranch(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (string, error) {
 	subject := o.Message
-	if subject == "" && len(inputs) > 0 {
+	var paths []string
+	if len(inputs) > 0 {
 		if r, _ := translate.ParseWith(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps}); r != nil {
-			subject, _ = translate.Describe(r)
+			if subject == "" {
+				subject, _ = translate.Describe(r)
+			}
+			for _, op := range r.Ops {
+				paths = append(paths, op.Path)
+			}
 		}
 	}
-	base := "llm/" + engine.Slug(subject)
+	base := "llm/" + engine.BranchSlug(subject, paths)
+	if gitops.ValidBranchName(base) != nil {
+		base = "llm/edit" // not reached: a slug is letters, digits and dashes
+	}
 	name := base
 	for n := 2; ; n++ {
 		_, exists, err := repo.BranchTip(name)
