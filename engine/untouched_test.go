@@ -120,7 +120,10 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 	// The lines kept at an edit's edges are found leading ones first,
 	// or trailing ones first: where Old and New share lines at both
 	// ends (Old " ", New "", " "), the engine's diff may keep either.
-	touched := [2]map[string][]lineRange{{}, {}}
+	// And they are found equal but for trailing white space, or equal:
+	// where a line is both (Old " ", New "", " ", "0"), the engine
+	// keeps the equal line rather than the edge.
+	touched := [4]map[string][]lineRange{{}, {}, {}, {}}
 	for _, o := range outs {
 		if o.Status != Applied {
 			continue // a failed or already-applied edit changes nothing
@@ -129,8 +132,9 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 		case translate.Rename:
 			from[o.Op.NewPath] = o.Path
 		case translate.Edit, translate.Create:
-			for k, trailFirst := range []bool{false, true} {
-				touched[k][o.Path] = append(touched[k][o.Path], outcomeRange(o, prev[o.Path].data, trailFirst))
+			for k := range touched {
+				trailFirst, exact := k%2 == 1, k >= 2
+				touched[k][o.Path] = append(touched[k][o.Path], outcomeRange(o, prev[o.Path].data, trailFirst, exact))
 			}
 		}
 	}
@@ -175,11 +179,13 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 // the file as the edit found it: the lines it reports replacing, less
 // its leading and trailing lines that stand unchanged in both Old and
 // New (a diff's context), which keep the file's bytes too (SPEC section
-// 5), counted from the start first, or from the end first. Those are told only where Old maps line for line onto the file; a
+// 5), counted from the start first or from the end first, and equal
+// but for trailing white space or exactly equal. Those are told only
+// where Old maps line for line onto the file; a
 // rung that skips blank lines takes blank lines at the edges of its
 // match into the replaced region but leaves them out of the report (see
 // reported), so those count as touched.
-func outcomeRange(o Outcome, data string, trailFirst bool) lineRange {
+func outcomeRange(o Outcome, data string, trailFirst, exact bool) lineRange {
 	r := lineRange{o.Start - 1, max(o.End, o.Start-1)}
 	lines := textLines(data)
 	if n := len(lines); r.end == n+1 {
@@ -191,7 +197,12 @@ func outcomeRange(o Outcome, data string, trailFirst bool) lineRange {
 	if op.Kind == translate.Edit && !o.Rung.skipsBlank() && op.Block == translate.NoBlock && r.end-r.start == len(op.Old) {
 		// Kept as the engine keeps them: equal but for trailing white
 		// space (see replacement).
-		same := func(i, j int) bool { return trimTrailing(op.Old[i]) == trimTrailing(op.New[j]) }
+		same := func(i, j int) bool {
+			if exact {
+				return op.Old[i] == op.New[j]
+			}
+			return trimTrailing(op.Old[i]) == trimTrailing(op.New[j])
+		}
 		lead, trail := 0, 0
 		countLead := func() {
 			for lead < len(op.Old)-trail && lead < len(op.New)-trail && same(lead, lead) {
