@@ -181,10 +181,10 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 // New (a diff's context), which keep the file's bytes too (SPEC section
 // 5), counted from the start first or from the end first, and equal
 // but for trailing white space or exactly equal. Those are told only
-// where Old maps line for line onto the file; a
-// rung that skips blank lines takes blank lines at the edges of its
-// match into the replaced region but leaves them out of the report (see
-// reported), so those count as touched.
+// where Old maps line for line onto the file; a rung that skips blank
+// lines takes blank lines at the edges of its match into the replaced
+// region but leaves them out of the report (see reported), so those
+// count as touched.
 func outcomeRange(o Outcome, data string, trailFirst, exact bool) lineRange {
 	r := lineRange{o.Start - 1, max(o.End, o.Start-1)}
 	lines := textLines(data)
