@@ -24,6 +24,9 @@ type streams struct {
 	// errColor and outColor: colour the report, and translate's diff
 	// (streams.withColor).
 	errColor, outColor bool
+	// at is where the command was typed, for the git commands the
+	// report suggests (set once the repository is open).
+	at place
 	// jsonDone is set once a JSON report is written on out.
 	jsonDone *bool
 }
