@@ -127,7 +127,7 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 }
 
 func newApp(s streams) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:      "git llm-apply",
 		Usage:     "apply a language model's edits to a git repository, as commits",
 		UsageText: "git llm-apply [-C DIR] <command> [options] [REPLY ...]",
@@ -161,6 +161,15 @@ replies finished before it are kept, the one in hand records nothing).`,
 			return usageError("a command is needed: apply, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
 		},
 	}
+	for _, c := range app.Commands {
+		// git stops at a -C it cannot change to whatever the command,
+		// version and help included. Each command checks once its own
+		// flags are read, so that --json still gets its document.
+		c.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+			return ctx, checkStartDir(cmd.Root().String("C"))
+		}
+	}
+	return app
 }
 
 // usageOnError makes a subcommand's flag errors exit with status 2.
