@@ -158,7 +158,8 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 				fmt.Fprintf(w, " edit %d (%s): %s\n", e.N, displayPath(e.Path), x)
 			}
 		}
-		if o.Verbose && e.Status != engine.Failed {
+		// -q leaves only errors: it wins over -v (-qv, given together)
+		if o.Verbose && !o.Quiet && e.Status != engine.Failed {
 			target := displayPath(e.Path)
 			if e.Op.Kind == translate.Rename {
 				target += " -> " + displayPath(e.Op.NewPath)
