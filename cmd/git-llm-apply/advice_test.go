@@ -333,3 +333,42 @@ func TestAdviceCommandsRunWhereTyped(t *testing.T) {
 		})
 	}
 }
+
+// TestAdviceOtherBaseNoLooserFuzz: an edit that fails against the
+// index only because of an unstaged change, and matches the working
+// tree, gets the advice to stage it, not also "With --fuzz loose this
+// edit matches": loosened onto the index's lines the edit would
+// rewrite a line the model never saw, a different change from the one
+// it meant. The closest lines are still quoted, their "!" line being
+// the unstaged change. Both bases the same way round.
+func TestAdviceOtherBaseNoLooserFuzz(t *testing.T) {
+	const staged = "def main():\n    first = 1\n    value = compute(alpha, beta)\n    third = 3\n    return value\n"
+	unstaged := strings.Replace(staged, "beta)", "beta, gamma)", 1)
+	for _, tc := range []struct {
+		name, base, search, advice string
+	}{
+		{"index", "index", unstaged, "This edit matches the working tree: app.py has changes that are not staged."},
+		{"worktree", "worktree", staged, "This edit matches the index but not the working tree: app.py has changes that are not staged."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"app.py": staged})
+			r.write("app.py", unstaged)
+			search := strings.Join(strings.Split(tc.search, "\n")[1:4], "\n") + "\n"
+			reply := r.reply("r.md", "Use delta.\n\n"+block("app.py", search, strings.Replace(search, "beta", "delta", 1)))
+			res := r.run("check", "--base", tc.base, reply)
+			if res.code != 1 || !strings.Contains(res.stderr, tc.advice) || !strings.Contains(res.stderr, "    !     value = compute(") {
+				t.Fatalf("exit %d, want 1, the advice %q and the closest lines:\n%s", res.code, tc.advice, res.stderr)
+			}
+			if strings.Contains(res.stderr, "--fuzz") {
+				t.Errorf("the report also offers a looser fuzz:\n%s", res.stderr)
+			}
+			// Without the other base's match, the looser fuzz is said.
+			r.git("add", "app.py")
+			other := strings.Replace(search, "first = 1", "first = 2", 1)
+			res = r.run("check", r.reply("r2.md", "Use delta.\n\n"+block("app.py", other, other)))
+			if res.code != 1 || !strings.Contains(res.stderr, "With --fuzz loose this edit matches lines 2-4") {
+				t.Errorf("no looser fuzz without the other base:\n%s", res.stderr)
+			}
+		})
+	}
+}

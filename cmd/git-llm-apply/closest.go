@@ -17,8 +17,8 @@ const (
 // printClosest quotes the lines most like a failed edit's, marking the
 // ones that differ from the edit's lines and saying once what the marks
 // mean (the differing ones in red, as git shows removed lines), and
-// says when a looser --fuzz would take them.
-func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest) {
+// says, when looser, whether a looser --fuzz would take them.
+func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest, looser bool) {
 	what := "the lines to find"
 	if wd, ok := words[e.Op.Format]; ok {
 		what = wd[0]
@@ -47,7 +47,7 @@ func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest) 
 		}
 		fmt.Fprintf(w, "%s%s\n", sameMark, l)
 	}
-	if c.Rung != 0 {
+	if looser && c.Rung != 0 {
 		fuzz := "--fuzz " + c.Fuzz.String()
 		if c.Fuzz == engine.FuzzFormat {
 			fuzz += " (the default)"

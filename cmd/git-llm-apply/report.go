@@ -263,7 +263,11 @@ func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome, at place)
 	w.paint(slotError, "error:")
 	fmt.Fprintf(w, " edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
 	if c := e.Err.Closest; c != nil {
-		printClosest(w, e, path, c)
+		// An edit the other base takes as it stands is not to be
+		// loosened onto these lines: their difference is the change
+		// the user has not staged (or staged), which the advice names.
+		looser := elsewhereAdvice(e, [2]string{}, at) == ""
+		printClosest(w, e, path, c, looser)
 	}
 	if hint := advice(r, e, at); hint != "" {
 		fmt.Fprintf(w, "  %s\n", hint)
