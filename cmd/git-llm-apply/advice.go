@@ -70,12 +70,12 @@ func suggestAdvice(e engine.Outcome, w [2]string) string {
 
 // shellArg quotes s for a POSIX shell when it needs quoting, so that
 // a suggested command can be pasted as it is (a leading "-" would be
-// read as an option).
+// read as an option). A "~" is plain but for a leading one (HEAD~1).
 func shellArg(s string) string {
 	if strings.HasPrefix(s, "-") {
 		s = "./" + s
 	}
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@+=,") == "" {
+	if s != "" && s[0] != '~' && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@+=,~") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -243,6 +243,9 @@ func TestShellArg(t *testing.T) {
 		"it's.py":     `'it'\''s.py'`,
 		"-n.py":       "./-n.py",
 		"a$b":         "'a$b'",
+		"HEAD~1..x":   "HEAD~1..x",
+		"~x":          "'~x'",
+		"fix;rm":      "'fix;rm'",
 	} {
 		if got := shellArg(in); got != want {
 			t.Errorf("shellArg(%q) = %s, want %s", in, got, want)

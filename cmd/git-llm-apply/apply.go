@@ -174,9 +174,11 @@ func runApply(o applyOptions, s streams) error {
 		}
 	}
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
-		fmt.Fprintf(s.err, "Review with: %s log -p %s\n", s.at.git(), reviewRange(t, patch.ShortID))
+		// Quoted: a branch or revision may hold what a shell reads
+		// ($, ;, quotes), and the hints are meant to be pasted.
+		fmt.Fprintf(s.err, "Review with: %s log -p %s\n", s.at.git(), shellArg(reviewRange(t, patch.ShortID)))
 		if wt.add == "" && wt.follow == "" {
-			fmt.Fprintf(s.err, "Switch with: %s switch %s\n", s.at.git(), t.branch)
+			fmt.Fprintf(s.err, "Switch with: %s switch %s\n", s.at.git(), shellArg(t.branch))
 		}
 	}
 	if len(after) > 0 {
