@@ -137,9 +137,10 @@ Edits are resolved against the index by default and recorded as one commit
 per reply on a branch. Your working tree, index and HEAD are never changed.
 
 Exit status: 0 every edit resolved (or was already applied), 1 an edit
-failed, 2 bad usage, no edit found or a reply over a limit, 3 the branch
-moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
-replies finished before it are kept, the one in hand records nothing).`,
+failed, 2 bad usage, unreadable input, no repository, no edit found or a
+reply over a limit, 3 the branch moved under us (or is locked), 130
+interrupted (SIGINT or SIGTERM; the replies finished before it are kept,
+the one in hand records nothing).`,
 		Flags: []cli.Flag{
 			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 			versionFlag(s),
