@@ -31,7 +31,10 @@ func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest, 
 	head := fmt.Sprintf("  The closest lines are %d-%d of %s (similarity %.2f)", c.Start, c.End, displayPath(path), c.Similarity)
 	switch n := len(c.Differ); {
 	case n == 0:
-		fmt.Fprintf(w, "%s:\n", head)
+		// Each line reads as one of the edit's, and still the edit
+		// failed (its lines are indented otherwise among themselves,
+		// say). Say so, or the marks read as a match.
+		fmt.Fprintf(w, "%s. Each line reads as a line of %s (marked %q), but together they do not match it:\n", head, what, strings.TrimSpace(sameMark))
 	case n == len(lines):
 		fmt.Fprintf(w, "%s. Every line differs from %s (marked %q):\n", head, what, strings.TrimSpace(differMark))
 	case n == 1:
