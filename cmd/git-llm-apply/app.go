@@ -153,7 +153,7 @@ the one in hand records nothing).`,
 		HideVersion:    true,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError("%v", err)
+			return usageError("%s", gitFlagNames(err.Error()))
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
