@@ -89,9 +89,28 @@ func colorFor(w io.Writer, when string, config func() (string, error)) (bool, er
 	case when == "never" || os.Getenv("NO_COLOR") != "":
 		return false, nil
 	}
-	// auto, as git's check_auto_color: a terminal that is not dumb.
+	// auto, as git's check_auto_color: a terminal that is not dumb,
+	// or, for standard output, the pager git started for us (git -p
+	// llm-apply, pager.llm-apply), which git tells its commands with
+	// GIT_PAGER_IN_USE.
 	t := os.Getenv("TERM")
-	return isTerminal(w) && t != "" && t != "dumb", nil
+	return (isTerminal(w) || isStdout(w) && pagerInUse()) && t != "" && t != "dumb", nil
+}
+
+func isStdout(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && f.Fd() == 1
+}
+
+// pagerInUse reads GIT_PAGER_IN_USE as git does, a boolean.
+func pagerInUse() bool {
+	v := strings.ToLower(os.Getenv("GIT_PAGER_IN_USE"))
+	switch v {
+	case "true", "yes", "on":
+		return true
+	}
+	n, err := strconv.Atoi(v)
+	return err == nil && n != 0
 }
 
 // withColor decides the colour of both outputs of a run in repo (nil

@@ -20,7 +20,7 @@ func colorEnv(extra ...string) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "NO_COLOR", "TERM", "GIT_PROGRESS_DELAY", "GIT_CONFIG_PARAMETERS", progressEnv:
+		case "NO_COLOR", "TERM", "GIT_PROGRESS_DELAY", "GIT_CONFIG_PARAMETERS", "GIT_PAGER_IN_USE", progressEnv:
 			continue
 		}
 		env = append(env, kv)
@@ -292,6 +292,35 @@ func TestColorTranslateDiffIsGitDiff(t *testing.T) {
 			if g != e {
 				t.Errorf("line %d:\n got %q\nwant %q\n%s", i+1, g, e, plain.stdout)
 			}
+		}
+	}
+}
+
+// In the pager git starts for it (git -p llm-apply, pager.llm-apply),
+// which git announces with GIT_PAGER_IN_USE, translate's diff on
+// standard output is coloured as git diff's is there; the report on
+// standard error, not a terminal, is not. Before, the pager showed the
+// diff plain.
+func TestColorInGitsPager(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n"})
+	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "a\n", "b\n"))
+	bad := r.reply("bad.md", "Break.\n\n"+block("a.txt", "x\n", "y\n"))
+	for _, tc := range []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=true"}, true},
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=1"}, true},
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=false"}, false},
+		{[]string{"TERM=dumb", "GIT_PAGER_IN_USE=true"}, false},
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=true", "NO_COLOR=1"}, false},
+	} {
+		res := r.runEnv(tc.env, "translate", reply, bad)
+		if got := strings.Contains(res.stdout, red+"-a"+reset); got != tc.want {
+			t.Errorf("%v: coloured %v, want %v:\n%q", tc.env, got, tc.want, res.stdout)
+		}
+		if strings.Contains(res.stderr, "\x1b[") {
+			t.Errorf("%v: the report on a pipe is coloured:\n%q", tc.env, res.stderr)
 		}
 	}
 }
