@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -242,9 +243,135 @@ func TestShellArg(t *testing.T) {
 		"it's.py":     `'it'\''s.py'`,
 		"-n.py":       "./-n.py",
 		"a$b":         "'a$b'",
+		"HEAD~1..x":   "HEAD~1..x",
+		"~x":          "'~x'",
+		"fix;rm":      "'fix;rm'",
 	} {
 		if got := shellArg(in); got != want {
 			t.Errorf("shellArg(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestAdviceCommandsRunWhereTyped: the git commands the report
+// suggests (git add PATH, Review with, Switch with) work pasted where
+// the command was typed: from a subdirectory a path is relative to it,
+// as git status shows it, and after -C DIR the command carries -C DIR.
+// Before, "git add sub/app.py" failed from sub/ (pathspec did not
+// match) and "git log -p ..." failed outside the repository.
+func TestAdviceCommandsRunWhereTyped(t *testing.T) {
+	const app = "def main():\n    return 1\n"
+	edit := block("sub/app.py", "    return 10\n", "    return 20\n")
+	tests := []struct {
+		name string
+		from string   // where the command is typed, under the test's directory
+		args []string // before the command
+		add  string   // the advice's command
+	}{
+		{"top", "repo", nil, "git add sub/app.py"},
+		{"subdirectory", "repo/sub", nil, "git add app.py"},
+		{"deeper subdirectory", "repo/sub/deep", nil, "git add ../app.py"},
+		{"-C from outside", ".", []string{"-C", "repo"}, "git -C repo add sub/app.py"},
+		{"-C into a subdirectory", ".", []string{"-C", "repo", "-C", "sub"}, "git -C repo/sub add app.py"},
+		{"-C with a space", ".", []string{"-C", "my repo"}, "git -C 'my repo' add sub/app.py"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			top := t.TempDir()
+			name := "repo"
+			if strings.Contains(tc.add, "my repo") {
+				name = "my repo"
+			}
+			r := &repo{t: t, dir: filepath.Join(top, name)}
+			os.MkdirAll(filepath.Join(r.dir, "sub", "deep"), 0o755)
+			r.git("init", "-q", "-b", "main")
+			r.write("sub/app.py", app)
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "initial")
+			r.write("sub/app.py", strings.Replace(app, "return 1", "return 10", 1))
+			from := filepath.Join(top, tc.from)
+			reply := r.reply("r.md", "Change it.\n\n"+edit)
+
+			res := r.runIn(from, "", append(append([]string{}, tc.args...), "check", reply)...)
+			want := "Stage them with " + tc.add + ", or run again with --base worktree."
+			if res.code != 1 || !strings.Contains(res.stderr, want) {
+				t.Fatalf("exit %d, want 1 and %q:\n%s", res.code, want, res.stderr)
+			}
+			sh := func(line string) string {
+				t.Helper()
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Dir = from
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s (in %s): %v\n%s", line, tc.from, err, out)
+				}
+				return string(out)
+			}
+			sh(tc.add)
+			if got := r.git("diff", "--cached", "--name-only"); got != "sub/app.py\n" {
+				t.Fatalf("%s staged %q", tc.add, got)
+			}
+
+			res = r.runIn(from, "", append(append([]string{}, tc.args...), "apply", "-b", "x", reply)...)
+			if res.code != 0 {
+				t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)
+			}
+			hint := func(label string) string {
+				t.Helper()
+				_, line, ok := strings.Cut(res.stderr, label)
+				if !ok {
+					t.Fatalf("no %q:\n%s", label, res.stderr)
+				}
+				line, _, _ = strings.Cut(line, "\n")
+				return line
+			}
+			if line := hint("Review with: "); !strings.Contains(sh(line), "+    return 20") {
+				t.Errorf("%s does not show the commit", line)
+			}
+			r.git("reset", "-q", "--hard") // the staged change would stop a switch
+			sh(hint("Switch with: "))
+			if got := r.git("branch", "--show-current"); got != "x\n" {
+				t.Errorf("switched to %q", got)
+			}
+		})
+	}
+}
+
+// TestAdviceOtherBaseNoLooserFuzz: an edit that fails against the
+// index only because of an unstaged change, and matches the working
+// tree, gets the advice to stage it, not also "With --fuzz loose this
+// edit matches": loosened onto the index's lines the edit would
+// rewrite a line the model never saw, a different change from the one
+// it meant. The closest lines are still quoted, their "!" line being
+// the unstaged change. Both bases the same way round.
+func TestAdviceOtherBaseNoLooserFuzz(t *testing.T) {
+	const staged = "def main():\n    first = 1\n    value = compute(alpha, beta)\n    third = 3\n    return value\n"
+	unstaged := strings.Replace(staged, "beta)", "beta, gamma)", 1)
+	for _, tc := range []struct {
+		name, base, search, advice string
+	}{
+		{"index", "index", unstaged, "This edit matches the working tree: app.py has changes that are not staged."},
+		{"worktree", "worktree", staged, "This edit matches the index but not the working tree: app.py has changes that are not staged."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"app.py": staged})
+			r.write("app.py", unstaged)
+			search := strings.Join(strings.Split(tc.search, "\n")[1:4], "\n") + "\n"
+			reply := r.reply("r.md", "Use delta.\n\n"+block("app.py", search, strings.Replace(search, "beta", "delta", 1)))
+			res := r.run("check", "--base", tc.base, reply)
+			if res.code != 1 || !strings.Contains(res.stderr, tc.advice) || !strings.Contains(res.stderr, "    !     value = compute(") {
+				t.Fatalf("exit %d, want 1, the advice %q and the closest lines:\n%s", res.code, tc.advice, res.stderr)
+			}
+			if strings.Contains(res.stderr, "--fuzz") {
+				t.Errorf("the report also offers a looser fuzz:\n%s", res.stderr)
+			}
+			// Without the other base's match, the looser fuzz is said.
+			r.git("add", "app.py")
+			other := strings.Replace(search, "first = 1", "first = 2", 1)
+			res = r.run("check", r.reply("r2.md", "Use delta.\n\n"+block("app.py", other, other)))
+			if res.code != 1 || !strings.Contains(res.stderr, "With --fuzz loose this edit matches lines 2-4") {
+				t.Errorf("no looser fuzz without the other base:\n%s", res.stderr)
+			}
+		})
 	}
 }

@@ -24,6 +24,9 @@ type streams struct {
 	// errColor and outColor: colour the report, and translate's diff
 	// (streams.withColor).
 	errColor, outColor bool
+	// at is where the command was typed, for the git commands the
+	// report suggests (set once the repository is open).
+	at place
 	// jsonDone is set once a JSON report is written on out.
 	jsonDone *bool
 }
@@ -124,7 +127,7 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 }
 
 func newApp(s streams) *cli.Command {
-	return &cli.Command{
+	app := &cli.Command{
 		Name:      "git llm-apply",
 		Usage:     "apply a language model's edits to a git repository, as commits",
 		UsageText: "git llm-apply [-C DIR] <command> [options] [REPLY ...]",
@@ -134,9 +137,10 @@ Edits are resolved against the index by default and recorded as one commit
 per reply on a branch. Your working tree, index and HEAD are never changed.
 
 Exit status: 0 every edit resolved (or was already applied), 1 an edit
-failed, 2 bad usage, no edit found or a reply over a limit, 3 the branch
-moved under us (or is locked), 130 interrupted (SIGINT or SIGTERM; the
-replies finished before it are kept, the one in hand records nothing).`,
+failed, 2 bad usage, unreadable input, no repository, no edit found or a
+reply over a limit, 3 the branch moved under us (or is locked), 130
+interrupted (SIGINT or SIGTERM; the replies finished before it are kept,
+the one in hand records nothing).`,
 		Flags: []cli.Flag{
 			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 			versionFlag(s),
@@ -149,7 +153,7 @@ replies finished before it are kept, the one in hand records nothing).`,
 		HideVersion:    true,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError("%v", err)
+			return usageError("%s", gitFlagNames(err.Error()))
 		},
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -158,6 +162,15 @@ replies finished before it are kept, the one in hand records nothing).`,
 			return usageError("a command is needed: apply, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
 		},
 	}
+	for _, c := range app.Commands {
+		// git stops at a -C it cannot change to whatever the command,
+		// version and help included. Each command checks once its own
+		// flags are read, so that --json still gets its document.
+		c.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+			return ctx, checkStartDir(cmd.Root().String("C"))
+		}
+	}
+	return app
 }
 
 // usageOnError makes a subcommand's flag errors exit with status 2.

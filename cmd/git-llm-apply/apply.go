@@ -94,6 +94,7 @@ func runApply(o applyOptions, s streams) error {
 	if s, err = s.withColor(o.commonOptions, repo); err != nil {
 		return err
 	}
+	s.at = placeOf(o.Dir, repo)
 	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
@@ -173,9 +174,11 @@ func runApply(o applyOptions, s streams) error {
 		}
 	}
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
-		fmt.Fprintf(s.err, "Review with: git log -p %s\n", reviewRange(t, patch.ShortID))
+		// Quoted: a branch or revision may hold what a shell reads
+		// ($, ;, quotes), and the hints are meant to be pasted.
+		fmt.Fprintf(s.err, "Review with: %s log -p %s\n", s.at.git(), shellArg(reviewRange(t, patch.ShortID)))
 		if wt.add == "" && wt.follow == "" {
-			fmt.Fprintf(s.err, "Switch with: git switch %s\n", t.branch)
+			fmt.Fprintf(s.err, "Switch with: %s switch %s\n", s.at.git(), shellArg(t.branch))
 		}
 	}
 	if len(after) > 0 {

@@ -61,6 +61,7 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 	if s, err = s.withColor(o, repo); err != nil {
 		return nil, err
 	}
+	s.at = placeOf(o.Dir, repo)
 	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return nil, err

@@ -17,8 +17,8 @@ const (
 // printClosest quotes the lines most like a failed edit's, marking the
 // ones that differ from the edit's lines and saying once what the marks
 // mean (the differing ones in red, as git shows removed lines), and
-// says when a looser --fuzz would take them.
-func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest) {
+// says, when looser, whether a looser --fuzz would take them.
+func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest, looser bool) {
 	what := "the lines to find"
 	if wd, ok := words[e.Op.Format]; ok {
 		what = wd[0]
@@ -31,7 +31,10 @@ func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest) 
 	head := fmt.Sprintf("  The closest lines are %d-%d of %s (similarity %.2f)", c.Start, c.End, displayPath(path), c.Similarity)
 	switch n := len(c.Differ); {
 	case n == 0:
-		fmt.Fprintf(w, "%s:\n", head)
+		// Each line reads as one of the edit's, and still the edit
+		// failed (its lines are indented otherwise among themselves,
+		// say). Say so, or the marks read as a match.
+		fmt.Fprintf(w, "%s. Each line reads as a line of %s (marked %q), but together they do not match it:\n", head, what, strings.TrimSpace(sameMark))
 	case n == len(lines):
 		fmt.Fprintf(w, "%s. Every line differs from %s (marked %q):\n", head, what, strings.TrimSpace(differMark))
 	case n == 1:
@@ -47,7 +50,7 @@ func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest) 
 		}
 		fmt.Fprintf(w, "%s%s\n", sameMark, l)
 	}
-	if c.Rung != 0 {
+	if looser && c.Rung != 0 {
 		fuzz := "--fuzz " + c.Fuzz.String()
 		if c.Fuzz == engine.FuzzFormat {
 			fuzz += " (the default)"

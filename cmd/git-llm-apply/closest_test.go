@@ -125,3 +125,28 @@ func TestClosestLinesNoneAlike(t *testing.T) {
 		t.Errorf("JSON: %s", res.stdout)
 	}
 }
+
+// TestClosestLinesNoneDiffers: closest lines of which each reads as one
+// of the edit's (a diff-format edit's indentation does not count line by
+// line), the edit's lines being indented otherwise among themselves,
+// are not quoted as if they matched: the line above them
+// says that together they do not. Before, it ended with ":" alone, and
+// lines all marked "|" read as a match.
+func TestClosestLinesNoneDiffers(t *testing.T) {
+	const app = "def main():\n    first = 1\n    value = compute(alpha, beta)\n    third = 3\n    return value\n"
+	r := newRepo(t, map[string]string{"app.py": app})
+	for name, search := range map[string]string{
+		"indentation": "  first = 1\n    value = compute(alpha, beta)\n    third = 3\n",
+	} {
+		res := r.run("check", r.reply("r.md", "Change.\n\n"+block("app.py", search, "    x = 1\n")))
+		want := `(similarity 0.9`
+		legend := `. Each line reads as a line of the SEARCH section (marked "|"), but together they do not match it:
+    |     first = 1
+    |     value = compute(alpha, beta)
+    |     third = 3
+`
+		if res.code != 1 || !strings.Contains(res.stderr, want) || !strings.Contains(res.stderr, legend) {
+			t.Errorf("%s: exit %d, report:\n%s\nwant in it:\n%s", name, res.code, res.stderr, legend)
+		}
+	}
+}

@@ -89,9 +89,28 @@ func colorFor(w io.Writer, when string, config func() (string, error)) (bool, er
 	case when == "never" || os.Getenv("NO_COLOR") != "":
 		return false, nil
 	}
-	// auto, as git's check_auto_color: a terminal that is not dumb.
+	// auto, as git's check_auto_color: a terminal that is not dumb,
+	// or, for standard output, the pager git started for us (git -p
+	// llm-apply, pager.llm-apply), which git tells its commands with
+	// GIT_PAGER_IN_USE.
 	t := os.Getenv("TERM")
-	return isTerminal(w) && t != "" && t != "dumb", nil
+	return (isTerminal(w) || isStdout(w) && pagerInUse()) && t != "" && t != "dumb", nil
+}
+
+func isStdout(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && f.Fd() == 1
+}
+
+// pagerInUse reads GIT_PAGER_IN_USE as git does, a boolean.
+func pagerInUse() bool {
+	v := strings.ToLower(os.Getenv("GIT_PAGER_IN_USE"))
+	switch v {
+	case "true", "yes", "on":
+		return true
+	}
+	n, err := strconv.Atoi(v)
+	return err == nil && n != 0
 }
 
 // withColor decides the colour of both outputs of a run in repo (nil
@@ -132,39 +151,119 @@ func isTerminal(w io.Writer) bool {
 
 // writeDiff writes a diff translate prints on standard output: on a
 // pipe or in a file, uncoloured, as it is, for git apply; else through
-// termWriter, and coloured when on as git diff colours (color.diff's
-// defaults: the file header bold, the hunk header's "@@ ... @@" cyan,
-// removed lines red, added green, context and the hunk header's
-// function name plain).
+// termWriter, and coloured when on byte for byte as git diff colours
+// with color.diff's defaults and core.whitespace's (see paintDiffLine).
 func writeDiff(w io.Writer, patch []byte, on bool) error {
 	if !on {
 		_, err := forTerminal(w).Write(patch)
 		return err
 	}
-	// Three writes a line: buffered, or a long diff crawls onto the
+	// Several writes a line: buffered, or a long diff crawls onto the
 	// terminal one system call at a time.
 	bw := bufio.NewWriter(w)
 	p := &painter{text: termWriter{bw}, raw: bw, on: true}
 	for _, l := range diffLines(patch) {
-		text, nl := strings.CutSuffix(l.text, "\n")
-		if i := strings.Index(text[min(2, len(text)):], "@@"); l.slot == slotFrag && i >= 0 {
-			end := 2 + i + 2
-			p.paint(slotFrag, "%s", text[:end])
-			io.WriteString(p, text[end:])
-		} else {
-			p.paint(l.slot, "%s", text)
-		}
-		if nl {
-			bw.WriteByte('\n')
-		}
+		paintDiffLine(p, l)
 	}
 	return bw.Flush()
+}
+
+// sgrWhitespace is color.diff.whitespace's default, a red background.
+const sgrWhitespace = "\x1b[41m"
+
+// paintDiffLine writes one line as git diff writes it in colour: the
+// file header lines bold and the hunk header's "@@ ... @@" cyan, each
+// piece followed by a reset, context (and "\ No newline") lines plain
+// but for a reset at their end, a removed line red. An added line has
+// its "+" green and its text checked as core.whitespace's default
+// rules check it (only added lines are, git's --ws-error-highlight
+// default): white space at the end of the line, and spaces before a
+// tab in the indentation, on a red background, the tabs of the
+// indentation plain; a blank line added at the end of the file is
+// red-backed whole, "+" included.
+func paintDiffLine(p *painter, l diffLine) {
+	text, nl := strings.CutSuffix(l.text, "\n")
+	raw := func(code string) { io.WriteString(p.raw, code) }
+	switch {
+	case l.slot == slotFrag:
+		i := strings.Index(text[min(2, len(text)):], "@@")
+		if i < 0 {
+			p.paint(slotMeta, "%s", text) // not reached: diffLines saw "@@ -"
+			break
+		}
+		end := 2 + i + 2
+		p.paint(slotFrag, "%s", text[:end])
+		rest := text[end:]
+		name := strings.TrimLeft(rest, " \t")
+		if blank := rest[:len(rest)-len(name)]; blank != "" {
+			io.WriteString(p, blank)
+			raw(sgrReset)
+		}
+		if name != "" {
+			io.WriteString(p, name)
+			raw(sgrReset)
+		}
+	case l.slot == slotNew && l.eofBlank:
+		raw(sgrWhitespace)
+		io.WriteString(p, text)
+		raw(sgrReset)
+	case l.slot == slotNew:
+		p.paint(slotNew, "+")
+		paintAdded(p, text[1:])
+	case l.slot == slotPlain && l.body:
+		io.WriteString(p, text)
+		raw(sgrReset)
+	default:
+		p.paint(l.slot, "%s", text)
+	}
+	if nl {
+		io.WriteString(p, "\n")
+	}
+}
+
+// paintAdded writes the text of an added line, after its "+", checked
+// for white space errors as git's ws_check_emit does with the rules
+// blank-at-eol and space-before-tab.
+func paintAdded(p *painter, text string) {
+	trail := len(strings.TrimRight(text, " \t\v\f\r"))
+	written := 0
+	for i := 0; i < trail; i++ {
+		if text[i] == ' ' {
+			continue
+		}
+		if text[i] != '\t' {
+			break
+		}
+		if written < i { // spaces before a tab
+			io.WriteString(p.raw, sgrWhitespace)
+			io.WriteString(p, text[written:i])
+			io.WriteString(p.raw, sgrReset)
+		}
+		io.WriteString(p, "\t")
+		written = i + 1
+	}
+	if written < trail {
+		p.paint(slotNew, "%s", text[written:trail])
+	}
+	if trail < len(text) {
+		io.WriteString(p.raw, sgrWhitespace)
+		io.WriteString(p, text[trail:])
+		io.WriteString(p.raw, sgrReset)
+	}
 }
 
 // diffLine is one line of a diff and what it is.
 type diffLine struct {
 	text string // with its line feed
 	slot slot
+	// body: a line of a hunk's body (context, removed, added, or "\ No
+	// newline at end of file").
+	body bool
+	// eofBlank: an added blank line among those a hunk ends with,
+	// which then end the new file (a hunk reaches on to the next
+	// change or its context lines, so one ending in added lines ends
+	// at the end of the file), core.whitespace's blank-at-eof.
+	eofBlank bool
 }
 
 // diffLines classifies a git diff's lines: a hunk's body is read by its
@@ -199,9 +298,106 @@ func diffLines(patch []byte) []diffLine {
 		case strings.HasPrefix(l, "GIT binary patch"):
 			binary = true
 		}
-		out = append(out, diffLine{l, s})
+		out = append(out, diffLine{text: l, slot: s, body: body || inHunk && l[0] == '\\'})
 	}
+	markBlankAtEOF(out)
 	return out
+}
+
+// markBlankAtEOF marks the added lines git's blank-at-eof rule flags:
+// blank lines that a hunk reaching the end of the file adds to the
+// blank lines the file ends with, when the new file ends with more of
+// them than the old one. A hunk reaches the end of the file when fewer
+// than translate's 3 lines of context follow its last change.
+func markBlankAtEOF(lines []diffLine) {
+	for h := 0; h < len(lines); h++ {
+		if lines[h].slot != slotFrag {
+			continue
+		}
+		e := h + 1
+		for e < len(lines) && lines[e].body {
+			e++
+		}
+		markHunkBlankAtEOF(lines[h].text, lines[h+1:e])
+		h = e - 1
+	}
+}
+
+func markHunkBlankAtEOF(header string, body []diffLine) {
+	blank := func(l diffLine) bool { return strings.TrimSpace(l.text[1:]) == "" }
+	// The old and the new file's trailing blank lines, as far as the
+	// hunk shows them, and the context after the last change.
+	oldBlank, newBlank, trailing := 0, 0, 0
+	oldDone, newDone, changed := false, false, false
+	for i := len(body) - 1; i >= 0; i-- {
+		l := body[i]
+		c := l.text[0]
+		if c == '\\' {
+			continue
+		}
+		if c != ' ' {
+			changed = true
+		} else if !changed {
+			trailing++
+		}
+		if c != '+' && !oldDone {
+			if blank(l) {
+				oldBlank++
+			} else {
+				oldDone = true
+			}
+		}
+		if c != '-' && !newDone {
+			if blank(l) {
+				newBlank++
+			} else {
+				newDone = true
+			}
+		}
+	}
+	if trailing >= 3 || newBlank <= oldBlank {
+		return
+	}
+	oldStart, oldCount, newStart, newCount := hunkRanges(header)
+	// The first line of each side's blank end. A side with no line
+	// names the line before it ("-0,0" for a new file): git's count
+	// then puts the blank end past its line counter, flagging nothing
+	// in a file that did not exist.
+	oldFrom := oldStart + oldCount - oldBlank
+	if oldCount == 0 {
+		oldFrom = oldStart + 1
+	}
+	newFrom := newStart + newCount - newBlank
+	oldAt, newAt := oldStart, newStart // the next line of each side
+	for i := range body {
+		switch body[i].text[0] {
+		case '+':
+			if newAt >= newFrom && oldAt >= oldFrom && blank(body[i]) {
+				body[i].eofBlank = true
+			}
+			newAt++
+		case '-':
+			oldAt++
+		case ' ':
+			oldAt++
+			newAt++
+		}
+	}
+}
+
+// hunkRanges reads the starts and counts of "@@ -a[,b] +c[,d] @@".
+func hunkRanges(header string) (oldStart, oldCount, newStart, newCount int) {
+	f := strings.Fields(header)
+	if len(f) < 3 {
+		return 0, 0, 0, 0
+	}
+	start := func(r string) int {
+		a, _, _ := strings.Cut(r[1:], ",")
+		n, _ := strconv.Atoi(a)
+		return n
+	}
+	oldCount, newCount = hunkCounts(header)
+	return start(f[1]), oldCount, start(f[2]), newCount
 }
 
 // hunkCounts reads the line counts of "@@ -a[,b] +c[,d] @@" (1 when a

@@ -115,7 +115,7 @@ func TestColorStreamsApart(t *testing.T) {
 	good := r.reply("good.md", "Change.\n\n"+block("a.txt", "one\n", "two\n"))
 	bad := r.reply("bad.md", "Change.\n\n"+block("b.txt", "x\n", "y\n"))
 	got, res := ttyRun(t, r, []string{"stdout"}, nil, nil, "translate", good, bad)
-	if !strings.Contains(got, red+"-one"+reset+"\n"+green+"+two"+reset+"\n") {
+	if !strings.Contains(got, red+"-one"+reset+"\n"+green+"+"+reset+green+"two"+reset+"\n") {
 		t.Errorf("the diff on a terminal:\n%q", got)
 	}
 	if !strings.Contains(res.stderr, "\nerror: edit 1") || strings.Contains(res.stderr, "\x1b") {

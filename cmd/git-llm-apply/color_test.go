@@ -20,7 +20,7 @@ func colorEnv(extra ...string) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "NO_COLOR", "TERM", "GIT_PROGRESS_DELAY", "GIT_CONFIG_PARAMETERS", progressEnv:
+		case "NO_COLOR", "TERM", "GIT_PROGRESS_DELAY", "GIT_CONFIG_PARAMETERS", "GIT_PAGER_IN_USE", progressEnv:
 			continue
 		}
 		env = append(env, kv)
@@ -190,7 +190,8 @@ func TestColorThroughGit(t *testing.T) {
 	}
 }
 
-// translate's diff on a pipe with --color=always: git diff's colours,
+// translate's diff on a pipe with --color=always: git diff's colours
+// (its bytes: TestColorTranslateDiffIsGitDiff),
 // the reply's control characters escaped; without colour, the diff as
 // it is, for git apply.
 func TestColorTranslateDiff(t *testing.T) {
@@ -205,16 +206,16 @@ func TestColorTranslateDiff(t *testing.T) {
 		bold + "--- a/a.txt" + reset + "\n" +
 		bold + "+++ b/a.txt" + reset + "\n" +
 		cyan + "@@ -1,3 +1,3 @@" + reset + "\n" +
-		" one\n" +
+		" one" + reset + "\n" +
 		red + "-two" + reset + "\n" +
-		green + `+TWO\x1b[2J` + reset + "\n" +
-		" three\n" +
+		green + "+" + reset + green + `TWO\x1b[2J` + reset + "\n" +
+		" three" + reset + "\n" +
 		bold + "diff --git a/b.txt b/b.txt" + reset + "\n"
 	if !strings.HasPrefix(res.stdout, want) {
 		t.Errorf("diff:\n%q\nwant it to start with:\n%q", res.stdout, want)
 	}
 	// A removed "-- x" and an added "++ y" are lines, not file headers.
-	if !strings.Contains(res.stdout, "\n"+red+"--- x"+reset+"\n"+green+"+++ y"+reset+"\n keep\n") {
+	if !strings.Contains(res.stdout, "\n"+red+"--- x"+reset+"\n"+green+"+"+reset+green+"++ y"+reset+"\n keep"+reset+"\n") {
 		t.Errorf("b.txt's hunk:\n%q", res.stdout)
 	}
 	plain := r.runEnv(nil, "translate", reply)
@@ -240,7 +241,86 @@ func TestDiffLines(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	if err := writeDiff(&b, []byte("@@ -1 +1 @@ func f() {\n"), true); err != nil || b.String() != cyan+"@@ -1 +1 @@"+reset+" func f() {\n" {
+	if err := writeDiff(&b, []byte("@@ -1 +1 @@ func f() {\n"), true); err != nil || b.String() != cyan+"@@ -1 +1 @@"+reset+" "+reset+"func f() {"+reset+"\n" {
 		t.Errorf("hunk header: %q, %v", b.String(), err)
+	}
+}
+
+// translate --color=always writes the bytes git diff --color=always
+// writes for the same change, where git's default colours and
+// whitespace rules apply: context lines and the hunk header's function
+// name each followed by a reset, an added line's "+" apart from its
+// text, white space at the end of an added line and spaces before a tab
+// on a red background, the indentation's tabs plain, blank lines added
+// at the end of a file red-backed whole. Before, the colours were
+// git's but not its bytes, and white space errors were not shown.
+func TestColorTranslateDiffIsGitDiff(t *testing.T) {
+	app := "def f():\n    a = 1\n    b = 2\n    c = 3\n    d = 4\n    e = 5\n    g = 6\n\n\ndef h():\n    return 1\n"
+	r := newRepo(t, map[string]string{"app.py": app, "end.txt": "one\ntwo", "blank.txt": "x\n\n", "gone.txt": "bye\n",
+		"more.txt": "a\n\n", "far.txt": "1\n2\n3\n4\n5\n\n"})
+	reply := r.reply("r.md", "Change.\n\n"+
+		block("app.py", "    e = 5\n    g = 6\n", "    e = 50  \n\n   \n \tx = 1\n  \t\ty\n\tz\t\n    g = 6\n")+"\n"+
+		block("app.py", "    return 1\n", "    return 2\n\n\n")+"\n"+
+		block("end.txt", "one\n", "1\n")+"\n"+
+		block("blank.txt", "x\n", "y\n\t\n")+"\n"+
+		block("new.txt", "", "hello \n")+"\n"+
+		block("new2.txt", "", "x\n\n \n")+"\n"+
+		block("more.txt", "a\n", "a\n\n")+"\n"+
+		block("far.txt", "1\n", "1\n\n")+"\n"+
+		"```bash\ngit rm gone.txt\n```\n")
+	res := r.runEnv(nil, "translate", "--shell-ops", "--color=always", reply)
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	plain := r.runEnv(nil, "translate", "--shell-ops", reply)
+	cmd := exec.Command("git", "apply", "--cached")
+	cmd.Dir, cmd.Stdin = r.dir, strings.NewReader(plain.stdout)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git apply --cached: %v\n%s", err, out)
+	}
+	want := r.git("-c", "diff.renames=false", "diff", "--cached", "--color=always")
+	if res.stdout != want {
+		got, exp := strings.Split(res.stdout, "\n"), strings.Split(want, "\n")
+		for i := 0; i < len(got) || i < len(exp); i++ {
+			var g, e string
+			if i < len(got) {
+				g = got[i]
+			}
+			if i < len(exp) {
+				e = exp[i]
+			}
+			if g != e {
+				t.Errorf("line %d:\n got %q\nwant %q\n%s", i+1, g, e, plain.stdout)
+			}
+		}
+	}
+}
+
+// In the pager git starts for it (git -p llm-apply, pager.llm-apply),
+// which git announces with GIT_PAGER_IN_USE, translate's diff on
+// standard output is coloured as git diff's is there; the report on
+// standard error, not a terminal, is not. Before, the pager showed the
+// diff plain.
+func TestColorInGitsPager(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n"})
+	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "a\n", "b\n"))
+	bad := r.reply("bad.md", "Break.\n\n"+block("a.txt", "x\n", "y\n"))
+	for _, tc := range []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=true"}, true},
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=1"}, true},
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=false"}, false},
+		{[]string{"TERM=dumb", "GIT_PAGER_IN_USE=true"}, false},
+		{[]string{"TERM=xterm", "GIT_PAGER_IN_USE=true", "NO_COLOR=1"}, false},
+	} {
+		res := r.runEnv(tc.env, "translate", reply, bad)
+		if got := strings.Contains(res.stdout, red+"-a"+reset); got != tc.want {
+			t.Errorf("%v: coloured %v, want %v:\n%q", tc.env, got, tc.want, res.stdout)
+		}
+		if strings.Contains(res.stderr, "\x1b[") {
+			t.Errorf("%v: the report on a pipe is coloured:\n%q", tc.env, res.stderr)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,51 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 			if !found {
 				t.Errorf("%s %s has no row in the README's flag table", cmd.Name, name)
 			}
+		}
+	}
+}
+
+// TestReadmeDescribesEveryJSONField: README's description of the --json
+// document names every field the report can hold, the fields the issue
+// added (closest's differ, rung and fuzz, elsewhere, suggestions)
+// among them, so that the description cannot fall behind the code.
+func TestReadmeDescribesEveryJSONField(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, ok := strings.Cut(string(readme), "The document, fields in this\n  order")
+	if !ok {
+		t.Fatal("README has no description of the --json document")
+	}
+	doc, _, _ = strings.Cut(doc, "\n\n  `closest`")
+	var walk func(reflect.Type)
+	seen := map[reflect.Type]bool{}
+	walk = func(ty reflect.Type) {
+		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice || ty.Kind() == reflect.Array {
+			ty = ty.Elem()
+		}
+		if ty.Kind() != reflect.Struct || seen[ty] {
+			return
+		}
+		seen[ty] = true
+		for i := 0; i < ty.NumField(); i++ {
+			f := ty.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" {
+				walk(f.Type)
+				continue
+			}
+			if !strings.Contains(doc, `"`+name+`"`) {
+				t.Errorf("README's --json document does not name %q (%s.%s)", name, ty.Name(), f.Name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(jsonReply{}))
+	for _, top := range []string{"replies", "ok", "interrupted", "cut", "unread", "error"} {
+		if !strings.Contains(doc, `"`+top+`"`) {
+			t.Errorf("README's --json document does not name %q", top)
 		}
 	}
 }

@@ -89,3 +89,19 @@ func TestJSONEscapesOnlyWhatJSONNeeds(t *testing.T) {
 		}
 	}
 }
+
+// A bad value names its flag as -h and the user write it, --max-edits,
+// not as Go's flag package does (-max-edits); a letter stays -b.
+func TestFlagErrorsNameLongFlags(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n"})
+	for args, want := range map[string]string{
+		"check --max-edits x r.md": `invalid value "x" for flag --max-edits:`,
+		"check --color=bogus r.md": `invalid value "bogus" for flag --color:`,
+		"apply -b":                 "flag needs an argument: -b\n",
+	} {
+		res := r.run(strings.Fields(args)...)
+		if res.code != 2 || !strings.Contains(res.stderr, want) {
+			t.Errorf("%s: exit %d, want %q in:\n%s", args, res.code, want, res.stderr)
+		}
+	}
+}

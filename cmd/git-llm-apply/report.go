@@ -87,7 +87,7 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 	}
 	p := s.reportPainter()
 	for i, r := range results {
-		printReply(p, o, r, branch, out.patches[i])
+		printReply(p, o, r, branch, out.patches[i], s.at)
 	}
 }
 
@@ -104,7 +104,7 @@ func writeJSON(w io.Writer, v any) {
 	}
 }
 
-func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patch string) {
+func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patch string, at place) {
 	if r.Err != nil {
 		fmt.Fprintf(w, "%s: ", r.Source)
 		w.paint(slotError, "error:")
@@ -158,7 +158,8 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 				fmt.Fprintf(w, " edit %d (%s): %s\n", e.N, displayPath(e.Path), x)
 			}
 		}
-		if o.Verbose && e.Status != engine.Failed {
+		// -q leaves only errors: it wins over -v (-qv, given together)
+		if o.Verbose && !o.Quiet && e.Status != engine.Failed {
 			target := displayPath(e.Path)
 			if e.Op.Kind == translate.Rename {
 				target += " -> " + displayPath(e.Op.NewPath)
@@ -169,7 +170,7 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 			}
 		}
 		if e.Status == engine.Failed {
-			printFailure(w, r, e)
+			printFailure(w, r, e, at)
 		}
 	}
 }
@@ -250,7 +251,7 @@ func rungNote(e engine.Outcome) string {
 
 // printFailure writes a failed edit so that it can be pasted back to
 // the model as it is: what, where, why, the closest lines, what to do.
-func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome) {
+func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome, at place) {
 	path := e.Path
 	if path == "" {
 		path = e.Op.Path
@@ -262,9 +263,13 @@ func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome) {
 	w.paint(slotError, "error:")
 	fmt.Fprintf(w, " edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
 	if c := e.Err.Closest; c != nil {
-		printClosest(w, e, path, c)
+		// An edit the other base takes as it stands is not to be
+		// loosened onto these lines: their difference is the change
+		// the user has not staged (or staged), which the advice names.
+		looser := elsewhereAdvice(e, [2]string{}, at) == ""
+		printClosest(w, e, path, c, looser)
 	}
-	if hint := advice(r, e); hint != "" {
+	if hint := advice(r, e, at); hint != "" {
 		fmt.Fprintf(w, "  %s\n", hint)
 	}
 }
@@ -280,13 +285,14 @@ var words = map[string][2]string{
 	"udiffx":      {"the hunk's context and removed lines", "use FILE_NEW"},
 }
 
-// advice is the one thing to do about a failed edit.
-func advice(r *engine.ReplyResult, e engine.Outcome) string {
+// advice is the one thing to do about a failed edit, its git commands
+// written to be run where the command was typed (at).
+func advice(r *engine.ReplyResult, e engine.Outcome, at place) string {
 	w, ok := words[e.Op.Format]
 	if !ok {
 		w = [2]string{"the lines to find", "create it with the format's create operation"}
 	}
-	if hint := elsewhereAdvice(e, w); hint != "" {
+	if hint := elsewhereAdvice(e, w, at); hint != "" {
 		return hint
 	}
 	switch {

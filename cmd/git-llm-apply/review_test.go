@@ -319,3 +319,36 @@ func TestReviewHintRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestHintsQuoteBranchNames: git takes branch names a shell reads
+// otherwise (x;false, a$b); the Review and Switch hints quote them, so
+// that pasted they name the branch and run nothing else. Before,
+// "git switch x;false" switched and then ran false.
+func TestHintsQuoteBranchNames(t *testing.T) {
+	for _, branch := range []string{"x;false", "a$HOME", "it's"} {
+		r := newRepo(t, map[string]string{"a.txt": "a\n"})
+		res := r.run("apply", "-b", branch, r.reply("r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n")))
+		if res.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", branch, res.code, res.stderr)
+		}
+		for _, label := range []string{"Review with: ", "Switch with: "} {
+			_, line, ok := strings.Cut(res.stderr, label)
+			if !ok {
+				t.Fatalf("%s: no %q:\n%s", branch, label, res.stderr)
+			}
+			line, _, _ = strings.Cut(line, "\n")
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Dir = r.dir
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("%s: %s: %v\n%s", branch, line, err, out)
+			}
+			if label == "Review with: " && !strings.Contains(string(out), "+A") {
+				t.Errorf("%s: %s shows:\n%s", branch, line, out)
+			}
+		}
+		if got := strings.TrimSpace(r.git("branch", "--show-current")); got != branch {
+			t.Errorf("switched to %q, want %q", got, branch)
+		}
+	}
+}

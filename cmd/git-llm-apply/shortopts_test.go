@@ -41,7 +41,10 @@ func TestBundledShortFlags(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	before := r.snapshot()
 	reply := r.reply("r.md", block("a.txt", "a\n", "b\n"))
-	if res := r.run("check", "-qv", reply); res.code != 0 {
+	// -q wins over -v: only errors, so no line of how an edit matched
+	// (before, "  edit 1: replace a.txt line 1: applied (exact)" stood
+	// alone, its reply's headline silenced).
+	if res := r.run("check", "-qv", reply); res.code != 0 || res.stderr != "" {
 		t.Errorf("check -qv: exit %d\n%s", res.code, res.stderr)
 	}
 	if res := r.run("apply", "-qbone", reply); res.code != 0 || res.stderr != "" {

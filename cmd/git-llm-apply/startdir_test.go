@@ -76,3 +76,21 @@ func TestStartDirIsWhereRelativePathsStart(t *testing.T) {
 		t.Errorf("missing DIR: exit %d\n%s", res.code, res.stderr)
 	}
 }
+
+// TestStartDirMissingStopsEveryCommand: a -C that is no directory stops
+// every command, as git's -C does (README, Choices: "A DIR that is not
+// a directory stops the run"); before, version, man, completion,
+// formats and prompt ignored it and exited 0.
+func TestStartDirMissingStopsEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	r := &repo{t: t, dir: dir}
+	for _, args := range [][]string{
+		{"version"}, {"man"}, {"completion", "bash"}, {"formats"}, {"prompt", "diff"},
+		{"hook", "install"}, {"hook", "run"}, {"check", "r.md"}, {"apply", "r.md"}, {"translate", "r.md"},
+	} {
+		res := r.runIn(dir, "", append([]string{"-C", "nowhere"}, args...)...)
+		if res.code != 2 || res.stdout != "" || !strings.Contains(res.stderr, "cannot change to nowhere: no such file or directory") {
+			t.Errorf("-C nowhere %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), res.code, res.stdout, res.stderr)
+		}
+	}
+}

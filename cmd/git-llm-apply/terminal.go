@@ -10,12 +10,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/term"
 )
 
 // controlRune reports whether r is a control character a terminal acts
@@ -72,7 +69,7 @@ func (t termWriter) Write(p []byte) (int, error) {
 // or in a file, and a person reading it on a terminal reads the reply's
 // control characters escaped, as everywhere else.
 func forTerminal(w io.Writer) io.Writer {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if isTerminal(w) {
 		return termWriter{w}
 	}
 	return w
