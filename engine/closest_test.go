@@ -200,3 +200,56 @@ func TestClosestHoldsAllButOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLooserHintHolds: when a failure report says that a looser --fuzz
+// matches the edit at lines A-B, resolving the edit again at that
+// --fuzz applies it there, at the rung named: not at another place a
+// rung between finds, and not "already applied".
+func TestLooserHintHolds(t *testing.T) {
+	py := "def f():\n    x = 1   \n    return x\n\n\ndef g():\n    y = 2\n    return y\n"
+	// A long file in which the edit's lines stand, comments aside, at
+	// one place, while many places hold two of its lines whole (with
+	// the comment) and one of them holds all three but one nearly.
+	var long []string
+	for i := range 1500 {
+		long = append(long, fmt.Sprintf("v%d = helper(%d)", i, i), "c = compute(3)")
+		if i%50 == 10 {
+			long = append(long, "a = compute(1)  # zzfoo", "b = compute(2)  # zzfoo", fmt.Sprintf("other_%d = something_else(%d, 'long text here')", i, i), "")
+		}
+	}
+	long = append(long, "a = compute(1)  # zzfoo", "b = compute(2)  # zzfoo", "c = compute(8)  # zzfoo", "")
+	long = append(long, slices.Repeat([]string{"w = helper(0)", "c = compute(3)"}, 200)...)
+	long = append(long, "a = compute(1)", "b = compute(2)", "c = compute(3)", "")
+	tests := []struct {
+		name     string
+		file     string
+		old, new string
+		fuzz     Fuzz
+	}{
+		{name: "trailing white space at --fuzz exact", file: py, old: "def f():\n    x = 1\n", new: "def f():\n    x = 2\n", fuzz: FuzzExact},
+		{name: "a near match", file: py, old: "def g():\n    y = 2\n    return z\n", new: "def g():\n    y = 3\n    return y\n"},
+		{name: "a rung between finds it elsewhere", file: strings.Join(long, "\n") + "\n",
+			old: "a = compute(1)  # zzfoo\nb = compute(2)  # zzfoo\nc = compute(3)  # zzfoo\n", new: "q = 0\n"},
+		{name: "its new lines already stand, a comment aside", file: py + "\n\ndef iota(nu):\n    # compute tau from nu\n    tau = nu * 179 + len(\"iota\")  # fixed\n    return tau\n",
+			old: "def iota(nu):\n    # compute tau from nu\n    tau = nu * 178 + len(\"iota\")\n    return tau\n", new: "def iota(nu):\n    # compute tau from nu\n    tau = nu * 179 + len(\"iota\")\n    return tau\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			op := sr("a.py", tc.old, tc.new)
+			op.Format = "diff"
+			o := resolveOne(t, tc.file, op, tc.fuzz)
+			if o.Status != Failed {
+				t.Fatalf("status %s", o.Status)
+			}
+			c := o.Err.Closest
+			if c == nil || c.Rung == 0 {
+				return // no looser --fuzz named: nothing claimed
+			}
+			again := resolveOne(t, tc.file, op, c.Fuzz)
+			if again.Status != Applied || again.Start != c.Start || again.End != c.End || again.Rung != c.Rung {
+				t.Errorf("the report says --fuzz %s matches lines %d-%d (%s); at it the edit is %s at %d-%d (%s)",
+					c.Fuzz, c.Start, c.End, c.Rung, again.Status, again.Start, again.End, again.Rung)
+			}
+		})
+	}
+}

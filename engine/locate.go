@@ -54,7 +54,7 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 	}
 	r.fail(o, ErrNotFound, "%s%s", r.whyNotFound(m, op, f.path, top), why)
 	var more string
-	o.Err.Closest, more = r.closestFor(o, m, pattern, top, cursor)
+	o.Err.Closest, more = r.closestFor(o, m, pattern, result, top, cursor)
 	o.Err.Msg += more
 	return nil
 }
