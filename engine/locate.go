@@ -53,9 +53,11 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		}
 	}
 	r.fail(o, ErrNotFound, "%s%s", r.whyNotFound(m, op, f.path, top), why)
-	var more string
-	o.Err.Closest, more = r.closestFor(o, m, pattern, result, top, cursor)
-	o.Err.Msg += more
+	if !r.opts.forAdvice {
+		var more string
+		o.Err.Closest, more = r.closestFor(o, m, pattern, result, top, cursor)
+		o.Err.Msg += more
+	}
 	return nil
 }
 
