@@ -93,7 +93,8 @@ func textSimilarity(a, b string) float64 {
 // place when no line stands whole; the best of each are compared.
 // keep bounds the windows each way gives. searched is false when the
 // file's budget was spent before this search, which then found
-// nothing.
+// nothing. m.cut says whether the search passed over lines or words
+// of the pattern standing in too many places for its budget.
 func (m *matcher) candidates(pattern []string, keep int) (out []window, searched bool) {
 	n := min(len(pattern), m.d.len())
 	if n == 0 {
@@ -102,10 +103,12 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 	w := &m.work
 	want := joinTrimmed(pattern)
 	if c := m.cached; c != nil && c.want == want && c.log == len(m.d.log) && c.keep >= keep {
+		m.cut = c.cut
 		return c.out, c.searched
 	}
+	m.cut = false
 	defer func() {
-		m.cached = &searchCache{want: want, log: len(m.d.log), keep: keep, out: out, searched: searched}
+		m.cached = &searchCache{want: want, log: len(m.d.log), keep: keep, out: out, searched: searched, cut: m.cut}
 	}()
 	score := func(s int) window {
 		w.scored++
@@ -130,6 +133,7 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 	voted, more, cutVotes, ok := m.tokenVoted(pattern, n, keep, budget-used)
 	used += more
 	w.visited += used
+	m.cut = cut || cutVotes
 	if (cut || cutVotes) && budget < nearEditWork {
 		w.spent = true // the file's budget, not the edit's, cut this search short
 	}
@@ -156,6 +160,7 @@ type searchCache struct {
 	keep     int
 	out      []window
 	searched bool
+	cut      bool
 }
 
 // Loose matching accepts a near match only when it is good and clearly

@@ -123,6 +123,8 @@ func TestClosestShapes(t *testing.T) {
 		msg        string // in the failure's message
 	}{
 		{name: "no line alike", file: small, old: "class RetryPolicy:\n    max_attempts = 3\n", msg: "; no similar lines were found"},
+		{name: "lines too common to search", file: strings.Repeat("x = 1\n", 100000), old: "x = 1\nx = 1\nx = 2\nx = 1\n",
+			msg: "; its lines stand in too many places of a.py for the closest to be looked for"},
 		{name: "trailing white space at --fuzz exact", file: py, old: "    x = 1\n    return x\n", fuzz: FuzzExact,
 			start: 2, end: 3, differ: []int{2}, sim: 0.99, rung: RungTrailing, want: FuzzFormat},
 		{name: "indentation at --fuzz exact", file: py, old: "x = 1\nreturn x\n", fuzz: FuzzExact,

@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // closestFor finds, for an edit whose lines to find (pattern) stand
 // nowhere at the rungs up to top, the lines to show in its failure
 // report. When a looser --fuzz (loose, or the format's own level after
@@ -20,8 +22,13 @@ func (r *resolver) closestFor(o *Outcome, m *matcher, pattern, result []string, 
 		return c, ""
 	}
 	if c = m.closest(pattern, top); c == nil {
-		if m.work.spent {
+		switch {
+		case m.work.spent:
 			return nil, "; so many edits failed in this file that their closest lines were not all looked for"
+		case m.cut:
+			// Lines passed over may be the alike ones (a file of one
+			// line repeated): not finding any proves nothing.
+			return nil, fmt.Sprintf("; its lines stand in too many places of %s for the closest to be looked for", o.Path)
 		}
 		return nil, "; no similar lines were found"
 	}
