@@ -55,7 +55,10 @@ func (m *matcher) lines(from, to int) string {
 func joinTrimmed(lines []string) string { return strings.Join(trimAll(lines), "\n") }
 
 // textSimilarity is 2*matched/total over the runes of a and b, like
-// difflib's ratio; long texts are compared line by line instead.
+// difflib's ratio; long texts are compared line by line instead, bytes
+// counted, a line replaced by another credited with the start and end
+// they share (so that a long line differing in one character is not
+// taken for a line wholly different).
 func textSimilarity(a, b string) float64 {
 	if a == b {
 		return 1
@@ -63,11 +66,25 @@ func textSimilarity(a, b string) float64 {
 	var matched, total int
 	if len(a)+len(b) > 20000 {
 		x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+		var gone, come []string // the lines of a and b since the last match
+		pair := func() {
+			for i := range min(len(gone), len(come)) {
+				matched += 2 * commonAffix(gone[i], come[i])
+			}
+			gone, come = gone[:0], come[:0]
+		}
 		for _, e := range diff.Edits(x, y) {
-			if e.Op == diff.Match {
+			switch e.Op {
+			case diff.Match:
+				pair()
 				matched += 2 * len(e.X)
+			case diff.Delete:
+				gone = append(gone, e.X)
+			case diff.Insert:
+				come = append(come, e.Y)
 			}
 		}
+		pair()
 		total = len(a) + len(b)
 	} else {
 		x, y := []rune(a), []rune(b)

@@ -110,6 +110,17 @@ func TestClosestShapes(t *testing.T) {
 	py := "def f():\n    x = 1   \n    return x\n"
 	dup := strings.Join(serviceFile(3800, 3000), "\n") + "\n"
 	small := strings.Join(storeFile(300), "\n") + "\n"
+	// Lines too long to compare character by character (over 20,000
+	// characters together), one of them misremembered by a character.
+	var long []string
+	for i := range 12 {
+		var b strings.Builder
+		for j := range 2000 {
+			fmt.Fprintf(&b, "w%d_%d ", i, j*7%1009)
+		}
+		long = append(long, b.String())
+	}
+	longOld := strings.Replace(long[5], "w5_7 ", "w5_8 ", 1) + "\n" + long[6] + "\n"
 	tests := []struct {
 		name       string
 		file, old  string
@@ -123,6 +134,8 @@ func TestClosestShapes(t *testing.T) {
 		msg        string // in the failure's message
 	}{
 		{name: "no line alike", file: small, old: "class RetryPolicy:\n    max_attempts = 3\n", msg: "; no similar lines were found"},
+		{name: "a long line misremembered", file: strings.Join(long, "\n") + "\n", old: longOld,
+			start: 6, end: 7, differ: []int{6}, sim: 0.99, rung: RungLoose, want: FuzzLoose},
 		{name: "lines too common to search", file: strings.Repeat("x = 1\n", 100000), old: "x = 1\nx = 1\nx = 2\nx = 1\n",
 			msg: "; its lines stand in too many places of a.py for the closest to be looked for"},
 		{name: "trailing white space at --fuzz exact", file: py, old: "    x = 1\n    return x\n", fuzz: FuzzExact,
