@@ -268,3 +268,28 @@ func TestLooserHintHolds(t *testing.T) {
 		})
 	}
 }
+
+// TestLooseKeepsScopeAndEnd: --fuzz loose's near match is held to what
+// the edit says of its place, as the rungs below are: not above its
+// scope lines, and at the end of the file when it must end there.
+func TestLooseKeepsScopeAndEnd(t *testing.T) {
+	const file = "def alpha():\n    value = compute(1)\n    return value * 2\n\n\ndef beta():\n    total = compute(2)\n    return total + 7\n"
+	tests := []struct {
+		name  string
+		scope []string
+		atEOF bool
+	}{
+		{name: "above the scope lines", scope: []string{"def beta():"}},
+		{name: "not at the end of the file", atEOF: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			op := anchored("m.py", "    value = compute(3)\n    return value * 2\n", "    value = compute(4)\n")
+			op.Format, op.Scope, op.AtEOF = "apply-patch", tc.scope, tc.atEOF
+			o := resolveOne(t, file, op, FuzzLoose)
+			if o.Status != Failed {
+				t.Errorf("status %s at lines %d-%d (%s), want failed", o.Status, o.Start, o.End, o.Rung)
+			}
+		})
+	}
+}

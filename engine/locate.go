@@ -48,7 +48,7 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		return nil
 	}
 	if top >= RungLoose {
-		if p := m.loose(pattern); p != nil {
+		if p := m.looseFor(op, pattern); p != nil {
 			return r.plan(o, f, *p)
 		}
 	}

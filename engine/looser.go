@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
+)
 
 // closestFor finds, for an edit whose lines to find (pattern) stand
 // nowhere at the rungs up to top, the lines to show in its failure
@@ -94,8 +98,6 @@ const looserViewLines = 1 << 17
 // top its highest rung: nil when it would fail, find the edit's lines
 // ambiguously or only above its scope lines, or find the edit already
 // applied. It follows locateEdit step by step, on a scratch outcome.
-// Like locateEdit, --fuzz loose's near match is not held to the scope
-// lines; unlike it, a near match above them is not offered.
 func (r *resolver) takenAt(o *Outcome, m *matcher, pattern, result []string, top Rung, cursor int) *place {
 	scratch := Outcome{N: o.N, Op: o.Op, Path: o.Path}
 	if p, ok := r.climb(&scratch, m, pattern, top, cursor); ok {
@@ -107,8 +109,16 @@ func (r *resolver) takenAt(o *Outcome, m *matcher, pattern, result []string, top
 	if p, _ := r.doneAt(&scratch, m, pattern, result, top, cursor); p != nil || top < RungLoose {
 		return nil
 	}
+	return m.looseFor(&o.Op, pattern)
+}
+
+// looseFor is --fuzz loose's near match for op's lines, held to what
+// op says of its place as the rungs below are: nil when it stands
+// above op's scope lines, or short of the end of the file that op must
+// reach.
+func (m *matcher) looseFor(op *translate.Operation, pattern []string) *place {
 	p := m.loose(pattern)
-	if p == nil || aboveScopeLines(m, o.Op.Scope, *p) {
+	if p == nil || aboveScopeLines(m, op.Scope, *p) || op.AtEOF && len(m.atEOF([]place{*p})) == 0 {
 		return nil
 	}
 	return p
