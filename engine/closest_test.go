@@ -293,3 +293,16 @@ func TestLooseKeepsScopeAndEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestNotAtEndSaysSo: an edit whose lines must end the file ("*** End
+// of File") and stand whole elsewhere is not reported as matching no
+// lines: the failure says where they stand and that it is not the end.
+func TestNotAtEndSaysSo(t *testing.T) {
+	const file = "def alpha():\n    value = compute(1)\n    return value * 2\n\n\ndef beta():\n    return 7\n"
+	op := anchored("m.py", "    value = compute(1)\n    return value * 2\n", "    value = compute(1)\n    return value * 5\n")
+	op.Format, op.AtEOF = "apply-patch", true
+	o := resolveOne(t, file, op, FuzzFormat)
+	if o.Status != Failed || !strings.Contains(o.Err.Msg, "stand at line 2 of m.py, not at its end") {
+		t.Errorf("%s: %q", o.Status, o.Err.Msg)
+	}
+}

@@ -68,6 +68,16 @@ func (r *resolver) whyNotFound(m *matcher, op *translate.Operation, path string,
 		_, ok := r.climb(&Outcome{Op: *op}, m, lines, top, -1)
 		return ok
 	}
+	if op.AtEOF {
+		// Lines that stand whole but not at the end match lines of the
+		// file: saying they match none sends the model to copy them
+		// again as they were.
+		anywhere := *op
+		anywhere.AtEOF = false
+		if p, ok := r.climb(&Outcome{Op: anywhere}, m, concat(op.Before, op.Old, op.After), top, -1); ok && p != nil {
+			return fmt.Sprintf("the lines to find stand at line %d of %s, not at its end, where the edit says they end (*** End of File)", p.first()+1, path)
+		}
+	}
 	switch {
 	case op.FirstMatch:
 		return fmt.Sprintf("the SEARCH text does not match any lines of %s", path)
