@@ -235,13 +235,20 @@ func TestLooserHintHolds(t *testing.T) {
 	long = append(long, "a = compute(1)  # zzfoo", "b = compute(2)  # zzfoo", "c = compute(8)  # zzfoo", "")
 	long = append(long, slices.Repeat([]string{"w = helper(0)", "c = compute(3)"}, 200)...)
 	long = append(long, "a = compute(1)", "b = compute(2)", "c = compute(3)", "")
+	// A file too long to build views for a near match alone: a place
+	// that reads as the edit's lines at a looser rung is still named.
+	big := storeFile(looserViewLines + 1000)
+	big[90003] += "  " // the line after the comment of Load5294
 	tests := []struct {
 		name     string
 		file     string
 		old, new string
 		fuzz     Fuzz
+		named    bool // a looser level must be named
 	}{
-		{name: "trailing white space at --fuzz exact", file: py, old: "def f():\n    x = 1\n", new: "def f():\n    x = 2\n", fuzz: FuzzExact},
+		{name: "trailing white space at --fuzz exact", file: py, old: "def f():\n    x = 1\n", new: "def f():\n    x = 2\n", fuzz: FuzzExact, named: true},
+		{name: "trailing white space at --fuzz exact in a long file", file: strings.Join(big, "\n") + "\n", old: big[90002] + "\n" + strings.TrimRight(big[90003], " ") + "\n",
+			new: "x\n", fuzz: FuzzExact, named: true},
 		{name: "a near match", file: py, old: "def g():\n    y = 2\n    return z\n", new: "def g():\n    y = 3\n    return y\n"},
 		{name: "a rung between finds it elsewhere", file: strings.Join(long, "\n") + "\n",
 			old: "a = compute(1)  # zzfoo\nb = compute(2)  # zzfoo\nc = compute(3)  # zzfoo\n", new: "q = 0\n"},
@@ -258,6 +265,9 @@ func TestLooserHintHolds(t *testing.T) {
 			}
 			c := o.Err.Closest
 			if c == nil || c.Rung == 0 {
+				if tc.named {
+					t.Errorf("no looser --fuzz named: %+v", c)
+				}
 				return // no looser --fuzz named: nothing claimed
 			}
 			again := resolveOne(t, tc.file, op, c.Fuzz)

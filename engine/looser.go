@@ -51,7 +51,7 @@ func (r *resolver) closestFor(o *Outcome, m *matcher, pattern, result []string, 
 // 1,500 failing blocks against a million-line file took two and a half
 // times as long): so the rungs above top are climbed only when one of
 // the closest-place search's windows reads as the edit's lines at one
-// of them, or when --fuzz loose's similarity would take a window, and
+// of them, or when --fuzz loose's similarity would take a window and
 // the file is short enough (looserViewLines). Then the edit is
 // resolved again at the looser level, every rung climbed as
 // locateEdit climbs, so that what the report claims holds: a rung
@@ -61,7 +61,9 @@ func (r *resolver) looserPlace(o *Outcome, m *matcher, pattern, result []string,
 	if top >= RungLoose {
 		return nil, 0
 	}
-	if m.looserTop(pattern, top) == top && m.loose(pattern) == nil {
+	// Only a near match to offer: in a long file, not worth the views.
+	nearOnly := m.looserTop(pattern, top) == top
+	if nearOnly && m.loose(pattern) == nil {
 		return nil, 0
 	}
 	for rung := top + 1; rung <= RungTypography; rung++ {
@@ -69,7 +71,7 @@ func (r *resolver) looserPlace(o *Outcome, m *matcher, pattern, result []string,
 			continue
 		}
 		if _, ok := m.views[rung]; !ok {
-			if m.d.len() > looserViewLines || m.workLeft() < m.d.len() {
+			if nearOnly && m.d.len() > looserViewLines || m.workLeft() < m.d.len() {
 				return nil, 0
 			}
 			m.work.indexed += m.d.len()
@@ -88,10 +90,10 @@ func (r *resolver) looserPlace(o *Outcome, m *matcher, pattern, result []string,
 }
 
 // looserViewLines bounds the length of a file whose looser rungs' views
-// are built for advice alone: each view of a million-line file holds
-// a hundred megabytes, and a failing reply should cost about what a
-// succeeding one does. Past it, a looser level is named only when its
-// views were built already.
+// are built to tell whether --fuzz loose's near match would be taken:
+// each view of a million-line file holds a hundred megabytes, and most
+// failing edits are near matches. Past it, the near match is named
+// only when the views were built already.
 const looserViewLines = 1 << 17
 
 // takenAt returns the place locateEdit would apply the edit at, were
