@@ -153,6 +153,12 @@ func (m *matcher) measureAt(pattern []string, start int) (hits int, like float64
 // affixShare is the part of the longer of a and b that their common
 // start and end cover.
 func affixShare(a, b string) float64 {
+	return float64(commonAffix(a, b)) / float64(max(len(a), len(b)))
+}
+
+// commonAffix is how many bytes the common start and end of a and b
+// hold, not overlapping.
+func commonAffix(a, b string) int {
 	p := 0
 	for p < len(a) && p < len(b) && a[p] == b[p] {
 		p++
@@ -161,5 +167,5 @@ func affixShare(a, b string) float64 {
 	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
 		q++
 	}
-	return float64(p+q) / float64(max(len(a), len(b)))
+	return p + q
 }

@@ -55,7 +55,10 @@ func (m *matcher) lines(from, to int) string {
 func joinTrimmed(lines []string) string { return strings.Join(trimAll(lines), "\n") }
 
 // textSimilarity is 2*matched/total over the runes of a and b, like
-// difflib's ratio; long texts are compared line by line instead.
+// difflib's ratio; long texts are compared line by line instead, bytes
+// counted, a line replaced by another credited with the start and end
+// they share (so that a long line differing in one character is not
+// taken for a line wholly different).
 func textSimilarity(a, b string) float64 {
 	if a == b {
 		return 1
@@ -63,11 +66,25 @@ func textSimilarity(a, b string) float64 {
 	var matched, total int
 	if len(a)+len(b) > 20000 {
 		x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+		var gone, come []string // the lines of a and b since the last match
+		pair := func() {
+			for i := range min(len(gone), len(come)) {
+				matched += 2 * commonAffix(gone[i], come[i])
+			}
+			gone, come = gone[:0], come[:0]
+		}
 		for _, e := range diff.Edits(x, y) {
-			if e.Op == diff.Match {
+			switch e.Op {
+			case diff.Match:
+				pair()
 				matched += 2 * len(e.X)
+			case diff.Delete:
+				gone = append(gone, e.X)
+			case diff.Insert:
+				come = append(come, e.Y)
 			}
 		}
+		pair()
 		total = len(a) + len(b)
 	} else {
 		x, y := []rune(a), []rune(b)
@@ -93,7 +110,8 @@ func textSimilarity(a, b string) float64 {
 // place when no line stands whole; the best of each are compared.
 // keep bounds the windows each way gives. searched is false when the
 // file's budget was spent before this search, which then found
-// nothing.
+// nothing. m.cut says whether the search passed over lines or words
+// of the pattern standing in too many places for its budget.
 func (m *matcher) candidates(pattern []string, keep int) (out []window, searched bool) {
 	n := min(len(pattern), m.d.len())
 	if n == 0 {
@@ -102,10 +120,12 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 	w := &m.work
 	want := joinTrimmed(pattern)
 	if c := m.cached; c != nil && c.want == want && c.log == len(m.d.log) && c.keep >= keep {
+		m.cut = c.cut
 		return c.out, c.searched
 	}
+	m.cut = false
 	defer func() {
-		m.cached = &searchCache{want: want, log: len(m.d.log), keep: keep, out: out, searched: searched}
+		m.cached = &searchCache{want: want, log: len(m.d.log), keep: keep, out: out, searched: searched, cut: m.cut}
 	}()
 	score := func(s int) window {
 		w.scored++
@@ -130,6 +150,7 @@ func (m *matcher) candidates(pattern []string, keep int) (out []window, searched
 	voted, more, cutVotes, ok := m.tokenVoted(pattern, n, keep, budget-used)
 	used += more
 	w.visited += used
+	m.cut = cut || cutVotes
 	if (cut || cutVotes) && budget < nearEditWork {
 		w.spent = true // the file's budget, not the edit's, cut this search short
 	}
@@ -156,6 +177,7 @@ type searchCache struct {
 	keep     int
 	out      []window
 	searched bool
+	cut      bool
 }
 
 // Loose matching accepts a near match only when it is good and clearly

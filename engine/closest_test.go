@@ -110,6 +110,17 @@ func TestClosestShapes(t *testing.T) {
 	py := "def f():\n    x = 1   \n    return x\n"
 	dup := strings.Join(serviceFile(3800, 3000), "\n") + "\n"
 	small := strings.Join(storeFile(300), "\n") + "\n"
+	// Lines too long to compare character by character (over 20,000
+	// characters together), one of them misremembered by a character.
+	var long []string
+	for i := range 12 {
+		var b strings.Builder
+		for j := range 2000 {
+			fmt.Fprintf(&b, "w%d_%d ", i, j*7%1009)
+		}
+		long = append(long, b.String())
+	}
+	longOld := strings.Replace(long[5], "w5_7 ", "w5_8 ", 1) + "\n" + long[6] + "\n"
 	tests := []struct {
 		name       string
 		file, old  string
@@ -123,6 +134,10 @@ func TestClosestShapes(t *testing.T) {
 		msg        string // in the failure's message
 	}{
 		{name: "no line alike", file: small, old: "class RetryPolicy:\n    max_attempts = 3\n", msg: "; no similar lines were found"},
+		{name: "a long line misremembered", file: strings.Join(long, "\n") + "\n", old: longOld,
+			start: 6, end: 7, differ: []int{6}, sim: 0.99, rung: RungLoose, want: FuzzLoose},
+		{name: "lines too common to search", file: strings.Repeat("x = 1\n", 100000), old: "x = 1\nx = 1\nx = 2\nx = 1\n",
+			msg: "; its lines stand in too many places of a.py for the closest to be looked for"},
 		{name: "trailing white space at --fuzz exact", file: py, old: "    x = 1\n    return x\n", fuzz: FuzzExact,
 			start: 2, end: 3, differ: []int{2}, sim: 0.99, rung: RungTrailing, want: FuzzFormat},
 		{name: "indentation at --fuzz exact", file: py, old: "x = 1\nreturn x\n", fuzz: FuzzExact,
@@ -198,5 +213,106 @@ func TestClosestHoldsAllButOneLine(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestLooserHintHolds: when a failure report says that a looser --fuzz
+// matches the edit at lines A-B, resolving the edit again at that
+// --fuzz applies it there, at the rung named: not at another place a
+// rung between finds, and not "already applied".
+func TestLooserHintHolds(t *testing.T) {
+	py := "def f():\n    x = 1   \n    return x\n\n\ndef g():\n    y = 2\n    return y\n"
+	// A long file in which the edit's lines stand, comments aside, at
+	// one place, while many places hold two of its lines whole (with
+	// the comment) and one of them holds all three but one nearly.
+	var long []string
+	for i := range 1500 {
+		long = append(long, fmt.Sprintf("v%d = helper(%d)", i, i), "c = compute(3)")
+		if i%50 == 10 {
+			long = append(long, "a = compute(1)  # zzfoo", "b = compute(2)  # zzfoo", fmt.Sprintf("other_%d = something_else(%d, 'long text here')", i, i), "")
+		}
+	}
+	long = append(long, "a = compute(1)  # zzfoo", "b = compute(2)  # zzfoo", "c = compute(8)  # zzfoo", "")
+	long = append(long, slices.Repeat([]string{"w = helper(0)", "c = compute(3)"}, 200)...)
+	long = append(long, "a = compute(1)", "b = compute(2)", "c = compute(3)", "")
+	// A file too long to build views for a near match alone: a place
+	// that reads as the edit's lines at a looser rung is still named.
+	big := storeFile(looserViewLines + 1000)
+	big[90003] += "  " // the line after the comment of Load5294
+	tests := []struct {
+		name     string
+		file     string
+		old, new string
+		fuzz     Fuzz
+		named    bool // a looser level must be named
+	}{
+		{name: "trailing white space at --fuzz exact", file: py, old: "def f():\n    x = 1\n", new: "def f():\n    x = 2\n", fuzz: FuzzExact, named: true},
+		{name: "trailing white space at --fuzz exact in a long file", file: strings.Join(big, "\n") + "\n", old: big[90002] + "\n" + strings.TrimRight(big[90003], " ") + "\n",
+			new: "x\n", fuzz: FuzzExact, named: true},
+		{name: "a near match", file: py, old: "def g():\n    y = 2\n    return z\n", new: "def g():\n    y = 3\n    return y\n"},
+		{name: "a rung between finds it elsewhere", file: strings.Join(long, "\n") + "\n",
+			old: "a = compute(1)  # zzfoo\nb = compute(2)  # zzfoo\nc = compute(3)  # zzfoo\n", new: "q = 0\n"},
+		{name: "its new lines already stand, a comment aside", file: py + "\n\ndef iota(nu):\n    # compute tau from nu\n    tau = nu * 179 + len(\"iota\")  # fixed\n    return tau\n",
+			old: "def iota(nu):\n    # compute tau from nu\n    tau = nu * 178 + len(\"iota\")\n    return tau\n", new: "def iota(nu):\n    # compute tau from nu\n    tau = nu * 179 + len(\"iota\")\n    return tau\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			op := sr("a.py", tc.old, tc.new)
+			op.Format = "diff"
+			o := resolveOne(t, tc.file, op, tc.fuzz)
+			if o.Status != Failed {
+				t.Fatalf("status %s", o.Status)
+			}
+			c := o.Err.Closest
+			if c == nil || c.Rung == 0 {
+				if tc.named {
+					t.Errorf("no looser --fuzz named: %+v", c)
+				}
+				return // no looser --fuzz named: nothing claimed
+			}
+			again := resolveOne(t, tc.file, op, c.Fuzz)
+			if again.Status != Applied || again.Start != c.Start || again.End != c.End || again.Rung != c.Rung {
+				t.Errorf("the report says --fuzz %s matches lines %d-%d (%s); at it the edit is %s at %d-%d (%s)",
+					c.Fuzz, c.Start, c.End, c.Rung, again.Status, again.Start, again.End, again.Rung)
+			}
+		})
+	}
+}
+
+// TestLooseKeepsScopeAndEnd: --fuzz loose's near match is held to what
+// the edit says of its place, as the rungs below are: not above its
+// scope lines, and at the end of the file when it must end there.
+func TestLooseKeepsScopeAndEnd(t *testing.T) {
+	const file = "def alpha():\n    value = compute(1)\n    return value * 2\n\n\ndef beta():\n    total = compute(2)\n    return total + 7\n"
+	tests := []struct {
+		name  string
+		scope []string
+		atEOF bool
+	}{
+		{name: "above the scope lines", scope: []string{"def beta():"}},
+		{name: "not at the end of the file", atEOF: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			op := anchored("m.py", "    value = compute(3)\n    return value * 2\n", "    value = compute(4)\n")
+			op.Format, op.Scope, op.AtEOF = "apply-patch", tc.scope, tc.atEOF
+			o := resolveOne(t, file, op, FuzzLoose)
+			if o.Status != Failed {
+				t.Errorf("status %s at lines %d-%d (%s), want failed", o.Status, o.Start, o.End, o.Rung)
+			}
+		})
+	}
+}
+
+// TestNotAtEndSaysSo: an edit whose lines must end the file ("*** End
+// of File") and stand whole elsewhere is not reported as matching no
+// lines: the failure says where they stand and that it is not the end.
+func TestNotAtEndSaysSo(t *testing.T) {
+	const file = "def alpha():\n    value = compute(1)\n    return value * 2\n\n\ndef beta():\n    return 7\n"
+	op := anchored("m.py", "    value = compute(1)\n    return value * 2\n", "    value = compute(1)\n    return value * 5\n")
+	op.Format, op.AtEOF = "apply-patch", true
+	o := resolveOne(t, file, op, FuzzFormat)
+	if o.Status != Failed || !strings.Contains(o.Err.Msg, "stand at line 2 of m.py, not at its end") {
+		t.Errorf("%s: %q", o.Status, o.Err.Msg)
 	}
 }

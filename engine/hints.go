@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 
@@ -35,18 +36,21 @@ func hintable(o Outcome) bool {
 
 // addElsewhere resolves ops again against other, when one of outs
 // failed in a way other may explain, and notes in each such outcome's
-// error what the edit does there. Only failed replies pay for it. A
-// base that cannot be read there (a path its filters refuse) leaves
-// the advice out; only the end of ctx is an error.
+// error what the edit does there. Only failed replies pay for it, and
+// only when other holds one of their files otherwise (most often the
+// working tree is the index: resolving again would repeat every
+// failure, at the cost of the first resolution). A base that cannot be
+// read there (a path its filters refuse) leaves the advice out; only
+// the end of ctx is an error.
 func addElsewhere(ctx context.Context, base, other Source, name string, ops []translate.Operation, opts Options, outs []Outcome) error {
 	want := false
 	for _, o := range outs {
 		want = want || hintable(o)
 	}
-	if !want {
+	if !want || sameFiles(base, other, ops, outs) {
 		return nil
 	}
-	opts.noSuggest = true
+	opts.forAdvice = true
 	res, err := ResolveContext(ctx, other, ops, opts)
 	if err != nil {
 		return ctx.Err()
@@ -78,4 +82,45 @@ func addElsewhere(ctx context.Context, base, other Source, name string, ops []tr
 func isFile(src Source, p string) bool {
 	e, err := src.Lookup(p)
 	return err == nil && e.Mode.Editable()
+}
+
+// sameFiles reports whether every file ops name, or outs resolved them
+// to, stands in base and in other alike (mode and content): ops then
+// resolve in other as they did in base. A file either lacks is not
+// taken as alike (a name may then be resolved from the base's list of
+// paths, which other need not share).
+func sameFiles(base, other Source, ops []translate.Operation, outs []Outcome) bool {
+	seen := map[string]bool{}
+	alike := func(p string) bool {
+		if p == "" || seen[p] {
+			return true
+		}
+		seen[p] = true
+		a, errA := base.Lookup(p)
+		b, errB := other.Lookup(p)
+		if errA != nil || errB != nil || a.Mode != b.Mode {
+			return false
+		}
+		y, err := other.Read(p)
+		if err != nil {
+			return false
+		}
+		if len(a.ID) == 40 {
+			// The index knows its blob's name: no need to read it.
+			return BlobID(y) == a.ID
+		}
+		x, err := base.Read(p)
+		return err == nil && bytes.Equal(x, y)
+	}
+	for _, op := range ops {
+		if !alike(op.Path) || !alike(op.NewPath) {
+			return false
+		}
+	}
+	for _, o := range outs {
+		if !alike(o.Path) {
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
 // readCounter counts every use of a Source.
@@ -111,5 +113,54 @@ func TestElsewhereFollowsEarlierReplies(t *testing.T) {
 	// "one" is gone from what the second reply is resolved against.
 	if o := out[1].Outcomes[0]; o.Status != Failed || o.Err.Elsewhere != nil {
 		t.Errorf("second reply: %s, elsewhere %v", o.Status, o.Err.Elsewhere)
+	}
+}
+
+// withIDs is a memSource whose entries carry their blob ids, as the
+// index's do.
+type withIDs struct{ memSource }
+
+func (s withIDs) Lookup(p string) (Entry, error) {
+	e, err := s.memSource.Lookup(p)
+	if err == nil {
+		data, _ := s.memSource.Read(p)
+		e.ID = BlobID(data)
+	}
+	return e, err
+}
+
+// The other base is resolved again only when it holds one of the
+// reply's files otherwise than the base: a working tree that is the
+// index would repeat every failure, at the cost of resolving twice.
+func TestElsewhereOnlyWhenFilesDiffer(t *testing.T) {
+	const app = "def main():\n    return 1\n"
+	edit := translate.Operation{Kind: translate.Edit, Path: "a.py", Old: lines("    return 7\n"), New: lines("    return 2\n")}
+	rename := translate.Operation{Kind: translate.Rename, Path: "a.py", NewPath: "b.py"}
+	create := translate.Operation{Kind: translate.Edit, Path: "n.py", New: lines("x\n")}
+	tests := []struct {
+		name        string
+		base, other Source
+		ops         []translate.Operation
+		same        bool
+	}{
+		{"the same file", files("a.py", app), files("a.py", app), []translate.Operation{edit}, true},
+		{"the same file, the base knowing its id", withIDs{files("a.py", app)}, files("a.py", app), []translate.Operation{edit}, true},
+		{"another content", files("a.py", app), files("a.py", app+"\n"), []translate.Operation{edit}, false},
+		{"another content, the base knowing its id", withIDs{files("a.py", app)}, files("a.py", "x\n"), []translate.Operation{edit}, false},
+		{"only in the other", files("b.py", app), files("a.py", app, "b.py", app), []translate.Operation{edit}, false},
+		{"in neither", files("b.py", app), files("b.py", app), []translate.Operation{create}, false},
+		{"a rename's target differs", files("a.py", app, "b.py", "1\n"), files("a.py", app, "b.py", "2\n"), []translate.Operation{rename}, false},
+		{"a rename's target is the same", files("a.py", app, "b.py", "1\n"), files("a.py", app, "b.py", "1\n"), []translate.Operation{rename}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			outs := make([]Outcome, len(tc.ops))
+			for i, op := range tc.ops {
+				outs[i] = Outcome{N: i + 1, Op: op, Path: op.Path}
+			}
+			if got := sameFiles(tc.base, tc.other, tc.ops, outs); got != tc.same {
+				t.Errorf("sameFiles = %v, want %v", got, tc.same)
+			}
+		})
 	}
 }

@@ -48,14 +48,16 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		return nil
 	}
 	if top >= RungLoose {
-		if p := m.loose(pattern); p != nil {
+		if p := m.looseFor(op, pattern); p != nil {
 			return r.plan(o, f, *p)
 		}
 	}
 	r.fail(o, ErrNotFound, "%s%s", r.whyNotFound(m, op, f.path, top), why)
-	var more string
-	o.Err.Closest, more = r.closestFor(o, m, pattern, top, cursor)
-	o.Err.Msg += more
+	if !r.opts.forAdvice {
+		var more string
+		o.Err.Closest, more = r.closestFor(o, m, pattern, result, top, cursor)
+		o.Err.Msg += more
+	}
 	return nil
 }
 
@@ -65,6 +67,16 @@ func (r *resolver) whyNotFound(m *matcher, op *translate.Operation, path string,
 	found := func(lines []string) bool {
 		_, ok := r.climb(&Outcome{Op: *op}, m, lines, top, -1)
 		return ok
+	}
+	if op.AtEOF {
+		// Lines that stand whole but not at the end match lines of the
+		// file: saying they match none sends the model to copy them
+		// again as they were.
+		anywhere := *op
+		anywhere.AtEOF = false
+		if p, ok := r.climb(&Outcome{Op: anywhere}, m, concat(op.Before, op.Old, op.After), top, -1); ok && p != nil {
+			return fmt.Sprintf("the lines to find stand at line %d of %s, not at its end, where the edit says they end (*** End of File)", p.first()+1, path)
+		}
 	}
 	switch {
 	case op.FirstMatch:

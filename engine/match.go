@@ -167,6 +167,7 @@ type matcher struct {
 	near   *nearIndex // built by the first search for a closest place
 	work   nearWork
 	cached *searchCache
+	cut    bool // the last closest-place search passed over common lines or words
 }
 
 func newMatcher(d *doc, lang string) *matcher {

@@ -28,9 +28,11 @@ type Options struct {
 	Fuzz   Fuzz
 	// Limits refuses files over its FileSize and LineLength.
 	Limits Limits
-	// noSuggest leaves out the path suggestions (see addSuggestions):
-	// the second resolution that looks for advice elsewhere needs none.
-	noSuggest bool
+	// forAdvice is the second resolution that looks for advice in the
+	// other base (addElsewhere), which needs only the edits' statuses:
+	// it leaves out the path suggestions (see addSuggestions) and the
+	// closest lines of failing edits.
+	forAdvice bool
 }
 
 // Outcome is the result of one edit.
@@ -96,7 +98,7 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 		res.Outcomes = append(res.Outcomes, outs...)
 		i = j
 	}
-	if !opts.noSuggest {
+	if !opts.forAdvice {
 		r.addSuggestions(res.Outcomes)
 	}
 	res.Changes = r.changes()

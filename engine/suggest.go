@@ -78,6 +78,10 @@ func closestPaths(name string, paths []string, present func(string) bool) []stri
 		}
 		return partsDistance(dirParts, splitDir(d), maxDirDistance)
 	}
+	var bag [256]int16 // base's bytes, ASCII case aside
+	for i := range len(base) {
+		bag[lowerASCII(base[i])]++
+	}
 	var found []candidate
 	for _, p := range paths {
 		if p == name {
@@ -98,6 +102,9 @@ func closestPaths(name string, paths []string, present func(string) bool) []stri
 			}
 			c = candidate{p, 1, dd}
 		default:
+			if bagDistance(&bag, len(base), pb) > limit {
+				continue // cheap lower bound of the distance
+			}
 			bd := foldDistance(base, pb, limit)
 			if bd > limit {
 				continue
@@ -173,6 +180,25 @@ func partsDistance(a, b []string, limit int) int {
 // case aside, or more than limit when it exceeds limit.
 func foldDistance(a, b string, limit int) int {
 	return distance(len(a), len(b), func(i, j int) bool { return lowerASCII(a[i]) == lowerASCII(b[j]) }, limit)
+}
+
+// bagDistance is a lower bound of the edit distance between a name of
+// size bytes, which bag counts, and b (ASCII case aside): the bytes of
+// the longer that the other lacks, each needing an edit. bag is left
+// as it was.
+func bagDistance(bag *[256]int16, size int, b string) int {
+	var n int // the bytes of bag that b holds
+	for i := range len(b) {
+		c := lowerASCII(b[i])
+		bag[c]--
+		if bag[c] >= 0 {
+			n++
+		}
+	}
+	for i := range len(b) {
+		bag[lowerASCII(b[i])]++
+	}
+	return max(size, len(b)) - n
 }
 
 func lowerASCII(c byte) byte {

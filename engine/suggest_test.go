@@ -67,6 +67,24 @@ func TestDistance(t *testing.T) {
 	if got := partsDistance([]string{"src", "utils"}, []string{"src"}, 2); got != 1 {
 		t.Errorf("partsDistance = %d, want 1", got)
 	}
+	// The byte count that passes most names over before a distance is
+	// computed never exceeds the distance: no near name is lost to it.
+	names := []string{"", "a", "helper.py", "Helpers.PY", "hlper.py", "file12.go", "file21.go", "eliF12.go", "aaab", "abbb", "x.y.z"}
+	for _, tc := range tests {
+		names = append(names, tc.a, tc.b)
+	}
+	for _, a := range names {
+		var bag [256]int16
+		for i := range len(a) {
+			bag[lowerASCII(a[i])]++
+		}
+		for _, b := range names {
+			full := foldDistance(a, b, len(a)+len(b))
+			if got := bagDistance(&bag, len(a), b); got > full {
+				t.Errorf("bagDistance(%q, %q) = %d, over the distance %d", a, b, got, full)
+			}
+		}
+	}
 }
 
 // Suggestions go to the edits that name no file, through Resolve: not

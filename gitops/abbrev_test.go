@@ -49,6 +49,7 @@ func TestParseAbbrevAsGit(t *testing.T) {
 		{value: "yes", wantErr: "invalid unit"}, {value: "true", wantErr: "invalid unit"},
 		{value: "garbage", wantErr: "invalid unit"}, {value: "08", wantErr: "invalid unit"},
 		{value: "0x", wantErr: "invalid unit"}, {value: "9 ", wantErr: "invalid unit"},
+		{value: "k", wantErr: "invalid unit"}, {value: "-G", wantErr: "invalid unit"},
 		{value: "99999999999", wantErr: "out of range"},
 	} {
 		n, auto, err := parseAbbrev(c.value)

@@ -38,10 +38,12 @@ func configInt(v string) (int, error) {
 		}
 		digits++
 	}
-	unit := s[digits:]
 	if digits == 0 {
-		unit = v // strtol consumed nothing, sign and blanks included
+		// strtol consumed nothing: git refuses the value whole, a unit
+		// alone ("k") included.
+		return 0, errors.New("invalid unit")
 	}
+	unit := s[digits:]
 	var factor uint64
 	switch strings.ToLower(unit) {
 	case "":

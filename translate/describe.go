@@ -110,21 +110,65 @@ var (
 	lineBreak  = regexp.MustCompile(`[ \t]*\n[ \t]*`)
 	mdLink     = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	mdLeader   = regexp.MustCompile(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
-	mdEmphasis = strings.NewReplacer("**", "", "__", "", "`", "")
+	mdEmphasis = strings.NewReplacer("**", "", "__", "")
 	// mdStar is *emphasis* with single stars (not a * b).
 	mdStar = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*]*[^*\s]|[^*\s])\*($|[\s.,;:!?)])`)
 )
 
 // plain strips the Markdown a subject should not carry and joins the
-// lines of a wrapped sentence.
+// lines of a wrapped sentence. A code span loses its backticks only:
+// the underscores and stars in it are the code's (`__init__`,
+// `**kwargs`), not emphasis.
 func plain(s string) string {
 	s = lineBreak.ReplaceAllString(s, " ")
 	s = mdLeader.ReplaceAllString(s, "")
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = mdEmphasis.Replace(s)
-	s = mdStar.ReplaceAllString(s, "$1$2$3")
-	s = strings.Trim(s, "*_ \t")
-	return strings.TrimSpace(s)
+	parts := codeSpans(s)
+	for i := range parts {
+		p := &parts[i]
+		if p.code {
+			continue
+		}
+		p.text = mdLink.ReplaceAllString(p.text, "$1")
+		p.text = mdEmphasis.Replace(p.text)
+		p.text = mdStar.ReplaceAllString(p.text, "$1$2$3")
+		// Emphasis left open at either end of the sentence.
+		if i == 0 {
+			p.text = strings.TrimLeft(p.text, "*_ \t")
+		}
+		if i == len(parts)-1 {
+			p.text = strings.TrimRight(p.text, "*_ \t")
+		}
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.text)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// mdPart is a part of a sentence: a code span (its backticks dropped) or
+// the text between.
+type mdPart struct {
+	text string
+	code bool
+}
+
+// codeSpans cuts s into code spans and the text between them; a
+// backtick left unmatched is dropped.
+func codeSpans(s string) []mdPart {
+	var out []mdPart
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return append(out, mdPart{text: s})
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return append(out, mdPart{text: s[:i] + s[i+1:]})
+		}
+		out = append(out, mdPart{text: s[:i]}, mdPart{text: s[i+1 : i+1+j], code: true})
+		s = s[i+2+j:]
+	}
 }
 
 // dropAnnouncements removes from the body's text the lines that only

@@ -49,6 +49,10 @@ func TestDescribe(t *testing.T) {
 			"Let me tidy the parser", "Let me tidy the parser... It works."},
 		{"period in a code span", Reply{Prose: []string{"Call `cfg.Load()` once. Cache it."}},
 			"Call cfg.Load() once.", "Cache it."},
+		{"underscores and stars in a code span kept", Reply{Prose: []string{"Check `__init__` and `**kwargs` in __setup__. Done."}},
+			"Check __init__ and **kwargs in setup.", "Done."},
+		{"a code span opening the sentence kept whole", Reply{Prose: []string{"`__init__` must call `super().__init__()`"}},
+			"__init__ must call super().__init__()", ""},
 		{"long sentence shortened, given once in full", Reply{Prose: []string{
 			"I'll modify the `get_counts` function in `blame.py` to skip blank lines when counting, so that the totals match. Tested.",
 			"", "More."}},

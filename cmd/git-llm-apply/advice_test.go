@@ -375,3 +375,20 @@ func TestAdviceOtherBaseNoLooserFuzz(t *testing.T) {
 		})
 	}
 }
+
+// An apply-patch chunk marked "*** End of File" whose lines stand
+// whole but not at the end is told so, and told what to change: not
+// to copy again the lines it copied right.
+func TestAdviceNotAtEndOfFile(t *testing.T) {
+	r := newRepo(t, map[string]string{"m.py": "def alpha():\n    value = compute(1)\n    return value * 2\n\n\ndef beta():\n    return 7\n"})
+	reply := r.reply("r.md", "*** Begin Patch\n*** Update File: m.py\n@@\n     value = compute(1)\n-    return value * 2\n+    return value * 5\n*** End of File\n*** End Patch\n")
+	res := r.run("check", reply)
+	for _, want := range []string{
+		"failed: the lines to find stand at line 2 of m.py, not at its end, where the edit says they end (*** End of File).\n",
+		"\n  Give the lines that end the file, or leave out *** End of File.\n",
+	} {
+		if res.code != 1 || !strings.Contains(res.stderr, want) {
+			t.Errorf("exit %d, want 1 and %q in:\n%s", res.code, want, res.stderr)
+		}
+	}
+}

@@ -296,6 +296,10 @@ func advice(r *engine.ReplyResult, e engine.Outcome, at place) string {
 		return hint
 	}
 	switch {
+	case errors.Is(e.Err, engine.ErrNotFound) && e.Op.AtEOF && e.Err.Closest != nil && len(e.Err.Closest.Differ) == 0:
+		// The lines stand as given, only not at the end: copying them
+		// again changes nothing.
+		return "Give the lines that end the file, or leave out *** End of File."
 	case errors.Is(e.Err, engine.ErrNotFound) && e.Err.Closest != nil:
 		return fmt.Sprintf("Send this edit again with %s copied exactly from those lines.", w[0])
 	case errors.Is(e.Err, engine.ErrNotFound):
