@@ -46,6 +46,11 @@ const maxIncludeDepth = 10
 // and GIT_CONFIG_PARAMETERS (git -c). include.path and includeIf
 // (gitdir:, gitdir/i:, onbranch:) are followed.
 func (r *Repo) config() (*gitConfig, error) {
+	r.cfgOnce.Do(func() { r.cfg, r.cfgErr = r.readConfig() })
+	return r.cfg, r.cfgErr
+}
+
+func (r *Repo) readConfig() (*gitConfig, error) {
 	c := &gitConfig{vals: map[string]string{}}
 	home, _ := r.env("HOME")
 	branch, _ := r.CurrentBranch()

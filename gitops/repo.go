@@ -52,6 +52,13 @@ type Repo struct {
 	objs     *objectStore // objects read without go-git's whole pack index
 	objsOnce sync.Once
 
+	// cfg is the configuration, read once per run as git reads it once
+	// per process: a run reads a handful of keys (identity, colour,
+	// abbreviation, filters, ...), and the files do not change under it.
+	cfg     *gitConfig
+	cfgErr  error
+	cfgOnce sync.Once
+
 	// env looks up environment variables (os.LookupEnv; tests replace
 	// it).
 	env func(string) (string, bool)
