@@ -29,12 +29,17 @@ func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest, 
 		differ[n] = true
 	}
 	head := fmt.Sprintf("  The closest lines are %d-%d of %s (similarity %.2f)", c.Start, c.End, displayPath(path), c.Similarity)
+	if c.Start == c.End {
+		head = fmt.Sprintf("  The closest line is line %d of %s (similarity %.2f)", c.Start, displayPath(path), c.Similarity)
+	}
 	switch n := len(c.Differ); {
 	case n == 0:
 		// Each line reads as one of the edit's, and still the edit
 		// failed (its lines are indented otherwise among themselves,
 		// say). Say so, or the marks read as a match.
 		fmt.Fprintf(w, "%s. Each line reads as a line of %s (marked %q), but together they do not match it:\n", head, what, strings.TrimSpace(sameMark))
+	case n == 1 && len(lines) == 1:
+		fmt.Fprintf(w, "%s. It differs from %s (marked %q):\n", head, what, strings.TrimSpace(differMark))
 	case n == len(lines):
 		fmt.Fprintf(w, "%s. Every line differs from %s (marked %q):\n", head, what, strings.TrimSpace(differMark))
 	case n == 1:
@@ -55,7 +60,7 @@ func printClosest(w *painter, e engine.Outcome, path string, c *engine.Closest, 
 		if c.Fuzz == engine.FuzzFormat {
 			fuzz += " (the default)"
 		}
-		fmt.Fprintf(w, "  With %s this edit matches lines %d-%d (%s).\n", fuzz, c.Start, c.End, looserWhy(c))
+		fmt.Fprintf(w, "  With %s this edit matches%s (%s).\n", fuzz, lineRange(engine.Outcome{Start: c.Start, End: c.End}), looserWhy(c))
 	}
 }
 

@@ -150,3 +150,37 @@ func TestClosestLinesNoneDiffers(t *testing.T) {
 		}
 	}
 }
+
+// TestClosestSingleLine: one closest line is named as one line, not as
+// the range "2-2", in the heading and in the looser fuzz's offer.
+func TestClosestSingleLine(t *testing.T) {
+	r := newRepo(t, map[string]string{"app.py": "def main():\n    return compute(1)  \n\n\ndef other():\n    pass\n"})
+	tests := []struct {
+		name, search string
+		args         []string
+		want         []string
+	}{
+		{"differs", "    return compute(2)\n", nil, []string{
+			"  The closest line is line 2 of app.py (similarity 0.",
+			`). It differs from the SEARCH section (marked "!"):` + "\n    !     return compute(1)  \n",
+		}},
+		{"a looser fuzz takes it", "    return compute(1)\n", []string{"--fuzz", "exact"}, []string{
+			"  The closest line is line 2 of app.py (similarity 0.99)",
+			"  With --fuzz format (the default) this edit matches line 2 (",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reply := r.reply("r.md", "Change it.\n\n"+block("app.py", tc.search, "    return 0\n"))
+			res := r.run(append(append([]string{"check"}, tc.args...), reply)...)
+			for _, want := range tc.want {
+				if res.code != 1 || !strings.Contains(res.stderr, want) {
+					t.Errorf("exit %d, want 1 and %q in:\n%s", res.code, want, res.stderr)
+				}
+			}
+			if strings.Contains(res.stderr, "2-2") {
+				t.Errorf("a one-line range reads 2-2:\n%s", res.stderr)
+			}
+		})
+	}
+}
