@@ -50,8 +50,12 @@ func TestResultElsewhereIsNotAlreadyApplied(t *testing.T) {
 				t.Errorf("branches %q: something was recorded", b)
 			}
 			l89, l90 := calcReturn(89)-above[format], calcReturn(90)-above[format]
+			closest := fmt.Sprintf("The closest lines are %d-%d of calc.py", l89, calcReturn(89))
+			if l89 == calcReturn(89) {
+				closest = fmt.Sprintf("The closest line is line %d of calc.py", l89)
+			}
 			for _, want := range []string{"nothing recorded", fmt.Sprintf("its new lines stand at line %d", l90),
-				fmt.Sprintf("The closest lines are %d-%d of calc.py", l89, calcReturn(89)), "    !     return y + 89"} {
+				closest, "    !     return y + 89"} {
 				if !strings.Contains(res.stderr, want) {
 					t.Errorf("report lacks %q:\n%s", want, res.stderr)
 				}
