@@ -84,7 +84,7 @@ const (
 func ParseApplyPatch(text string) (*Reply, error) {
 	p := &apParser{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
 	p.body = p.lines // copied when dedent changes it
-	p.kind = make([]apKind, len(p.lines))
+	p.kind = make([]lineKind, len(p.lines))
 	p.run()
 	p.collect()
 	if p.patches > 0 {
@@ -92,7 +92,7 @@ func ParseApplyPatch(text string) (*Reply, error) {
 	}
 	var near nearMisses
 	for i, l := range p.lines {
-		if p.kind[i] == apPatch {
+		if p.kind[i] == kBlock {
 			t := strings.TrimSpace(l)
 			near.add(i+1, t, markerAt(t))
 		}
@@ -127,7 +127,7 @@ func (p *apParser) strays() {
 	reported, after := false, false
 	for i, l := range p.lines {
 		switch p.kind[i] {
-		case apPatch, apWrapper:
+		case kBlock, kWrapper:
 			reported, after = false, true
 			continue
 		}

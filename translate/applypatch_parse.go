@@ -10,22 +10,11 @@ import (
 	"strings"
 )
 
-// apKind says what a reply line was read as.
-type apKind uint8
-
-const (
-	apProse   apKind = iota // prose outside any fence
-	apFence                 // a line opening or closing a fence
-	apFenced                // inside a fence, outside any patch
-	apPatch                 // a line of a patch, its markers included
-	apWrapper               // a heredoc line around a patch
-)
-
 // apParser reads a reply line by line.
 type apParser struct {
 	lines []string // the reply's lines, as written
 	body  []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
-	kind  []apKind
+	kind  []lineKind
 	r     *Reply
 	group int
 	// fences are the fenced blocks outside patches, for Reply.Shell.
@@ -62,15 +51,15 @@ func (p *apParser) run() {
 		}
 		switch {
 		case in:
-			p.kind[i] = apFenced
+			p.kind[i] = kFenced
 			if open.closes(t) {
-				p.kind[i], in = apFence, false
+				p.kind[i], in = kFence, false
 				p.fences[len(p.fences)-1].to = i
 			}
 		default:
 			if f, ok := openFence(t); ok {
 				open, in = f, true
-				p.kind[i] = apFence
+				p.kind[i] = kFence
 				p.fences = append(p.fences, apFenceSpan{f: f, from: i, to: len(p.lines)})
 			}
 		}
@@ -88,10 +77,10 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 	}
 	p.patches++
 	word := ""
-	if begin > 0 && (p.kind[begin-1] == apProse || p.kind[begin-1] == apFenced) {
+	if begin > 0 && (p.kind[begin-1] == kProse || p.kind[begin-1] == kFenced) {
 		if m := apHeredocRe.FindStringSubmatch(p.lines[begin-1]); m != nil {
 			word = m[1] + m[2] + m[3]
-			p.kind[begin-1] = apWrapper
+			p.kind[begin-1] = kWrapper
 		}
 	}
 	end, limit := -1, len(p.lines)
@@ -124,11 +113,11 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 	p.open, p.stop = end < 0 && wrapEnd < 0, to
 	p.sections(begin+1, to)
 	for j := begin; j < p.stop; j++ {
-		p.kind[j] = apPatch
+		p.kind[j] = kBlock
 	}
 	switch {
 	case end >= 0:
-		p.kind[end] = apPatch
+		p.kind[end] = kBlock
 		next := end + 1
 		if word != "" {
 			j := next
@@ -136,14 +125,14 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 				j++
 			}
 			if j < len(p.lines) && strings.TrimSpace(p.lines[j]) == word {
-				p.kind[j] = apWrapper
+				p.kind[j] = kWrapper
 				next = j + 1
 			}
 		}
 		return next
 	case wrapEnd >= 0 && word != "":
 		p.warn(begin+1, "the patch has no %q line; it is read up to line %d, where its heredoc ends", apEnd, wrapEnd+1)
-		p.kind[wrapEnd] = apWrapper
+		p.kind[wrapEnd] = kWrapper
 		return wrapEnd + 1
 	case wrapEnd >= 0:
 		p.warn(begin+1, "the patch has no %q line; it is read up to line %d, where its fence ends", apEnd, wrapEnd+1)
@@ -480,20 +469,7 @@ func (p *apParser) chunk(j, to int) (apChunk, int) {
 // line standing for each run of them, none at the ends) and the
 // fenced shell commands into Reply.Shell.
 func (p *apParser) collect() {
-	var prose []string
-	for i, l := range p.lines {
-		if p.kind[i] != apProse {
-			continue
-		}
-		if strings.TrimSpace(l) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, l)
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.r.Prose = prose
+	p.r.Prose = collapseProse(p.lines, p.kind, len(p.lines))
 	for _, s := range p.fences {
 		if s.f.ticks == 0 || !s.f.isShell() {
 			continue
@@ -502,9 +478,9 @@ func (p *apParser) collect() {
 		wraps := false
 		for j := s.from + 1; j < s.to; j++ {
 			switch p.kind[j] {
-			case apFenced:
+			case kFenced:
 				b.WriteString(p.lines[j] + "\n")
-			case apPatch, apWrapper:
+			case kBlock, kWrapper:
 				wraps = true
 			}
 		}

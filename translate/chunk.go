@@ -164,25 +164,6 @@ func splitChunk(lines []string) chunkSplit {
 	return sp
 }
 
-// collapseProse gathers the prose lines among the first n, one blank
-// line standing for each run of them, none at the ends.
-func collapseProse(lines []string, kind []lineKind, n int) []string {
-	var prose []string
-	for i := range n {
-		if kind[i] != kProse {
-			continue
-		}
-		if strings.TrimSpace(lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
-}
-
 // yamlish reports whether line l, above a bare document's operations
 // key and followed by next, may belong to the document: a blank line,
 // a comment, "---", an indented line, or a top-level key with a value

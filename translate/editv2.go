@@ -328,7 +328,7 @@ func (p *ev2Parser) warn(line int, format string, args ...any) {
 // block, neither its fence lines nor its blank lines. Runs of blank
 // lines count as one; none stand at the ends.
 func (p *ev2Parser) collectProse() {
-	var prose []string
+	var c proseCollector
 	for i, k := range p.kind[:p.unread] {
 		switch k {
 		case kProse:
@@ -339,15 +339,9 @@ func (p *ev2Parser) collectProse() {
 		default:
 			continue
 		}
-		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, p.lines[i])
+		c.add(p.lines[i])
 	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.r.Prose = prose
+	p.r.Prose = c.done()
 }
 
 // ev2Is reports whether line is the marker m: m at the start of the

@@ -74,7 +74,7 @@ func ParseFIUP(text string) (*Reply, error) {
 	p.kind = make([]lineKind, len(p.lines))
 	p.unread = len(p.lines)
 	err := p.run()
-	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: p.prose()}
+	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: collapseProse(p.lines, p.kind, p.unread)}
 	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
 	if err != nil {
 		return r, err
@@ -310,25 +310,6 @@ func (p *fiupParser) finish(b *fiupBlock) error {
 
 func (p *fiupParser) fail(line int, format string, args ...any) error {
 	return &ParseError{Format: fiupFormat, Line: line, Msg: fmt.Sprintf(format, args...)}
-}
-
-// prose gathers the prose lines read before any error, one blank line
-// standing for each run of them, none at the ends.
-func (p *fiupParser) prose() []string {
-	var prose []string
-	for i, k := range p.kind[:p.unread] {
-		if k != kProse {
-			continue
-		}
-		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, p.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
 }
 
 // fiupMarker reads a section marker at the start of line: "[NAME]",

@@ -84,19 +84,6 @@ type srSplit struct {
 	Stop int
 }
 
-// lineKind says what a reply line was read as.
-type lineKind uint8
-
-const (
-	kProse  lineKind = iota // prose outside any fence
-	kFence                  // a line opening or closing a fence
-	kFenced                 // inside a fenced block that is not an edit
-	kBlock                  // part of a SEARCH/REPLACE block
-	kShell                  // part of a shell block, fences included
-	kName                   // a file name line
-	kMarker                 // a stray end marker
-)
-
 // srParser reads a reply line by line.
 type srParser struct {
 	lines   []string
@@ -124,7 +111,7 @@ func splitSearchReplace(text string) (*srSplit, error) {
 	p.kind = make([]lineKind, len(p.lines))
 	p.unread = len(p.lines)
 	err := p.run()
-	p.collectProse()
+	p.out.Prose = collapseProse(p.lines, p.kind, p.unread)
 	if w := p.near.warnings(); len(w) > 0 {
 		p.out.Warnings = append(p.out.Warnings, w...)
 		sort.SliceStable(p.out.Warnings, func(i, j int) bool { return p.out.Warnings[i].Line < p.out.Warnings[j].Line })
@@ -375,25 +362,6 @@ func (p *srParser) fail(line, stop int, msg string) error {
 
 func (p *srParser) warn(line int, format string, args ...any) {
 	p.out.Warnings = append(p.out.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
-// collectProse gathers the lines read as prose before any error, one
-// blank line standing for each run of them, none at the ends.
-func (p *srParser) collectProse() {
-	var prose []string
-	for i, k := range p.kind[:p.unread] {
-		if k != kProse {
-			continue
-		}
-		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, p.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.out.Prose = prose
 }
 
 // srFormat names the format of blocks: diff-fenced when every name was

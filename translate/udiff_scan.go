@@ -351,20 +351,3 @@ func udiffCount(s string) int {
 	}
 	return n
 }
-
-// prose gathers the prose lines, one blank line standing for each run
-// of them, none at the ends.
-func (s *udiffScan) prose() []string {
-	var prose []string
-	for i, k := range s.kind {
-		blank := strings.TrimSpace(s.lines[i]) == ""
-		if k != kProse || blank && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, s.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
-}

@@ -649,7 +649,7 @@ func (p *udxParser) warn(line int, format string, args ...any) {
 // Reply.Shell. A fence open where an envelope starts wraps it: its
 // lines are the envelope's.
 func (p *udxParser) prose(envs []udxRange) {
-	var prose []string
+	var prose proseCollector
 	var open fence
 	in, wrapper := false, false
 	openLine := 0
@@ -663,7 +663,7 @@ func (p *udxParser) prose(envs []udxRange) {
 	for i := 0; i < p.n; i++ {
 		if len(envs) > 0 && i == envs[0].from {
 			if h := envs[0].head; strings.TrimSpace(h) != "" && !in {
-				prose = append(prose, h)
+				prose.add(h)
 			}
 			wrapper = wrapper || in
 			i = envs[0].to
@@ -687,18 +687,12 @@ func (p *udxParser) prose(envs []udxRange) {
 			shell.Reset()
 			continue
 		}
-		if t == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, p.line(i))
+		prose.add(p.line(i))
 	}
 	if in {
 		endShell()
 	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.r.Prose = prose
+	p.r.Prose = prose.done()
 }
 
 // udxStripFence strips a Markdown fence that wraps a directive body:

@@ -378,18 +378,13 @@ func (s *wholeScan) warn(line int, format string, args ...any) {
 // prose gathers the prose lines and unnamed fences, one blank line
 // standing for each run of them, none at the ends.
 func (s *wholeScan) prose() []string {
-	var prose []string
+	var c proseCollector
 	for i, k := range s.kind {
-		blank := strings.TrimSpace(s.lines[i]) == ""
-		if k != kProse && k != kFenced || blank && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
+		if k == kProse || k == kFenced {
+			c.add(s.lines[i])
 		}
-		prose = append(prose, s.lines[i])
 	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
+	return c.done()
 }
 
 var (

@@ -1,0 +1,55 @@
+package translate
+
+import "strings"
+
+// lineKind says what a reply line was read as. Every reader sorts the
+// reply's lines into these kinds first, so that what no block took is
+// prose by the same rule in every format.
+type lineKind uint8
+
+const (
+	kProse   lineKind = iota // prose outside any fence
+	kFence                   // a line opening or closing a fence
+	kFenced                  // inside a fenced block that is not an edit
+	kBlock                   // part of an edit block, its markers included
+	kShell                   // part of a shell block, fences included
+	kName                    // a file name line
+	kMarker                  // a stray end marker
+	kWrapper                 // a heredoc line around a block
+)
+
+// proseCollector gathers a reply's prose line by line: one blank line
+// stands for each run of them, and none is kept at either end, so that
+// the description reads the same whatever the spacing around blocks.
+type proseCollector struct {
+	lines []string
+}
+
+// add appends line, unless it is blank and the prose so far is empty
+// or ends with a blank line.
+func (c *proseCollector) add(line string) {
+	if strings.TrimSpace(line) == "" && (len(c.lines) == 0 || strings.TrimSpace(c.lines[len(c.lines)-1]) == "") {
+		return
+	}
+	c.lines = append(c.lines, line)
+}
+
+// done returns the prose without its trailing blank line.
+func (c *proseCollector) done() []string {
+	for len(c.lines) > 0 && strings.TrimSpace(c.lines[len(c.lines)-1]) == "" {
+		c.lines = c.lines[:len(c.lines)-1]
+	}
+	return c.lines
+}
+
+// collapseProse gathers the prose lines (kind kProse) among the first
+// n: the lines a reader read before it stopped.
+func collapseProse(lines []string, kind []lineKind, n int) []string {
+	var c proseCollector
+	for i, k := range kind[:n] {
+		if k == kProse {
+			c.add(lines[i])
+		}
+	}
+	return c.done()
+}
