@@ -120,7 +120,9 @@ func (p *ev2Parser) run() error {
 		default:
 			if f, ok := openFence(t); ok {
 				if f.ticks > 0 && f.isShell() && !p.wrapsBlock(i, f) {
-					i = p.shell(i, f)
+					var sh Shell
+					sh, i = readShell(p.lines, p.kind, i, f, f.closes)
+					p.r.Shell = append(p.r.Shell, sh)
 					continue
 				}
 				p.open, p.inFence = f, true
@@ -155,25 +157,6 @@ func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
 		}
 	}
 	return false
-}
-
-// shell reads the shell block whose fence f opens at line i and
-// returns the line after it.
-func (p *ev2Parser) shell(i int, f fence) int {
-	var b strings.Builder
-	p.kind[i] = kShell
-	j := i + 1
-	for ; j < len(p.lines); j++ {
-		p.kind[j] = kShell
-		if f.closes(strings.TrimSpace(p.lines[j])) {
-			j++
-			break
-		}
-		b.WriteString(p.lines[j])
-		b.WriteByte('\n')
-	}
-	p.r.Shell = append(p.r.Shell, Shell{Line: i + 1, Lang: f.info, Text: b.String()})
-	return j
 }
 
 // block reads the block whose "<<<<<<< EDIT" is at line i and returns

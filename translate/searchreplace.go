@@ -144,7 +144,9 @@ func (p *srParser) run() error {
 		default:
 			if f, ok := openFence(t); ok {
 				if f.ticks > 0 && f.isShell() && !p.searchFollows(i) {
-					i = p.shell(i, f)
+					var sh Shell
+					sh, i = readShell(p.lines, p.kind, i, f, f.ticksClose)
+					p.out.Shell = append(p.out.Shell, sh)
 					continue
 				}
 				p.open, p.inFence = f, true
@@ -189,27 +191,6 @@ func (p *srParser) searchFollows(i int) bool {
 		}
 	}
 	return false
-}
-
-// shell reads the shell block whose fence f opens at line i, up to a
-// line starting with as many backticks as f (as the reference does, a
-// fence line with an info string ends it too), and returns the line
-// after it.
-func (p *srParser) shell(i int, f fence) int {
-	var b strings.Builder
-	j := i
-	p.kind[j] = kShell
-	for j++; j < len(p.lines); j++ {
-		p.kind[j] = kShell
-		if countPrefix(strings.TrimSpace(p.lines[j]), '`') >= f.ticks {
-			j++
-			break
-		}
-		b.WriteString(p.lines[j])
-		b.WriteByte('\n')
-	}
-	p.out.Shell = append(p.out.Shell, Shell{Line: i + 1, Lang: f.info, Text: b.String()})
-	return j
 }
 
 // block reads the block whose SEARCH marker is at line i and returns

@@ -6,30 +6,6 @@ import (
 	"strings"
 )
 
-// shellBlocks finds the fenced shell blocks of a reply and the lines
-// outside every fence (its prose), for a reply no format reader took.
-func shellBlocks(text string) ([]Shell, []string) {
-	var shell []Shell
-	var prose []string
-	lines := splitLines(text)
-	for i := 0; i < len(lines); i++ {
-		f, ok := openFence(lines[i])
-		if !ok {
-			prose = append(prose, lines[i])
-			continue
-		}
-		j := i + 1
-		for j < len(lines) && !f.closes(lines[j]) {
-			j++
-		}
-		if f.isShell() {
-			shell = append(shell, Shell{Line: i + 1, Lang: f.info, Text: joinLines(lines[i+1 : min(j, len(lines))])})
-		}
-		i = j
-	}
-	return shell, prose
-}
-
 func isNoEdits(err error) bool { return errors.Is(err, ErrNoEdits) }
 
 // ShellOps reads the file commands of shell blocks: "git rm [-r] P...",
