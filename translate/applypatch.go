@@ -140,7 +140,7 @@ func (p *apParser) strays() {
 		case reported:
 		case m.kind == mkApEnd && after:
 		case m.kind == mkApEnd, m.kind == mkApAdd, m.kind == mkApDelete, m.kind == mkApUpdate, m.kind == mkApMove:
-			p.fail(i+1, apPath(m.arg), "%s", strayMarkerMsg(t, m, false))
+			p.r.failf(i+1, apPath(m.arg), "%s", strayMarkerMsg(t, m, false))
 			reported = true
 		}
 		after = false

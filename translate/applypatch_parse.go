@@ -4,7 +4,6 @@ package translate
 // in a heredoc), their file sections and chunks.
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -131,18 +130,18 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 		}
 		return next
 	case wrapEnd >= 0 && word != "":
-		p.warn(begin+1, "the patch has no %q line; it is read up to line %d, where its heredoc ends", apEnd, wrapEnd+1)
+		p.r.warnf(begin+1, "the patch has no %q line; it is read up to line %d, where its heredoc ends", apEnd, wrapEnd+1)
 		p.kind[wrapEnd] = kWrapper
 		return wrapEnd + 1
 	case wrapEnd >= 0:
-		p.warn(begin+1, "the patch has no %q line; it is read up to line %d, where its fence ends", apEnd, wrapEnd+1)
+		p.r.warnf(begin+1, "the patch has no %q line; it is read up to line %d, where its fence ends", apEnd, wrapEnd+1)
 		return wrapEnd // the run closes the fence
 	}
 	last := p.stop
 	for last > begin+1 && strings.TrimSpace(p.lines[last-1]) == "" {
 		last--
 	}
-	p.warn(begin+1, "the patch has no %q line; it ends at line %d, the last line that can belong to it", apEnd, last)
+	p.r.warnf(begin+1, "the patch has no %q line; it ends at line %d, the last line that can belong to it", apEnd, last)
 	return p.stop
 }
 
@@ -177,7 +176,7 @@ func (p *apParser) sections(from, to int) {
 		switch m {
 		case apMarkAdd, apMarkDelete, apMarkUpdate:
 			if path == "" {
-				p.fail(i+1, "", "the header %q names no file", hunkClip(t))
+				p.r.failf(i+1, "", "the header %q names no file", hunkClip(t))
 				i = p.nextHeader(i+1, to)
 				continue
 			}
@@ -191,10 +190,10 @@ func (p *apParser) sections(from, to int) {
 		case apMarkUpdate:
 			i = p.update(i, to, path)
 		case apMarkMove:
-			p.fail(i+1, path, "%q stands outside an Update section: it belongs right below an %q line", hunkClip(t), apUpdate)
+			p.r.failf(i+1, path, "%q stands outside an Update section: it belongs right below an %q line", hunkClip(t), apUpdate)
 			i = p.nextHeader(i+1, to)
 		case apMarkOther:
-			p.fail(i+1, path, "%q is not a header of the format: the file headers are %q, %q and %q",
+			p.r.failf(i+1, path, "%q is not a header of the format: the file headers are %q, %q and %q",
 				hunkClip(t), apAdd+" P", apDelete+" P", apUpdate+" P")
 			i = p.nextHeader(i+1, to)
 		default:
@@ -207,7 +206,7 @@ func (p *apParser) sections(from, to int) {
 				return
 			}
 			j := p.nextHeader(i+1, to)
-			p.warn(i+1, "text outside any file section is ignored: %q", hunkClip(t))
+			p.r.warnf(i+1, "text outside any file section is ignored: %q", hunkClip(t))
 			i = j
 		}
 	}
@@ -256,7 +255,7 @@ func (p *apParser) add(i, to int, path string) int {
 			continue
 		}
 		if !p.open && p.plusFollows(j+1, to) {
-			p.fail(j+1, path, "line %d of the new file %s does not start with \"+\": every line of an added file does (\"+\" alone for an empty line)", j-i, path)
+			p.r.failf(j+1, path, "line %d of the new file %s does not start with \"+\": every line of an added file does (\"+\" alone for an empty line)", j-i, path)
 			return p.nextHeader(j+1, to)
 		}
 		break // stray text after the file: sections() decides
@@ -302,9 +301,9 @@ func (p *apParser) update(i, to int, path string) int {
 		case m == apMarkMove:
 			switch {
 			case arg == "":
-				p.fail(j+1, path, "the line %q names no path to move %s to", hunkClip(t), path)
+				p.r.failf(j+1, path, "the line %q names no path to move %s to", hunkClip(t), path)
 			case moveLine != 0:
-				p.fail(j+1, path, "%q: the section moves %s once, to %s (line %d)", hunkClip(t), path, move, moveLine)
+				p.r.failf(j+1, path, "%q: the section moves %s once, to %s (line %d)", hunkClip(t), path, move, moveLine)
 			default:
 				move, moveLine = arg, j+1
 			}
@@ -312,7 +311,7 @@ func (p *apParser) update(i, to int, path string) int {
 			j++
 			continue
 		case m == apMarkEOF:
-			p.warn(j+1, "%q stands outside a chunk; ignored", apEOF)
+			p.r.warnf(j+1, "%q stands outside a chunk; ignored", apEOF)
 			last = j
 			j++
 			continue
@@ -339,13 +338,13 @@ func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []ap
 	n := 0
 	for _, c := range chunks {
 		if c.lostAt != 0 {
-			p.warn(c.lostAt, "a line of the chunk has no \" \", \"-\" or \"+\" prefix; it is read as a context line that lost its leading space")
+			p.r.warnf(c.lostAt, "a line of the chunk has no \" \", \"-\" or \"+\" prefix; it is read as a context line that lost its leading space")
 		}
 		if !c.changed {
 			if len(c.old) == 0 {
-				p.warn(c.line, "the chunk has no line under its @@ line; ignored")
+				p.r.warnf(c.line, "the chunk has no line under its @@ line; ignored")
 			} else {
-				p.warn(c.line, "the chunk changes no line (context only); ignored")
+				p.r.warnf(c.line, "the chunk changes no line (context only); ignored")
 			}
 			continue
 		}
@@ -367,9 +366,9 @@ func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []ap
 	case move != "":
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatApplyPatch, Path: path, NewPath: move, Overwrite: true, Line: last + 1})
 	case len(chunks) == 0 && moveLine == 0:
-		p.fail(i+1, path, "the section %q has no chunk: write \"@@\" and the lines of the change (\" \" context, \"-\" removed, \"+\" added) under it", hunkClip(strings.TrimSpace(p.body[i])))
+		p.r.failf(i+1, path, "the section %q has no chunk: write \"@@\" and the lines of the change (\" \" context, \"-\" removed, \"+\" added) under it", hunkClip(strings.TrimSpace(p.body[i])))
 	case n == 0 && moveLine == 0:
-		p.fail(i+1, path, "the section %q changes nothing: its chunks have no \"-\" or \"+\" line", hunkClip(strings.TrimSpace(p.body[i])))
+		p.r.failf(i+1, path, "the section %q changes nothing: its chunks have no \"-\" or \"+\" line", hunkClip(strings.TrimSpace(p.body[i])))
 	}
 }
 
@@ -490,12 +489,4 @@ func (p *apParser) collect() {
 			p.r.Shell = append(p.r.Shell, Shell{Line: s.from + 1, Lang: s.f.info, Text: b.String()})
 		}
 	}
-}
-
-func (p *apParser) fail(line int, path, format string, args ...any) {
-	p.r.Failed = append(p.r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *apParser) warn(line int, format string, args ...any) {
-	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
 }

@@ -237,7 +237,7 @@ func (c *chunkReader) errorf(yamlLine int, format string, args ...any) error {
 }
 
 func (c *chunkReader) warnf(yamlLine int, format string, args ...any) {
-	c.reply.Warnings = append(c.reply.Warnings, Warning{Line: c.line(yamlLine), Msg: fmt.Sprintf(format, args...)})
+	c.reply.warnf(c.line(yamlLine), format, args...)
 }
 
 // read decodes the document and appends its operations to the reply.

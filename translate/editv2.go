@@ -138,7 +138,7 @@ func (p *ev2Parser) run() error {
 				return p.fail(i, strayMarkerMsg(ev2End, markerLike{kind: mkEditStart, fit: fitExact}, false))
 			}
 			p.kind[i] = kMarker
-			p.warn(i+1, "%q stands outside any block; ignored", ev2End)
+			p.r.warnf(i+1, "%q stands outside any block; ignored", ev2End)
 		}
 		i++
 	}
@@ -300,10 +300,6 @@ func (p *ev2Parser) nearMiss(i, stop int, c byte) string {
 func (p *ev2Parser) fail(i int, msg string) error {
 	p.unread = i
 	return &ParseError{Format: FormatEditV2, Line: i + 1, Msg: msg}
-}
-
-func (p *ev2Parser) warn(line int, format string, args ...any) {
-	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // collectProse gathers the lines read before any error that are prose:

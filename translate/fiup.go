@@ -133,7 +133,7 @@ func (p *fiupParser) run() error {
 			return p.fail(i+1, "%s", strayMarkerMsg(t, markerAt(t), false))
 		case markerAt(t).kind == mkFiupEnd:
 			p.kind[i] = kMarker
-			p.warns = append(p.warns, Warning{Line: i + 1, Msg: fmt.Sprintf("%q stands outside any block; ignored", t)})
+			p.warns = append(p.warns, warning(i+1, "%q stands outside any block; ignored", t))
 		case open != nil:
 			if open.f.closes(t) {
 				p.closeFence(open, i)

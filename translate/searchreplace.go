@@ -342,7 +342,7 @@ func (p *srParser) fail(line, stop int, msg string) error {
 }
 
 func (p *srParser) warn(line int, format string, args ...any) {
-	p.out.Warnings = append(p.out.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+	p.out.Warnings = append(p.out.Warnings, warning(line, format, args...))
 }
 
 // srFormat names the format of blocks: diff-fenced when every name was

@@ -93,7 +93,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 		}
 		j = p.lineOf(j) - 1
 		e := udxRange{from: j, to: p.closeLine(j)}
-		p.warn(j+1, "only the first <%s> envelope is read (line %d); this one is ignored", udxEnvelope, start+1)
+		p.r.warnf(j+1, "only the first <%s> envelope is read (line %d); this one is ignored", udxEnvelope, start+1)
 		envs = append(envs, e)
 		i = e.to + 1
 	}
@@ -177,7 +177,7 @@ func (p *udxParser) misspelt() bool {
 	for i := 0; i < p.n; i++ {
 		t := strings.TrimSpace(p.line(i))
 		if m := udxMarkerOf(t); m.fit == fitFar {
-			p.fail(i+1, "", "%s", m.farMsg(t))
+			p.r.failf(i+1, "", "%s", m.farMsg(t))
 			found = true
 		}
 	}
@@ -202,7 +202,7 @@ func (p *udxParser) strays(envs []udxRange) {
 		}
 		if !inside {
 			t := strings.TrimSpace(p.line(i))
-			p.fail(i+1, "", "%s", strayMarkerMsg(t, udxMarkerOf(t), false))
+			p.r.failf(i+1, "", "%s", strayMarkerMsg(t, udxMarkerOf(t), false))
 		}
 	}
 }
@@ -288,12 +288,12 @@ func (p *udxParser) envelope(at int) udxRange {
 			stop = len(p.src)
 		}
 		if end, ok := p.between(pos, stop, wrap, wrapped && !closed); ok {
-			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the fence that closes at line %d", udxEnvelope, udxEnvelope, end+1)
+			p.r.warnf(start+1, "the <%s> envelope has no closing </%s>; it is read to the fence that closes at line %d", udxEnvelope, udxEnvelope, end+1)
 			env.to, env.fenceEnd = end, true
 			return env
 		}
 		if next < 0 {
-			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the end of the reply", udxEnvelope, udxEnvelope)
+			p.r.warnf(start+1, "the <%s> envelope has no closing </%s>; it is read to the end of the reply", udxEnvelope, udxEnvelope)
 			env.to = p.n - 1
 			return env
 		}
@@ -303,7 +303,7 @@ func (p *udxParser) envelope(at int) udxRange {
 				env.to = p.lineOf(next) - 1
 				return env
 			}
-			p.warn(p.lineOf(next), "a stray </%s> is ignored", name)
+			p.r.warnf(p.lineOf(next), "a stray </%s> is ignored", name)
 			pos = end
 			continue
 		}
@@ -348,7 +348,7 @@ func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, boo
 			return first + i, true
 		case isFenceLine(t):
 		case !warned:
-			p.warn(first+i+1, "text between directives is ignored: %q", hunkClip(t))
+			p.r.warnf(first+i+1, "text between directives is ignored: %q", hunkClip(t))
 			warned = true
 		}
 	}
@@ -378,14 +378,14 @@ func (p *udxParser) directive(at int) int {
 	line := p.lineOf(at)
 	tag, bad := udxOpenTag(p.src, at)
 	if bad != "" {
-		p.fail(line, tag.somePath(), "the <%s> tag %s", tag.name, bad)
+		p.r.failf(line, tag.somePath(), "the <%s> tag %s", tag.name, bad)
 		if end, _, found := p.findClose(tag.name, at+1, !udxBodied(tag.name)); found {
 			return end
 		}
 		return p.barrier(at)
 	}
 	if tag.name == udxEnvelope {
-		p.warn(line, "a nested <%s> is ignored", udxEnvelope)
+		p.r.warnf(line, "a nested <%s> is ignored", udxEnvelope)
 		return tag.end
 	}
 	pos := tag.end
@@ -406,11 +406,11 @@ func (p *udxParser) directive(at int) int {
 		path, missing := p.attrs(tag, line, "file_path")
 		if !closed {
 			stop := p.barrier(tag.end)
-			p.fail(line, path, "the <%s> directive has no closing </%s> before %s", tag.name, tag.name, p.where(stop))
+			p.r.failf(line, path, "the <%s> directive has no closing </%s> before %s", tag.name, tag.name, p.where(stop))
 			return stop
 		}
 		if missing != "" {
-			p.fail(line, tag.somePath(), "%s", missing)
+			p.r.failf(line, tag.somePath(), "%s", missing)
 			return pos
 		}
 		if tag.name == udxNew {
@@ -425,7 +425,7 @@ func (p *udxParser) directive(at int) int {
 		hp, err := parseHunks(body, first)
 		p.r.Warnings = append(p.r.Warnings, hp.Warnings...)
 		if err != nil {
-			p.fail(line, path, "%s", err.Msg)
+			p.r.failf(line, path, "%s", err.Msg)
 			return pos
 		}
 		p.checkHeaders(hp, path)
@@ -434,23 +434,23 @@ func (p *udxParser) directive(at int) int {
 	case udxRename:
 		from, missing := p.attrs(tag, line, "from_path", "to_path")
 		if missing != "" {
-			p.fail(line, tag.somePath(), "%s", missing)
+			p.r.failf(line, tag.somePath(), "%s", missing)
 			break
 		}
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatUdiffx, Path: from, NewPath: tag.attr("to_path"), Line: line})
 	case udxDelete:
 		path, missing := p.attrs(tag, line, "file_path")
 		if missing != "" {
-			p.fail(line, tag.somePath(), "%s", missing)
+			p.r.failf(line, tag.somePath(), "%s", missing)
 			break
 		}
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Delete, Format: FormatUdiffx, Path: path, Recursive: true, Line: line})
 	default:
-		p.fail(line, tag.somePath(), "unknown directive <%s>: the directives are <%s>, <%s>, <%s> and <%s>",
+		p.r.failf(line, tag.somePath(), "unknown directive <%s>: the directives are <%s>, <%s>, <%s> and <%s>",
 			tag.name, udxNew, udxPatch, udxRename, udxDelete)
 	}
 	if (tag.name == udxRename || tag.name == udxDelete) && !blank(body) {
-		p.warn(first, "the text inside <%s> is ignored", tag.name)
+		p.r.warnf(first, "the text inside <%s> is ignored", tag.name)
 	}
 	return pos
 }
@@ -472,7 +472,7 @@ func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing 
 			known = known || a == n
 		}
 		if !known {
-			p.warn(line, "the attribute %s of <%s> is ignored", a, tag.name)
+			p.r.warnf(line, "the attribute %s of <%s> is ignored", a, tag.name)
 		}
 	}
 	if len(absent) == 0 {
@@ -623,25 +623,17 @@ func lastLineStart(s string, a, b int) int {
 // file than its file_path, or more than one file.
 func (p *udxParser) checkHeaders(hp *hunkPatch, path string) {
 	if len(hp.Headers) > 1 {
-		p.warn(hp.Headers[1].Line, "the patch of %s holds %d file headers; every hunk in it edits %s", path, len(hp.Headers), path)
+		p.r.warnf(hp.Headers[1].Line, "the patch of %s holds %d file headers; every hunk in it edits %s", path, len(hp.Headers), path)
 		return
 	}
 	for _, h := range hp.Headers {
 		for _, n := range []string{h.Old, h.New} {
 			if n = udxHeaderName(n); n != "" && !udxSameFile(n, path) {
-				p.warn(h.Line, "the patch header names %s; the hunks edit %s, the file_path", n, path)
+				p.r.warnf(h.Line, "the patch header names %s; the hunks edit %s, the file_path", n, path)
 				return
 			}
 		}
 	}
-}
-
-func (p *udxParser) fail(line int, path, format string, args ...any) {
-	p.r.Failed = append(p.r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *udxParser) warn(line int, format string, args ...any) {
-	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // prose sorts the lines outside the envelopes into Reply.Prose (one

@@ -372,7 +372,7 @@ func (s *wholeScan) proseNames(i int) ([]string, int) {
 var codeSpanRe = regexp.MustCompile("`([^`]+)`")
 
 func (s *wholeScan) warn(line int, format string, args ...any) {
-	s.warns = append(s.warns, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+	s.warns = append(s.warns, warning(line, format, args...))
 }
 
 // prose gathers the prose lines and unnamed fences, one blank line
