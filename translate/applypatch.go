@@ -82,7 +82,7 @@ const (
 // no "*** Begin Patch" line or its patches hold no file section; the
 // reply is returned in every case.
 func ParseApplyPatch(text string) (*Reply, error) {
-	p := &apParser{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
+	p := &applyPatchReader{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
 	p.body = p.lines // copied when dedent changes it
 	p.kind = make([]lineKind, len(p.lines))
 	p.run()
@@ -123,7 +123,7 @@ func ParseApplyPatch(text string) (*Reply, error) {
 // not vanish while the patch before it applies. An "*** End Patch"
 // right after a patch's end, blank lines aside, is that patch's,
 // doubled.
-func (p *apParser) strays() {
+func (p *applyPatchReader) strays() {
 	reported, after := false, false
 	for i, l := range p.lines {
 		switch p.kind[i] {

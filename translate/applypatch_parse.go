@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// apParser reads a reply line by line.
-type apParser struct {
+// applyPatchReader reads a reply line by line.
+type applyPatchReader struct {
 	lines []string // the reply's lines, as written
 	body  []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
 	kind  []lineKind
@@ -39,7 +39,7 @@ var apHeredocRe = regexp.MustCompile(`(?:^|[^<])<<-?[ \t]*(?:'([^'\s]+)'|"([^"\s
 
 // run sorts the reply's lines into prose, fences and patches, and
 // reads each patch where it starts.
-func (p *apParser) run() {
+func (p *applyPatchReader) run() {
 	var open fence
 	in := false
 	for i := 0; i < len(p.lines); {
@@ -70,7 +70,7 @@ func (p *apParser) run() {
 // the fence open there, if in. It returns the line where the run goes
 // on: after the patch and its heredoc terminator, or at the line that
 // closes its fence.
-func (p *apParser) patch(begin int, wrap fence, in bool) int {
+func (p *applyPatchReader) patch(begin int, wrap fence, in bool) int {
 	if p.patches == 0 {
 		p.first = begin
 	}
@@ -148,7 +148,7 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 // dedent removes the indentation of the "*** Begin Patch" line at
 // begin from every line up to to (the end marker included) when all
 // the non-blank ones have it: a patch indented as a whole.
-func (p *apParser) dedent(begin, to int) {
+func (p *applyPatchReader) dedent(begin, to int) {
 	l := p.lines[begin]
 	ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 	if ind == "" {
@@ -169,7 +169,7 @@ func (p *apParser) dedent(begin, to int) {
 }
 
 // sections reads the file sections of the patch lines [from, to).
-func (p *apParser) sections(from, to int) {
+func (p *applyPatchReader) sections(from, to int) {
 	for i := from; i < to; {
 		t := strings.TrimSpace(p.body[i])
 		m, path := apMarker(t)
@@ -214,7 +214,7 @@ func (p *apParser) sections(from, to int) {
 
 // nextHeader returns the first line from i on (before to) that holds a
 // file header or an unknown "***" header; to when none.
-func (p *apParser) nextHeader(i, to int) int {
+func (p *applyPatchReader) nextHeader(i, to int) int {
 	for ; i < to; i++ {
 		switch m, _ := apMarker(strings.TrimSpace(p.body[i])); m {
 		case apMarkAdd, apMarkDelete, apMarkUpdate, apMarkOther:
@@ -227,7 +227,7 @@ func (p *apParser) nextHeader(i, to int) int {
 // ends reports whether line i ends the body of a section: a known
 // marker (with white space around it), or an unknown "***" header in
 // the first column (indented, it is a context line).
-func (p *apParser) ends(i int) bool {
+func (p *applyPatchReader) ends(i int) bool {
 	m, _ := apMarker(strings.TrimSpace(p.body[i]))
 	return m != apNoMark && m != apMarkOther || m == apMarkOther && strings.HasPrefix(p.body[i], "***")
 }
@@ -236,7 +236,7 @@ func (p *apParser) ends(i int) bool {
 //
 // The file's lines are kept whole (Operation.Content), in one string:
 // a string per line would cost several times a file of short lines.
-func (p *apParser) add(i, to int, path string) int {
+func (p *applyPatchReader) add(i, to int, path string) int {
 	var content strings.Builder
 	blanks := 0 // empty lines read but not yet known to be content
 	j := i + 1
@@ -266,7 +266,7 @@ func (p *apParser) add(i, to int, path string) int {
 
 // plusFollows reports whether a "+" line follows from j on, before the
 // end of the section.
-func (p *apParser) plusFollows(j, to int) bool {
+func (p *applyPatchReader) plusFollows(j, to int) bool {
 	for ; j < to && !p.ends(j); j++ {
 		if strings.HasPrefix(p.body[j], "+") {
 			return true
@@ -288,7 +288,7 @@ type apChunk struct {
 }
 
 // update reads the Update section whose header is line i.
-func (p *apParser) update(i, to int, path string) int {
+func (p *applyPatchReader) update(i, to int, path string) int {
 	var move string
 	moveLine, last := 0, i
 	var chunks []apChunk
@@ -333,7 +333,7 @@ func (p *apParser) update(i, to int, path string) int {
 }
 
 // updateOps turns an Update section into operations.
-func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []apChunk, last int) {
+func (p *applyPatchReader) updateOps(i int, path, move string, moveLine int, chunks []apChunk, last int) {
 	p.group++
 	n := 0
 	for _, c := range chunks {
@@ -376,13 +376,13 @@ func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []ap
 // from j on, before the next "@@" line or the end of the section. In a
 // patch without end marker nothing does: a line without prefix there
 // more likely starts the prose after it than lost its space.
-func (p *apParser) prefixedFollows(j, to int) bool {
+func (p *applyPatchReader) prefixedFollows(j, to int) bool {
 	return p.nextPrefixed(j, to) >= 0
 }
 
 // nextPrefixed returns the line of the chunk line prefixedFollows
 // looks for; -1 when there is none.
-func (p *apParser) nextPrefixed(j, to int) int {
+func (p *applyPatchReader) nextPrefixed(j, to int) int {
 	if p.open {
 		return -1
 	}
@@ -396,7 +396,7 @@ func (p *apParser) nextPrefixed(j, to int) int {
 
 // lostUntil sets *lost to the next prefixed line from j on and reports
 // whether there is one.
-func (p *apParser) lostUntil(lost *int, j, to int) bool {
+func (p *applyPatchReader) lostUntil(lost *int, j, to int) bool {
 	*lost = p.nextPrefixed(j, to)
 	return *lost >= 0
 }
@@ -406,7 +406,7 @@ var apNumbersRe = regexp.MustCompile(`^-(\d{1,9})(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@
 
 // chunk reads the chunk starting at line j and returns it with the
 // line after it.
-func (p *apParser) chunk(j, to int) (apChunk, int) {
+func (p *applyPatchReader) chunk(j, to int) (apChunk, int) {
 	c := apChunk{line: j + 1}
 	for ; j < to && strings.HasPrefix(p.body[j], "@@"); j++ {
 		s := strings.TrimSpace(strings.TrimPrefix(p.body[j], "@@"))
@@ -467,7 +467,7 @@ func (p *apParser) chunk(j, to int) (apChunk, int) {
 // collect sorts the lines outside patches into Reply.Prose (one blank
 // line standing for each run of them, none at the ends) and the
 // fenced shell commands into Reply.Shell.
-func (p *apParser) collect() {
+func (p *applyPatchReader) collect() {
 	p.r.Prose = collapseProse(p.lines, p.kind, len(p.lines))
 	for _, s := range p.fences {
 		if s.f.ticks == 0 || !s.f.isShell() {

@@ -57,7 +57,7 @@ const (
 // block above it, blank lines aside. A reply without any block returns
 // ErrNoEdits (wrapped).
 func ParseEditV2(text string) (*Reply, error) {
-	p := &ev2Parser{lines: splitLines(text), r: &Reply{Format: FormatEditV2}}
+	p := &editV2Reader{lines: splitLines(text), r: &Reply{Format: FormatEditV2}}
 	p.kind = make([]lineKind, len(p.lines))
 	p.fenceOf = make([]int, len(p.lines))
 	p.unread = len(p.lines)
@@ -80,8 +80,8 @@ type ev2Fence struct {
 	wraps bool
 }
 
-// ev2Parser reads a reply line by line.
-type ev2Parser struct {
+// editV2Reader reads a reply line by line.
+type editV2Reader struct {
 	lines   []string
 	kind    []lineKind
 	fenceOf []int // for kFence and kFenced lines: the index in fences
@@ -93,7 +93,7 @@ type ev2Parser struct {
 	near    nearMisses
 }
 
-func (p *ev2Parser) run() error {
+func (p *editV2Reader) run() error {
 	for i := 0; i < len(p.lines); {
 		line := p.lines[i]
 		t := strings.TrimSpace(line)
@@ -147,7 +147,7 @@ func (p *ev2Parser) run() error {
 
 // wrapsBlock reports whether the fence f opening at line i holds a
 // "<<<<<<< EDIT" line before it closes.
-func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
+func (p *editV2Reader) wrapsBlock(i int, f fence) bool {
 	for j := i + 1; j < len(p.lines); j++ {
 		if ev2IsStart(p.lines[j]) {
 			return true
@@ -161,7 +161,7 @@ func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
 
 // block reads the block whose "<<<<<<< EDIT" is at line i and returns
 // the line after its ">>>>>>>".
-func (p *ev2Parser) block(i int) (int, error) {
+func (p *editV2Reader) block(i int) (int, error) {
 	if p.inFence {
 		p.fences[len(p.fences)-1].wraps = true
 	}
@@ -206,7 +206,7 @@ func (p *ev2Parser) block(i int) (int, error) {
 // it or, when that line opens the fence the block stands in, the
 // fence's info string or the line above the fence. It marks the line
 // it took as a name.
-func (p *ev2Parser) path(i int) (string, error) {
+func (p *editV2Reader) path(i int) (string, error) {
 	j := i - 1
 	if j >= 0 && p.inFence && p.kind[j] == kFence && p.fences[p.fenceOf[j]].open == j {
 		if name := fenceName(p.open); name != "" {
@@ -248,7 +248,7 @@ func (p *ev2Parser) path(i int) (string, error) {
 
 // body finds the block's three separators and its end marker; the
 // block starts at line i. It returns their 0-based lines.
-func (p *ev2Parser) body(i int) (end int, seps []int, err error) {
+func (p *editV2Reader) body(i int) (end int, seps []int, err error) {
 	want := [...]string{ev2Sep, ev2Mid, ev2Sep}
 	what := [...]string{"first " + ev2Sep + " (after the leading anchor)", ev2Mid + " (after the old lines)", "second " + ev2Sep + " (after the new lines)"}
 	for k := i + 1; k < len(p.lines); k++ {
@@ -280,7 +280,7 @@ func (p *ev2Parser) body(i int) (end int, seps []int, err error) {
 // nearMiss names the first line of the block at i, before line stop,
 // that looks like a marker of character c but is not one (wrong length
 // or leading white space), as a hint for the error message.
-func (p *ev2Parser) nearMiss(i, stop int, c byte) string {
+func (p *editV2Reader) nearMiss(i, stop int, c byte) string {
 	for k := i + 1; k < stop; k++ {
 		t := strings.TrimSpace(p.lines[k])
 		n := countPrefix(t, c)
@@ -297,7 +297,7 @@ func (p *ev2Parser) nearMiss(i, stop int, c byte) string {
 
 // fail records where reading stopped and returns the *ParseError for
 // the block at line i (0-based).
-func (p *ev2Parser) fail(i int, msg string) error {
+func (p *editV2Reader) fail(i int, msg string) error {
 	p.unread = i
 	return &ParseError{Format: FormatEditV2, Line: i + 1, Msg: msg}
 }
@@ -306,7 +306,7 @@ func (p *ev2Parser) fail(i int, msg string) error {
 // outside blocks, shell fences and path lines; of a fence that wraps a
 // block, neither its fence lines nor its blank lines. Runs of blank
 // lines count as one; none stand at the ends.
-func (p *ev2Parser) collectProse() {
+func (p *editV2Reader) collectProse() {
 	var c proseCollector
 	for i, k := range p.kind[:p.unread] {
 		switch k {

@@ -70,7 +70,7 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 // before it are returned with it. A reply without any block returns
 // ErrNoEdits (wrapped) along with its prose.
 func ParseFIUP(text string) (*Reply, error) {
-	p := &fiupParser{lines: splitLines(text)}
+	p := &fiupReader{lines: splitLines(text)}
 	p.kind = make([]lineKind, len(p.lines))
 	p.unread = len(p.lines)
 	err := p.run()
@@ -85,10 +85,10 @@ func ParseFIUP(text string) (*Reply, error) {
 	return r, nil
 }
 
-// fiupParser reads a reply line by line. It reuses the line kinds of
-// the SEARCH/REPLACE reader: kProse, kFence (a wrapping fence's own
-// lines and the lines inside it around the blocks), kBlock and kMarker.
-type fiupParser struct {
+// fiupReader reads a reply line by line. Of the line kinds it uses
+// kProse, kFence (a wrapping fence's own lines and the lines inside it
+// around the blocks), kBlock and kMarker.
+type fiupReader struct {
 	lines  []string
 	kind   []lineKind
 	ops    []Operation
@@ -104,7 +104,7 @@ type fiupFence struct {
 	wrapping bool // a fiup fence, or one that has held a block
 }
 
-func (p *fiupParser) run() error {
+func (p *fiupReader) run() error {
 	var open *fiupFence
 	for i := 0; i < len(p.lines); i++ {
 		t := strings.TrimSpace(p.lines[i])
@@ -153,7 +153,7 @@ func (p *fiupParser) run() error {
 
 // closeFence marks the lines from the opening fence to line end, the
 // blocks excepted, as a wrapper's when the fence wraps blocks.
-func (p *fiupParser) closeFence(open *fiupFence, end int) {
+func (p *fiupReader) closeFence(open *fiupFence, end int) {
 	if !open.wrapping {
 		return
 	}
@@ -185,7 +185,7 @@ type fiupBlock struct {
 
 // block reads the block whose "<<<FIUP>>>" is at line i (0-based),
 // appends its operation and returns the line of its "<<<END>>>".
-func (p *fiupParser) block(i int) (int, error) {
+func (p *fiupReader) block(i int) (int, error) {
 	b := fiupBlock{line: i + 1}
 	sec := fiupHeader
 	for j := i + 1; j < len(p.lines); j++ {
@@ -230,7 +230,7 @@ func (p *fiupParser) block(i int) (int, error) {
 
 // header reads the marker name (with its value) found at the 1-based
 // line of a block's header.
-func (p *fiupParser) header(b *fiupBlock, sec *fiupSection, name, value string, line int) error {
+func (p *fiupReader) header(b *fiupBlock, sec *fiupSection, name, value string, line int) error {
 	switch name {
 	case "FILE":
 		if b.fileLine != 0 {
@@ -268,7 +268,7 @@ func (p *fiupParser) header(b *fiupBlock, sec *fiupSection, name, value string, 
 }
 
 // finish checks a complete block and appends its operation.
-func (p *fiupParser) finish(b *fiupBlock) error {
+func (p *fiupReader) finish(b *fiupBlock) error {
 	switch {
 	case b.fileLine == 0:
 		return p.fail(b.line, "the block has no [FILE]: line naming the file")
@@ -308,7 +308,7 @@ func (p *fiupParser) finish(b *fiupBlock) error {
 	return nil
 }
 
-func (p *fiupParser) fail(line int, format string, args ...any) error {
+func (p *fiupReader) fail(line int, format string, args ...any) error {
 	return &ParseError{Format: fiupFormat, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 

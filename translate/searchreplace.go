@@ -84,8 +84,8 @@ type srSplit struct {
 	Stop int
 }
 
-// srParser reads a reply line by line.
-type srParser struct {
+// searchReplaceReader reads a reply line by line.
+type searchReplaceReader struct {
 	lines   []string
 	kind    []lineKind
 	out     srSplit
@@ -107,7 +107,7 @@ type srParser struct {
 // *ParseError; the split is returned, with what was read so far, in
 // every case.
 func splitSearchReplace(text string) (*srSplit, error) {
-	p := &srParser{lines: splitLines(text)}
+	p := &searchReplaceReader{lines: splitLines(text)}
 	p.kind = make([]lineKind, len(p.lines))
 	p.unread = len(p.lines)
 	err := p.run()
@@ -119,7 +119,7 @@ func splitSearchReplace(text string) (*srSplit, error) {
 	return &p.out, err
 }
 
-func (p *srParser) run() error {
+func (p *searchReplaceReader) run() error {
 	for i := 0; i < len(p.lines); {
 		t := strings.TrimSpace(p.lines[i])
 		m := srMarker(t)
@@ -184,7 +184,7 @@ func followsBlock(lines []string, kind []lineKind, i int) bool {
 // searchFollows reports whether one of the two lines after line i is a
 // SEARCH marker: a shell-tagged fence opening an edit block
 // (```` ```bash ```` then script.sh then the marker) is no shell block.
-func (p *srParser) searchFollows(i int) bool {
+func (p *searchReplaceReader) searchFollows(i int) bool {
 	for j := i + 1; j <= i+2 && j < len(p.lines); j++ {
 		if isSearch(strings.TrimSpace(p.lines[j])) {
 			return true
@@ -195,7 +195,7 @@ func (p *srParser) searchFollows(i int) bool {
 
 // block reads the block whose SEARCH marker is at line i and returns
 // the line after it.
-func (p *srParser) block(i int) (int, error) {
+func (p *searchReplaceReader) block(i int) (int, error) {
 	b := srBlock{Line: i + 1}
 	name, nameLine, inFence, rejected := p.findName(i)
 	switch {
@@ -279,7 +279,7 @@ func (p *srParser) block(i int) (int, error) {
 // Of several names, the first holding a dot wins. rejected is a
 // non-blank line that stood where the name belongs but reads as prose.
 // All lines are 1-based.
-func (p *srParser) findName(i int) (name string, line int, inFence bool, rejected int) {
+func (p *searchReplaceReader) findName(i int) (name string, line int, inFence bool, rejected int) {
 	type candidate struct {
 		name    string
 		line    int
@@ -321,7 +321,7 @@ func (p *srParser) findName(i int) (name string, line int, inFence bool, rejecte
 // hint names the first line of [from, to) (0-based) that looks like
 // the divider (c is '=') or the end marker (c is '>') the block lacks
 // but is too far from it to be read as it, for the failure message.
-func (p *srParser) hint(from, to int, c byte) string {
+func (p *searchReplaceReader) hint(from, to int, c byte) string {
 	for k := from; k < to; k++ {
 		t := strings.TrimSpace(p.lines[k])
 		n := countPrefix(t, c)
@@ -335,13 +335,13 @@ func (p *srParser) hint(from, to int, c byte) string {
 
 // fail records where reading stopped and returns the *ParseError for
 // the block at line.
-func (p *srParser) fail(line, stop int, msg string) error {
+func (p *searchReplaceReader) fail(line, stop int, msg string) error {
 	p.out.Stop = stop
 	p.unread = line - 1
 	return &ParseError{Format: srFormat(p.out.Blocks), Line: line, Msg: msg}
 }
 
-func (p *srParser) warn(line int, format string, args ...any) {
+func (p *searchReplaceReader) warn(line int, format string, args ...any) {
 	p.out.Warnings = append(p.out.Warnings, warning(line, format, args...))
 }
 

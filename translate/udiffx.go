@@ -63,7 +63,7 @@ const (
 // has no envelope or the envelope holds no directive; the reply is
 // returned in every case.
 func ParseUdiffx(text string) (*Reply, error) {
-	p := newUdxParser(text)
+	p := newUdiffxReader(text)
 	r := p.r
 	at := p.findEnvelope(0)
 	if at < 0 {
@@ -133,7 +133,7 @@ func udxEnvelopeAt(text string) int {
 	if !udxHintRe.MatchString(text) {
 		return -1
 	}
-	p := newUdxParser(text)
+	p := newUdiffxReader(text)
 	at := p.findEnvelope(0)
 	if at < 0 {
 		at = p.findInlineEnvelope()
@@ -172,7 +172,7 @@ func udxMarkerOf(t string) markerLike {
 // which the reader cannot read, into a Reply.Failed entry naming it,
 // so that a reply holding one fails instead of losing its directives.
 // It reports whether there was one.
-func (p *udxParser) misspelt() bool {
+func (p *udiffxReader) misspelt() bool {
 	found := false
 	for i := 0; i < p.n; i++ {
 		t := strings.TrimSpace(p.line(i))
@@ -189,7 +189,7 @@ func (p *udxParser) misspelt() bool {
 // into a Reply.Failed entry naming it: a directive the model wrote
 // after the envelope closed must not vanish while the envelope's
 // apply.
-func (p *udxParser) strays(envs []udxRange) {
+func (p *udiffxReader) strays(envs []udxRange) {
 	for k, i := range p.tagged {
 		switch p.tags[k] {
 		case udxNew, udxPatch, udxRename, udxDelete:
@@ -207,9 +207,9 @@ func (p *udxParser) strays(envs []udxRange) {
 	}
 }
 
-// udxParser reads a reply through its text with "\r\n" folded to "\n"
+// udiffxReader reads a reply through its text with "\r\n" folded to "\n"
 // (see udxLines), so that every tag knows its reply line.
-type udxParser struct {
+type udiffxReader struct {
 	udxLines
 	r     *Reply
 	group int
@@ -223,13 +223,13 @@ type udxRange struct {
 	head     string // the text before the opening tag on its line
 }
 
-func newUdxParser(text string) *udxParser {
-	return &udxParser{udxLines: newUdxLines(text), r: &Reply{Format: FormatUdiffx}}
+func newUdiffxReader(text string) *udiffxReader {
+	return &udiffxReader{udxLines: newUdxLines(text), r: &Reply{Format: FormatUdiffx}}
 }
 
 // findEnvelope returns the offset of the first <FILE_CHANGES> tag that
 // starts a line, from line i on; -1 when there is none.
-func (p *udxParser) findEnvelope(i int) int {
+func (p *udiffxReader) findEnvelope(i int) int {
 	for ; i < p.n; i++ {
 		t := strings.TrimLeft(p.line(i), " \t")
 		if udxTagAt(t, 0, false) == udxEnvelope {
@@ -242,7 +242,7 @@ func (p *udxParser) findEnvelope(i int) int {
 // findInlineEnvelope returns the offset of the first "<FILE_CHANGES>"
 // within a line that is not quoted as code (a backtick before it);
 // -1 when there is none.
-func (p *udxParser) findInlineEnvelope() int {
+func (p *udiffxReader) findInlineEnvelope() int {
 	for off := 0; off < len(p.src); {
 		i := strings.Index(p.src[off:], "<")
 		if i < 0 {
@@ -259,7 +259,7 @@ func (p *udxParser) findInlineEnvelope() int {
 
 // closeLine returns the line holding the </FILE_CHANGES> of the
 // envelope opening at line i, or the last line.
-func (p *udxParser) closeLine(i int) int {
+func (p *udiffxReader) closeLine(i int) int {
 	for j := i; j < p.n; j++ {
 		if udxIndexClose(p.line(j), 0, udxEnvelope) >= 0 {
 			return j
@@ -270,7 +270,7 @@ func (p *udxParser) closeLine(i int) int {
 
 // envelope reads the directives of the envelope whose tag opens at
 // offset at and returns the lines it spans.
-func (p *udxParser) envelope(at int) udxRange {
+func (p *udiffxReader) envelope(at int) udxRange {
 	start := p.lineOf(at) - 1
 	env := udxRange{from: start, head: p.src[p.start(start):at]}
 	wrap, wrapped := p.fenceAt(start)
@@ -313,7 +313,7 @@ func (p *udxParser) envelope(at int) udxRange {
 
 // fenceAt reports the fence that is open at line i, judged by the
 // fence lines above it.
-func (p *udxParser) fenceAt(i int) (fence, bool) {
+func (p *udiffxReader) fenceAt(i int) (fence, bool) {
 	var open fence
 	in := false
 	for j := 0; j < i; j++ {
@@ -333,7 +333,7 @@ func (p *udxParser) fenceAt(i int) (fence, bool) {
 // directives: blank and fence lines are ignored, other text is ignored
 // with a warning. When endAtFence is set, a line that closes the fence
 // wrap ends the envelope: its line is returned with ok set.
-func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, bool) {
+func (p *udiffxReader) between(from, to int, wrap fence, endAtFence bool) (int, bool) {
 	if from >= to {
 		return 0, false
 	}
@@ -357,7 +357,7 @@ func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, boo
 
 // nextTag returns the offset of the next "<FILE_" or "</FILE_" tag
 // from off on; -1 when there is none.
-func (p *udxParser) nextTag(off int) int {
+func (p *udiffxReader) nextTag(off int) int {
 	for off < len(p.src) {
 		i := strings.IndexByte(p.src[off:], '<')
 		if i < 0 {
@@ -374,7 +374,7 @@ func (p *udxParser) nextTag(off int) int {
 
 // directive reads the directive whose tag opens at offset at and
 // returns the offset where reading goes on.
-func (p *udxParser) directive(at int) int {
+func (p *udiffxReader) directive(at int) int {
 	line := p.lineOf(at)
 	tag, bad := udxOpenTag(p.src, at)
 	if bad != "" {
@@ -458,7 +458,7 @@ func (p *udxParser) directive(at int) int {
 // attrs checks that tag has the attributes names (the first is the
 // path returned) and warns about the others. missing is the failure
 // message when one is absent or empty.
-func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing string) {
+func (p *udiffxReader) attrs(tag udxTag, line int, names ...string) (path, missing string) {
 	path = tag.attr(names[0])
 	var absent []string
 	for _, n := range names {
@@ -491,7 +491,7 @@ func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing 
 // tag (FILE_RENAME, FILE_DELETE, unknown tags) is looked for only in
 // the next udxOptionalLines lines. It returns the offset after the
 // closing tag and the offset where it starts.
-func (p *udxParser) findClose(name string, from int, optional bool) (end, at int, ok bool) {
+func (p *udiffxReader) findClose(name string, from int, optional bool) (end, at int, ok bool) {
 	limit := len(p.src)
 	if i := p.tagLine(p.lineOf(from)); i < p.n {
 		limit = p.start(i)
@@ -521,7 +521,7 @@ func udxBodied(name string) bool { return name == udxNew || name == udxPatch }
 // barrier is the offset of the first tag that starts a line after the
 // one holding offset from, where the body of an unclosed directive
 // ends; len(src) when there is none.
-func (p *udxParser) barrier(from int) int {
+func (p *udiffxReader) barrier(from int) int {
 	i := p.tagLine(p.lineOf(from))
 	if i == p.n {
 		return len(p.src)
@@ -530,7 +530,7 @@ func (p *udxParser) barrier(from int) int {
 }
 
 // where names the place a directive ran into, for a message.
-func (p *udxParser) where(off int) string {
+func (p *udiffxReader) where(off int) string {
 	if off >= len(p.src) {
 		return "the end of the reply"
 	}
@@ -541,7 +541,7 @@ func (p *udxParser) where(off int) string {
 // its closing tag (to), and the reply line of the first: the rest of
 // the tag's line and the part of the closing tag's line before it
 // count only when they are not blank.
-func (p *udxParser) body(from, to int) ([]string, int) {
+func (p *udiffxReader) body(from, to int) ([]string, int) {
 	first := p.lineOf(from)
 	raw := p.src[from:to]
 	if !strings.Contains(raw, "\n") {
@@ -564,7 +564,7 @@ func (p *udxParser) body(from, to int) ([]string, int) {
 // udxStripFence would keep, each ended by "\n", as one string: a file's
 // content, kept whole (Operation.Content) and, when its last line ends
 // in src, no copy of it.
-func (p *udxParser) bodyText(from, to int) string {
+func (p *udiffxReader) bodyText(from, to int) string {
 	raw := p.src[from:to]
 	if !strings.Contains(raw, "\n") {
 		if strings.TrimSpace(raw) == "" {
@@ -621,7 +621,7 @@ func lastLineStart(s string, a, b int) int {
 
 // checkHeaders warns when the file headers of a patch name another
 // file than its file_path, or more than one file.
-func (p *udxParser) checkHeaders(hp *hunkPatch, path string) {
+func (p *udiffxReader) checkHeaders(hp *hunkPatch, path string) {
 	if len(hp.Headers) > 1 {
 		p.r.warnf(hp.Headers[1].Line, "the patch of %s holds %d file headers; every hunk in it edits %s", path, len(hp.Headers), path)
 		return
@@ -640,7 +640,7 @@ func (p *udxParser) checkHeaders(hp *hunkPatch, path string) {
 // blank line standing for each run of them, none at the ends) and
 // Reply.Shell. A fence open where an envelope starts wraps it: its
 // lines are the envelope's.
-func (p *udxParser) prose(envs []udxRange) {
+func (p *udiffxReader) prose(envs []udxRange) {
 	var prose proseCollector
 	var open fence
 	in, wrapper := false, false

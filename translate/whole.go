@@ -126,8 +126,8 @@ func (b wholeBlock) unclosed(n int) string {
 	return msg
 }
 
-// wholeScan is what scanWhole found in a reply.
-type wholeScan struct {
+// wholeReader reads a reply in one scan (scanWhole) and holds what it found.
+type wholeReader struct {
 	lines  []string
 	kind   []lineKind // kFenced: an unnamed fence, fences included, read as prose
 	blocks []wholeBlock
@@ -183,8 +183,8 @@ func openWhole(t string) (wfence, bool) {
 
 // scanWhole reads the fences of a reply. With first it stops at the
 // first whole-file block, which is all wholeAt needs.
-func scanWhole(text string, first bool) *wholeScan {
-	s := &wholeScan{lines: splitLines(text)}
+func scanWhole(text string, first bool) *wholeReader {
+	s := &wholeReader{lines: splitLines(text)}
 	s.kind = make([]lineKind, len(s.lines))
 	for i := 0; i < len(s.lines); {
 		f, ok := openWhole(strings.TrimSpace(s.lines[i]))
@@ -203,7 +203,7 @@ func scanWhole(text string, first bool) *wholeScan {
 }
 
 // readBlock reads the lines of the fence f opening at line i.
-func (s *wholeScan) readBlock(i int, f wfence) wholeBlock {
+func (s *wholeReader) readBlock(i int, f wfence) wholeBlock {
 	b := s.scanBlock(i, f)
 	if b.end > i+1 {
 		b.content = s.lines[i+1 : b.end : b.end]
@@ -222,7 +222,7 @@ func (s *wholeScan) readBlock(i int, f wfence) wholeBlock {
 }
 
 // scanBlock finds where the fence f opening at line i ends.
-func (s *wholeScan) scanBlock(i int, f wfence) wholeBlock {
+func (s *wholeReader) scanBlock(i int, f wfence) wholeBlock {
 	b := wholeBlock{fence: i, nameLine: i, end: len(s.lines)}
 	c := f.char()
 	var nested []int // lengths of the nested fences open, innermost last
@@ -259,7 +259,7 @@ func (s *wholeScan) scanBlock(i int, f wfence) wholeBlock {
 
 // classify decides what the block b, opened by f, is, and marks its
 // lines.
-func (s *wholeScan) classify(b wholeBlock, f wfence) {
+func (s *wholeReader) classify(b wholeBlock, f wfence) {
 	last := min(b.end, len(s.lines)-1)
 	mark := func(k lineKind) {
 		for j := b.fence; j <= last; j++ {
@@ -307,7 +307,7 @@ func (s *wholeScan) classify(b wholeBlock, f wfence) {
 
 // blockName returns the file name of the fence f opening at line i and
 // the line it was read from; "" when it has none.
-func (s *wholeScan) blockName(i int, f wfence) (string, int) {
+func (s *wholeReader) blockName(i int, f wfence) (string, int) {
 	above, at := "", -1
 	for j := i - 1; j >= 0 && j >= i-2 && s.kind[j] == kProse; j-- {
 		t := strings.TrimSpace(s.lines[j])
@@ -332,7 +332,7 @@ func (s *wholeScan) blockName(i int, f wfence) (string, int) {
 // bare fence at line i holds (one blank line may stand between), and
 // that line: the names in backticks, and the words that read as paths
 // (an extension or a separator). "Run it like this:" holds none.
-func (s *wholeScan) proseNames(i int) ([]string, int) {
+func (s *wholeReader) proseNames(i int) ([]string, int) {
 	j := i - 1
 	if j >= 0 && strings.TrimSpace(s.lines[j]) == "" {
 		j--
@@ -371,13 +371,13 @@ func (s *wholeScan) proseNames(i int) ([]string, int) {
 // codeSpanRe is a Markdown code span.
 var codeSpanRe = regexp.MustCompile("`([^`]+)`")
 
-func (s *wholeScan) warn(line int, format string, args ...any) {
+func (s *wholeReader) warn(line int, format string, args ...any) {
 	s.warns = append(s.warns, warning(line, format, args...))
 }
 
 // prose gathers the prose lines and unnamed fences, one blank line
 // standing for each run of them, none at the ends.
-func (s *wholeScan) prose() []string {
+func (s *wholeReader) prose() []string {
 	var c proseCollector
 	for i, k := range s.kind {
 		if k == kProse || k == kFenced {
