@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -98,7 +97,7 @@ func ParseApplyPatch(text string) (*Reply, error) {
 		}
 	}
 	p.r.Warnings = append(p.r.Warnings, near.warnings()...)
-	sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
+	sortWarnings(p.r.Warnings)
 	r := p.r
 	switch {
 	case len(r.Ops)+len(r.Failed) > 0:

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -61,7 +60,7 @@ func ParseChunk(text string) (*Reply, error) {
 			return r, err
 		}
 	}
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 {
 		return r, ErrNoEdits
 	}

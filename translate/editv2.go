@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -65,7 +64,7 @@ func ParseEditV2(text string) (*Reply, error) {
 	p.collectProse()
 	if w := p.near.warnings(); len(w) > 0 {
 		p.r.Warnings = append(p.r.Warnings, w...)
-		sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
+		sortWarnings(p.r.Warnings)
 	}
 	if err == nil && len(p.r.Ops) == 0 {
 		err = fmt.Errorf("%w: the reply has no %q block", ErrNoEdits, ev2Start)

@@ -3,6 +3,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"sort"
 )
 
 // ErrNoEdits is returned when a reply holds no edit of any format.
@@ -41,4 +42,10 @@ func (r *Reply) warnf(line int, format string, args ...any) {
 // operation (see normalize) and the blocks after it still count.
 func (r *Reply) failf(line int, path, format string, args ...any) {
 	r.Failed = append(r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// sortWarnings orders ws by reply line. The sort is stable: warnings
+// about one line keep the order the reader found them in.
+func sortWarnings(ws []Warning) {
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Line < ws[j].Line })
 }

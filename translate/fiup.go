@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 )
@@ -75,7 +74,7 @@ func ParseFIUP(text string) (*Reply, error) {
 	p.unread = len(p.lines)
 	err := p.run()
 	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: collapseProse(p.lines, p.kind, p.unread)}
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if err != nil {
 		return r, err
 	}

@@ -169,7 +169,7 @@ func Parse(text string, o ParseOptions) (*Reply, error) {
 	r.Ops = append(r.Ops, ops...)
 	r.Warnings = append(r.Warnings, warns...)
 	sort.SliceStable(r.Ops, func(i, j int) bool { return r.Ops[i].Line < r.Ops[j].Line })
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 {
 		if err == nil {
 			err = fmt.Errorf("%w: the reply has no edit block and its shell blocks no file command", ErrNoEdits)

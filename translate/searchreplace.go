@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -51,7 +50,7 @@ func ParseSearchReplace(text string) (*Reply, error) {
 	r.Ops = ops
 	if len(warns) > 0 {
 		r.Warnings = append(r.Warnings, warns...)
-		sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+		sortWarnings(r.Warnings)
 	}
 	if err != nil {
 		return r, err
@@ -114,7 +113,7 @@ func splitSearchReplace(text string) (*srSplit, error) {
 	p.out.Prose = collapseProse(p.lines, p.kind, p.unread)
 	if w := p.near.warnings(); len(w) > 0 {
 		p.out.Warnings = append(p.out.Warnings, w...)
-		sort.SliceStable(p.out.Warnings, func(i, j int) bool { return p.out.Warnings[i].Line < p.out.Warnings[j].Line })
+		sortWarnings(p.out.Warnings)
 	}
 	return &p.out, err
 }

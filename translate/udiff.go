@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -63,7 +62,7 @@ func ParseUdiff(text string) (*Reply, error) {
 		u.block(&s.blocks[i])
 	}
 	u.r.Prose = collapseProse(s.lines, s.kind, len(s.lines))
-	sort.SliceStable(u.r.Warnings, func(i, j int) bool { return u.r.Warnings[i].Line < u.r.Warnings[j].Line })
+	sortWarnings(u.r.Warnings)
 	if len(u.r.Ops) == 0 && len(u.r.Failed) == 0 {
 		return u.r, fmt.Errorf("%w: the reply has no unified diff (a ```diff fence with --- a/P, +++ b/P and @@ lines, or a git diff)", ErrNoEdits)
 	}

@@ -3,7 +3,6 @@ package translate
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -106,7 +105,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 		near.add(i+1, t, udxMarkerOf(t))
 	}
 	r.Warnings = append(r.Warnings, near.warnings()...)
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {
 		return r, fmt.Errorf("%w: the <%s> envelope at line %d holds no directive (%s, %s, %s, %s)",
 			ErrNoEdits, udxEnvelope, start+1, udxNew, udxPatch, udxRename, udxDelete)

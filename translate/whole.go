@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 )
@@ -79,7 +78,7 @@ func ParseWhole(text string) (*Reply, error) {
 		r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, Path: b.path, New: b.content,
 			Overwrite: len(b.content) > 0, Line: b.fence + 1})
 	}
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {
 		return r, ErrNoEdits
 	}
