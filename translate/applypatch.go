@@ -81,9 +81,8 @@ const (
 // no "*** Begin Patch" line or its patches hold no file section; the
 // reply is returned in every case.
 func ParseApplyPatch(text string) (*Reply, error) {
-	p := &applyPatchReader{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
+	p := &applyPatchReader{replyLines: newReplyLines(text), r: &Reply{Format: FormatApplyPatch}}
 	p.body = p.lines // copied when dedent changes it
-	p.kind = make([]lineKind, len(p.lines))
 	p.run()
 	p.collect()
 	if p.patches > 0 {

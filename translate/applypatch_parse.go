@@ -11,11 +11,10 @@ import (
 
 // applyPatchReader reads a reply line by line.
 type applyPatchReader struct {
-	lines []string // the reply's lines, as written
-	body  []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
-	kind  []lineKind
-	r     *Reply
-	group int
+	replyLines          // lines: the reply's lines, as written
+	body       []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
+	r          *Reply
+	group      int
 	// fences are the fenced blocks outside patches, for Reply.Shell.
 	fences  []apFenceSpan
 	patches int // "*** Begin Patch" lines read
@@ -468,7 +467,7 @@ func (p *applyPatchReader) chunk(j, to int) (apChunk, int) {
 // line standing for each run of them, none at the ends) and the
 // fenced shell commands into Reply.Shell.
 func (p *applyPatchReader) collect() {
-	p.r.Prose = collapseProse(p.lines, p.kind, len(p.lines))
+	p.r.Prose = p.prose()
 	for _, s := range p.fences {
 		if s.f.ticks == 0 || !s.f.isShell() {
 			continue

@@ -56,10 +56,8 @@ const (
 // block above it, blank lines aside. A reply without any block returns
 // ErrNoEdits (wrapped).
 func ParseEditV2(text string) (*Reply, error) {
-	p := &editV2Reader{lines: splitLines(text), r: &Reply{Format: FormatEditV2}}
-	p.kind = make([]lineKind, len(p.lines))
+	p := &editV2Reader{replyLines: newReplyLines(text), r: &Reply{Format: FormatEditV2}}
 	p.fenceOf = make([]int, len(p.lines))
-	p.unread = len(p.lines)
 	err := p.run()
 	p.collectProse()
 	if w := p.near.warnings(); len(w) > 0 {
@@ -81,14 +79,12 @@ type ev2Fence struct {
 
 // editV2Reader reads a reply line by line.
 type editV2Reader struct {
-	lines   []string
-	kind    []lineKind
+	replyLines
 	fenceOf []int // for kFence and kFenced lines: the index in fences
 	fences  []ev2Fence
 	open    fence // the fence open at the current line, if inFence
 	inFence bool
 	r       *Reply
-	unread  int // after an error: the first line (0-based) not read
 	near    nearMisses
 }
 

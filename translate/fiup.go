@@ -69,11 +69,9 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 // before it are returned with it. A reply without any block returns
 // ErrNoEdits (wrapped) along with its prose.
 func ParseFIUP(text string) (*Reply, error) {
-	p := &fiupReader{lines: splitLines(text)}
-	p.kind = make([]lineKind, len(p.lines))
-	p.unread = len(p.lines)
+	p := &fiupReader{replyLines: newReplyLines(text)}
 	err := p.run()
-	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: collapseProse(p.lines, p.kind, p.unread)}
+	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: p.prose()}
 	sortWarnings(r.Warnings)
 	if err != nil {
 		return r, err
@@ -88,12 +86,10 @@ func ParseFIUP(text string) (*Reply, error) {
 // kProse, kFence (a wrapping fence's own lines and the lines inside it
 // around the blocks), kBlock and kMarker.
 type fiupReader struct {
-	lines  []string
-	kind   []lineKind
-	ops    []Operation
-	warns  []Warning
-	unread int // after an error: the first line (0-based) not read
-	near   nearMisses
+	replyLines
+	ops   []Operation
+	warns []Warning
+	near  nearMisses
 }
 
 // fiupFence is a fence open outside the blocks.

@@ -53,3 +53,21 @@ func collapseProse(lines []string, kind []lineKind, n int) []string {
 	}
 	return c.done()
 }
+
+// replyLines is the reply as a line-based reader walks it: its lines
+// and what each was read as. unread is the first line (0-based) not
+// read: a reader that stops at an error sets it, and the lines after
+// it are no prose, since nothing there was read.
+type replyLines struct {
+	lines  []string
+	kind   []lineKind
+	unread int
+}
+
+func newReplyLines(text string) replyLines {
+	lines := splitLines(text)
+	return replyLines{lines: lines, kind: make([]lineKind, len(lines)), unread: len(lines)}
+}
+
+// prose returns the prose read before unread.
+func (l *replyLines) prose() []string { return collapseProse(l.lines, l.kind, l.unread) }

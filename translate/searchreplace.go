@@ -85,13 +85,11 @@ type srSplit struct {
 
 // searchReplaceReader reads a reply line by line.
 type searchReplaceReader struct {
-	lines   []string
-	kind    []lineKind
+	replyLines
 	out     srSplit
 	prev    string // file of the previous block
 	open    fence  // the fence open at the current line, if inFence
 	inFence bool
-	unread  int // after an error: the first line (0-based) not read
 	near    nearMisses
 }
 
@@ -106,11 +104,9 @@ type searchReplaceReader struct {
 // *ParseError; the split is returned, with what was read so far, in
 // every case.
 func splitSearchReplace(text string) (*srSplit, error) {
-	p := &searchReplaceReader{lines: splitLines(text)}
-	p.kind = make([]lineKind, len(p.lines))
-	p.unread = len(p.lines)
+	p := &searchReplaceReader{replyLines: newReplyLines(text)}
 	err := p.run()
-	p.out.Prose = collapseProse(p.lines, p.kind, p.unread)
+	p.out.Prose = p.prose()
 	if w := p.near.warnings(); len(w) > 0 {
 		p.out.Warnings = append(p.out.Warnings, w...)
 		sortWarnings(p.out.Warnings)

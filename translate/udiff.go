@@ -61,7 +61,7 @@ func ParseUdiff(text string) (*Reply, error) {
 	for i := range s.blocks {
 		u.block(&s.blocks[i])
 	}
-	u.r.Prose = collapseProse(s.lines, s.kind, len(s.lines))
+	u.r.Prose = s.prose()
 	sortWarnings(u.r.Warnings)
 	if len(u.r.Ops) == 0 && len(u.r.Failed) == 0 {
 		return u.r, fmt.Errorf("%w: the reply has no unified diff (a ```diff fence with --- a/P, +++ b/P and @@ lines, or a git diff)", ErrNoEdits)

@@ -127,11 +127,10 @@ func (b wholeBlock) unclosed(n int) string {
 
 // wholeReader reads a reply in one scan (scanWhole) and holds what it found.
 type wholeReader struct {
-	lines  []string
-	kind   []lineKind // kFenced: an unnamed fence, fences included, read as prose
-	blocks []wholeBlock
-	shell  []Shell
-	warns  []Warning
+	replyLines // kind: kFenced for an unnamed fence, fences included, read as prose
+	blocks     []wholeBlock
+	shell      []Shell
+	warns      []Warning
 }
 
 // wfence is an opening fence line: a fence of fence.go, or one of
@@ -183,8 +182,7 @@ func openWhole(t string) (wfence, bool) {
 // scanWhole reads the fences of a reply. With first it stops at the
 // first whole-file block, which is all wholeAt needs.
 func scanWhole(text string, first bool) *wholeReader {
-	s := &wholeReader{lines: splitLines(text)}
-	s.kind = make([]lineKind, len(s.lines))
+	s := &wholeReader{replyLines: newReplyLines(text)}
 	for i := 0; i < len(s.lines); {
 		f, ok := openWhole(strings.TrimSpace(s.lines[i]))
 		if !ok {
