@@ -15,7 +15,7 @@ type Format struct {
 	// Seed names the specification the format follows.
 	Seed   string
 	detect func(string) int // offset of the first marker, -1 when none
-	read   func(string) (*Reply, error)
+	read   reader
 }
 
 // Formats lists the formats the readers understand.

@@ -2,6 +2,26 @@ package translate
 
 import "strings"
 
+// reader reads a reply in one format: Parse<Format> is each format's,
+// and Parse calls those the reply's markers name. Every reader keeps
+// one contract, so that Parse can merge what several read:
+//
+//   - it returns the reply in every case, holding what it read before
+//     any error, with every operation, failure and warning naming the
+//     reply line it came from;
+//   - the error is ErrNoEdits (wrapped, with the reason) when the reply
+//     holds no block of its format, or a *ParseError naming the reply
+//     line where reading stopped. A reader whose markers delimit each
+//     block fails that block instead (Reply.failf), and the blocks
+//     after it still count;
+//   - the lines no block took are the reply's prose (see
+//     proseCollector); every reader but fiup's also returns the
+//     reply's fenced shell blocks as Reply.Shell;
+//   - a near miss of one of its markers (see markerAt) is read as the
+//     marker, with a warning, and a line too far from any to be read
+//     fails naming its line.
+type reader func(text string) (*Reply, error)
+
 // lineKind says what a reply line was read as. Every reader sorts the
 // reply's lines into these kinds first, so that what no block took is
 // prose by the same rule in every format.
