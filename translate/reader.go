@@ -18,8 +18,7 @@ import "strings"
 //     proseCollector); every reader but fiup's also returns the
 //     reply's fenced shell blocks as Reply.Shell;
 //   - a near miss of one of its markers (see markerAt) is read as the
-//     marker, with a warning, and a line too far from any to be read
-//     fails naming its line.
+//     marker, with a warning naming the line.
 type reader func(text string) (*Reply, error)
 
 // lineKind says what a reply line was read as. Every reader sorts the
