@@ -138,7 +138,7 @@ func splitChunk(lines []string) chunkSplit {
 			}
 		}
 		if start < 0 {
-			sp.prose = collapseProse(lines, kind, len(lines))
+			sp.prose = collapseProse(lines, kind, len(lines), proseKinds)
 			return sp
 		}
 		ops := start
@@ -156,10 +156,10 @@ func splitChunk(lines []string) chunkSplit {
 			}
 		}
 		sp.shell = shell
-		sp.prose = collapseProse(lines, kind, start)
+		sp.prose = collapseProse(lines, kind, start, proseKinds)
 		return sp
 	}
-	sp.prose = collapseProse(lines, kind, len(lines))
+	sp.prose = collapseProse(lines, kind, len(lines), proseKinds)
 	return sp
 }
 

@@ -302,7 +302,7 @@ func (p *editV2Reader) fail(i int, msg string) error {
 // block, neither its fence lines nor its blank lines. Runs of blank
 // lines count as one; none stand at the ends.
 func (p *editV2Reader) collectProse() {
-	var c proseCollector
+	var prose []string
 	for i, k := range p.kind[:p.unread] {
 		switch k {
 		case kProse:
@@ -313,9 +313,14 @@ func (p *editV2Reader) collectProse() {
 		default:
 			continue
 		}
-		c.add(p.lines[i])
+		if keepProse(prose, p.lines[i]) {
+			prose = append(prose, p.lines[i])
+		}
 	}
-	p.r.Prose = c.done()
+	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
+		prose = prose[:len(prose)-1]
+	}
+	p.r.Prose = prose
 }
 
 // ev2Is reports whether line is the marker m: m at the start of the

@@ -15,7 +15,7 @@ import "strings"
 //     block fails that block instead (Reply.failf), and the blocks
 //     after it still count;
 //   - the lines no block took are the reply's prose (see
-//     proseCollector); every reader but fiup's also returns the
+//     keepProse); every reader but fiup's also returns the
 //     reply's fenced shell blocks as Reply.Shell;
 //   - a near miss of one of its markers (see markerAt) is read as the
 //     marker, with a warning naming the line.
@@ -37,41 +37,38 @@ const (
 	kWrapper                 // a heredoc line around a block
 )
 
-// proseCollector gathers a reply's prose line by line: one blank line
-// stands for each run of them, and none is kept at either end, so that
-// the description reads the same whatever the spacing around blocks.
-type proseCollector struct {
-	lines []string
+// The prose of a reply is gathered line by line: one blank line stands
+// for each run of them, and none is kept at either end, so that the
+// description reads the same whatever the spacing around blocks.
+// keepProse holds the rule; each caller appends to a local slice and
+// trims its end itself, because a slice passed to a function that
+// returns it, or held in a collector, is grown on the heap and costs
+// one allocation more per reply.
+
+// keepProse reports whether line joins prose: a blank line does not at
+// the start, nor after another blank line.
+func keepProse(prose []string, line string) bool {
+	return strings.TrimSpace(line) != "" || len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) != ""
 }
 
-// add appends line, unless it is blank and the prose so far is empty
-// or ends with a blank line.
-func (c *proseCollector) add(line string) {
-	if strings.TrimSpace(line) == "" && (len(c.lines) == 0 || strings.TrimSpace(c.lines[len(c.lines)-1]) == "") {
-		return
-	}
-	c.lines = append(c.lines, line)
-}
-
-// done returns the prose without its trailing blank line.
-func (c *proseCollector) done() []string {
-	for len(c.lines) > 0 && strings.TrimSpace(c.lines[len(c.lines)-1]) == "" {
-		c.lines = c.lines[:len(c.lines)-1]
-	}
-	return c.lines
-}
-
-// collapseProse gathers the prose lines (kind kProse) among the first
-// n: the lines a reader read before it stopped.
-func collapseProse(lines []string, kind []lineKind, n int) []string {
-	var c proseCollector
+// collapseProse gathers the prose among the first n lines: those whose
+// kind is in kinds (a set of 1<<kind bits), the lines a reader read
+// before it stopped.
+func collapseProse(lines []string, kind []lineKind, n int, kinds uint) []string {
+	var prose []string
 	for i, k := range kind[:n] {
-		if k == kProse {
-			c.add(lines[i])
+		if kinds&(1<<k) != 0 && keepProse(prose, lines[i]) {
+			prose = append(prose, lines[i])
 		}
 	}
-	return c.done()
+	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
+		prose = prose[:len(prose)-1]
+	}
+	return prose
 }
+
+// proseKinds is the usual kinds set of collapseProse: prose lines only.
+const proseKinds = 1 << kProse
 
 // replyLines is the reply as a line-based reader walks it: its lines
 // and what each was read as. unread is the first line (0-based) not
@@ -89,4 +86,4 @@ func newReplyLines(text string) replyLines {
 }
 
 // prose returns the prose read before unread.
-func (l *replyLines) prose() []string { return collapseProse(l.lines, l.kind, l.unread) }
+func (l *replyLines) prose() []string { return collapseProse(l.lines, l.kind, l.unread, proseKinds) }

@@ -640,7 +640,7 @@ func (p *udiffxReader) checkHeaders(hp *hunkPatch, path string) {
 // Reply.Shell. A fence open where an envelope starts wraps it: its
 // lines are the envelope's.
 func (p *udiffxReader) prose(envs []udxRange) {
-	var prose proseCollector
+	var prose []string
 	var open fence
 	in, wrapper := false, false
 	openLine := 0
@@ -654,7 +654,7 @@ func (p *udiffxReader) prose(envs []udxRange) {
 	for i := 0; i < p.n; i++ {
 		if len(envs) > 0 && i == envs[0].from {
 			if h := envs[0].head; strings.TrimSpace(h) != "" && !in {
-				prose.add(h)
+				prose = append(prose, h)
 			}
 			wrapper = wrapper || in
 			i = envs[0].to
@@ -678,12 +678,17 @@ func (p *udiffxReader) prose(envs []udxRange) {
 			shell.Reset()
 			continue
 		}
-		prose.add(p.line(i))
+		if keepProse(prose, p.line(i)) {
+			prose = append(prose, p.line(i))
+		}
 	}
 	if in {
 		endShell()
 	}
-	p.r.Prose = prose.done()
+	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
+		prose = prose[:len(prose)-1]
+	}
+	p.r.Prose = prose
 }
 
 // udxStripFence strips a Markdown fence that wraps a directive body:

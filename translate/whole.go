@@ -375,13 +375,7 @@ func (s *wholeReader) warn(line int, format string, args ...any) {
 // prose gathers the prose lines and unnamed fences, one blank line
 // standing for each run of them, none at the ends.
 func (s *wholeReader) prose() []string {
-	var c proseCollector
-	for i, k := range s.kind {
-		if k == kProse || k == kFenced {
-			c.add(s.lines[i])
-		}
-	}
-	return c.done()
+	return collapseProse(s.lines, s.kind, len(s.lines), 1<<kProse|1<<kFenced)
 }
 
 var (
