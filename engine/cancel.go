@@ -79,7 +79,7 @@ func parseReply(ctx context.Context, text string, opts translate.ParseOptions) (
 	}
 	done := make(chan parsed, 1)
 	go func() {
-		r, err := translate.ParseWith(text, opts)
+		r, err := translate.Parse(text, opts)
 		done <- parsed{r, err}
 	}()
 	select {

@@ -167,7 +167,7 @@ func TestCorpusMessages(t *testing.T) {
 	var listing []string
 	n := 0
 	for _, reply := range transcriptReplies(string(text)) {
-		r, err := translate.Parse(reply, "auto")
+		r, err := translate.Parse(reply, translate.ParseOptions{Format: "auto"})
 		if err != nil || len(r.Ops) == 0 {
 			continue
 		}

@@ -62,7 +62,7 @@ func checkReplyUntouched(t *testing.T, reply string, src memSource, opts RunOpti
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := translate.ParseWith(reply, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+	parsed, err := translate.Parse(reply, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
 	if err != nil {
 		if len(results[0].Changes) > 0 {
 			t.Fatalf("the reply does not parse (%v), yet Run changed files", err)
@@ -393,7 +393,7 @@ func TestGoldenUntouchedCorrupted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reply, src, opts := loadFormatCase(t, filepath.Dir(tt.dir), filepath.Join("..", "testdata", tt.dir))
-			parsed, err := translate.ParseWith(reply, translate.ParseOptions{Format: opts.Format})
+			parsed, err := translate.Parse(reply, translate.ParseOptions{Format: opts.Format})
 			if err != nil {
 				t.Fatal(err)
 			}

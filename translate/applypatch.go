@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -82,9 +81,8 @@ const (
 // no "*** Begin Patch" line or its patches hold no file section; the
 // reply is returned in every case.
 func ParseApplyPatch(text string) (*Reply, error) {
-	p := &apParser{lines: splitLines(text), r: &Reply{Format: FormatApplyPatch}}
+	p := &applyPatchReader{replyLines: newReplyLines(text), r: &Reply{Format: FormatApplyPatch}}
 	p.body = p.lines // copied when dedent changes it
-	p.kind = make([]apKind, len(p.lines))
 	p.run()
 	p.collect()
 	if p.patches > 0 {
@@ -92,13 +90,13 @@ func ParseApplyPatch(text string) (*Reply, error) {
 	}
 	var near nearMisses
 	for i, l := range p.lines {
-		if p.kind[i] == apPatch {
+		if p.kind[i] == kBlock {
 			t := strings.TrimSpace(l)
 			near.add(i+1, t, markerAt(t))
 		}
 	}
 	p.r.Warnings = append(p.r.Warnings, near.warnings()...)
-	sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
+	sortWarnings(p.r.Warnings)
 	r := p.r
 	switch {
 	case len(r.Ops)+len(r.Failed) > 0:
@@ -123,11 +121,11 @@ func ParseApplyPatch(text string) (*Reply, error) {
 // not vanish while the patch before it applies. An "*** End Patch"
 // right after a patch's end, blank lines aside, is that patch's,
 // doubled.
-func (p *apParser) strays() {
+func (p *applyPatchReader) strays() {
 	reported, after := false, false
 	for i, l := range p.lines {
 		switch p.kind[i] {
-		case apPatch, apWrapper:
+		case kBlock, kWrapper:
 			reported, after = false, true
 			continue
 		}
@@ -140,7 +138,7 @@ func (p *apParser) strays() {
 		case reported:
 		case m.kind == mkApEnd && after:
 		case m.kind == mkApEnd, m.kind == mkApAdd, m.kind == mkApDelete, m.kind == mkApUpdate, m.kind == mkApMove:
-			p.fail(i+1, apPath(m.arg), "%s", strayMarkerMsg(t, m, false))
+			p.r.failf(i+1, apPath(m.arg), "%s", strayMarkerMsg(t, m, false))
 			reported = true
 		}
 		after = false

@@ -4,30 +4,17 @@ package translate
 // in a heredoc), their file sections and chunks.
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 )
 
-// apKind says what a reply line was read as.
-type apKind uint8
-
-const (
-	apProse   apKind = iota // prose outside any fence
-	apFence                 // a line opening or closing a fence
-	apFenced                // inside a fence, outside any patch
-	apPatch                 // a line of a patch, its markers included
-	apWrapper               // a heredoc line around a patch
-)
-
-// apParser reads a reply line by line.
-type apParser struct {
-	lines []string // the reply's lines, as written
-	body  []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
-	kind  []apKind
-	r     *Reply
-	group int
+// applyPatchReader reads a reply line by line.
+type applyPatchReader struct {
+	replyLines          // lines: the reply's lines, as written
+	body       []string // the same, patches dedented: what patches are read from (lines itself until dedent changes one)
+	r          *Reply
+	group      int
 	// fences are the fenced blocks outside patches, for Reply.Shell.
 	fences  []apFenceSpan
 	patches int // "*** Begin Patch" lines read
@@ -51,7 +38,7 @@ var apHeredocRe = regexp.MustCompile(`(?:^|[^<])<<-?[ \t]*(?:'([^'\s]+)'|"([^"\s
 
 // run sorts the reply's lines into prose, fences and patches, and
 // reads each patch where it starts.
-func (p *apParser) run() {
+func (p *applyPatchReader) run() {
 	var open fence
 	in := false
 	for i := 0; i < len(p.lines); {
@@ -62,15 +49,15 @@ func (p *apParser) run() {
 		}
 		switch {
 		case in:
-			p.kind[i] = apFenced
+			p.kind[i] = kFenced
 			if open.closes(t) {
-				p.kind[i], in = apFence, false
+				p.kind[i], in = kFence, false
 				p.fences[len(p.fences)-1].to = i
 			}
 		default:
 			if f, ok := openFence(t); ok {
 				open, in = f, true
-				p.kind[i] = apFence
+				p.kind[i] = kFence
 				p.fences = append(p.fences, apFenceSpan{f: f, from: i, to: len(p.lines)})
 			}
 		}
@@ -82,16 +69,16 @@ func (p *apParser) run() {
 // the fence open there, if in. It returns the line where the run goes
 // on: after the patch and its heredoc terminator, or at the line that
 // closes its fence.
-func (p *apParser) patch(begin int, wrap fence, in bool) int {
+func (p *applyPatchReader) patch(begin int, wrap fence, in bool) int {
 	if p.patches == 0 {
 		p.first = begin
 	}
 	p.patches++
 	word := ""
-	if begin > 0 && (p.kind[begin-1] == apProse || p.kind[begin-1] == apFenced) {
+	if begin > 0 && (p.kind[begin-1] == kProse || p.kind[begin-1] == kFenced) {
 		if m := apHeredocRe.FindStringSubmatch(p.lines[begin-1]); m != nil {
 			word = m[1] + m[2] + m[3]
-			p.kind[begin-1] = apWrapper
+			p.kind[begin-1] = kWrapper
 		}
 	}
 	end, limit := -1, len(p.lines)
@@ -124,11 +111,11 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 	p.open, p.stop = end < 0 && wrapEnd < 0, to
 	p.sections(begin+1, to)
 	for j := begin; j < p.stop; j++ {
-		p.kind[j] = apPatch
+		p.kind[j] = kBlock
 	}
 	switch {
 	case end >= 0:
-		p.kind[end] = apPatch
+		p.kind[end] = kBlock
 		next := end + 1
 		if word != "" {
 			j := next
@@ -136,31 +123,31 @@ func (p *apParser) patch(begin int, wrap fence, in bool) int {
 				j++
 			}
 			if j < len(p.lines) && strings.TrimSpace(p.lines[j]) == word {
-				p.kind[j] = apWrapper
+				p.kind[j] = kWrapper
 				next = j + 1
 			}
 		}
 		return next
 	case wrapEnd >= 0 && word != "":
-		p.warn(begin+1, "the patch has no %q line; it is read up to line %d, where its heredoc ends", apEnd, wrapEnd+1)
-		p.kind[wrapEnd] = apWrapper
+		p.r.warnf(begin+1, "the patch has no %q line; it is read up to line %d, where its heredoc ends", apEnd, wrapEnd+1)
+		p.kind[wrapEnd] = kWrapper
 		return wrapEnd + 1
 	case wrapEnd >= 0:
-		p.warn(begin+1, "the patch has no %q line; it is read up to line %d, where its fence ends", apEnd, wrapEnd+1)
+		p.r.warnf(begin+1, "the patch has no %q line; it is read up to line %d, where its fence ends", apEnd, wrapEnd+1)
 		return wrapEnd // the run closes the fence
 	}
 	last := p.stop
 	for last > begin+1 && strings.TrimSpace(p.lines[last-1]) == "" {
 		last--
 	}
-	p.warn(begin+1, "the patch has no %q line; it ends at line %d, the last line that can belong to it", apEnd, last)
+	p.r.warnf(begin+1, "the patch has no %q line; it ends at line %d, the last line that can belong to it", apEnd, last)
 	return p.stop
 }
 
 // dedent removes the indentation of the "*** Begin Patch" line at
 // begin from every line up to to (the end marker included) when all
 // the non-blank ones have it: a patch indented as a whole.
-func (p *apParser) dedent(begin, to int) {
+func (p *applyPatchReader) dedent(begin, to int) {
 	l := p.lines[begin]
 	ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 	if ind == "" {
@@ -181,14 +168,14 @@ func (p *apParser) dedent(begin, to int) {
 }
 
 // sections reads the file sections of the patch lines [from, to).
-func (p *apParser) sections(from, to int) {
+func (p *applyPatchReader) sections(from, to int) {
 	for i := from; i < to; {
 		t := strings.TrimSpace(p.body[i])
 		m, path := apMarker(t)
 		switch m {
 		case apMarkAdd, apMarkDelete, apMarkUpdate:
 			if path == "" {
-				p.fail(i+1, "", "the header %q names no file", hunkClip(t))
+				p.r.failf(i+1, "", "the header %q names no file", hunkClip(t))
 				i = p.nextHeader(i+1, to)
 				continue
 			}
@@ -202,10 +189,10 @@ func (p *apParser) sections(from, to int) {
 		case apMarkUpdate:
 			i = p.update(i, to, path)
 		case apMarkMove:
-			p.fail(i+1, path, "%q stands outside an Update section: it belongs right below an %q line", hunkClip(t), apUpdate)
+			p.r.failf(i+1, path, "%q stands outside an Update section: it belongs right below an %q line", hunkClip(t), apUpdate)
 			i = p.nextHeader(i+1, to)
 		case apMarkOther:
-			p.fail(i+1, path, "%q is not a header of the format: the file headers are %q, %q and %q",
+			p.r.failf(i+1, path, "%q is not a header of the format: the file headers are %q, %q and %q",
 				hunkClip(t), apAdd+" P", apDelete+" P", apUpdate+" P")
 			i = p.nextHeader(i+1, to)
 		default:
@@ -218,7 +205,7 @@ func (p *apParser) sections(from, to int) {
 				return
 			}
 			j := p.nextHeader(i+1, to)
-			p.warn(i+1, "text outside any file section is ignored: %q", hunkClip(t))
+			p.r.warnf(i+1, "text outside any file section is ignored: %q", hunkClip(t))
 			i = j
 		}
 	}
@@ -226,7 +213,7 @@ func (p *apParser) sections(from, to int) {
 
 // nextHeader returns the first line from i on (before to) that holds a
 // file header or an unknown "***" header; to when none.
-func (p *apParser) nextHeader(i, to int) int {
+func (p *applyPatchReader) nextHeader(i, to int) int {
 	for ; i < to; i++ {
 		switch m, _ := apMarker(strings.TrimSpace(p.body[i])); m {
 		case apMarkAdd, apMarkDelete, apMarkUpdate, apMarkOther:
@@ -239,7 +226,7 @@ func (p *apParser) nextHeader(i, to int) int {
 // ends reports whether line i ends the body of a section: a known
 // marker (with white space around it), or an unknown "***" header in
 // the first column (indented, it is a context line).
-func (p *apParser) ends(i int) bool {
+func (p *applyPatchReader) ends(i int) bool {
 	m, _ := apMarker(strings.TrimSpace(p.body[i]))
 	return m != apNoMark && m != apMarkOther || m == apMarkOther && strings.HasPrefix(p.body[i], "***")
 }
@@ -248,7 +235,7 @@ func (p *apParser) ends(i int) bool {
 //
 // The file's lines are kept whole (Operation.Content), in one string:
 // a string per line would cost several times a file of short lines.
-func (p *apParser) add(i, to int, path string) int {
+func (p *applyPatchReader) add(i, to int, path string) int {
 	var content strings.Builder
 	blanks := 0 // empty lines read but not yet known to be content
 	j := i + 1
@@ -267,7 +254,7 @@ func (p *apParser) add(i, to int, path string) int {
 			continue
 		}
 		if !p.open && p.plusFollows(j+1, to) {
-			p.fail(j+1, path, "line %d of the new file %s does not start with \"+\": every line of an added file does (\"+\" alone for an empty line)", j-i, path)
+			p.r.failf(j+1, path, "line %d of the new file %s does not start with \"+\": every line of an added file does (\"+\" alone for an empty line)", j-i, path)
 			return p.nextHeader(j+1, to)
 		}
 		break // stray text after the file: sections() decides
@@ -278,7 +265,7 @@ func (p *apParser) add(i, to int, path string) int {
 
 // plusFollows reports whether a "+" line follows from j on, before the
 // end of the section.
-func (p *apParser) plusFollows(j, to int) bool {
+func (p *applyPatchReader) plusFollows(j, to int) bool {
 	for ; j < to && !p.ends(j); j++ {
 		if strings.HasPrefix(p.body[j], "+") {
 			return true
@@ -300,7 +287,7 @@ type apChunk struct {
 }
 
 // update reads the Update section whose header is line i.
-func (p *apParser) update(i, to int, path string) int {
+func (p *applyPatchReader) update(i, to int, path string) int {
 	var move string
 	moveLine, last := 0, i
 	var chunks []apChunk
@@ -313,9 +300,9 @@ func (p *apParser) update(i, to int, path string) int {
 		case m == apMarkMove:
 			switch {
 			case arg == "":
-				p.fail(j+1, path, "the line %q names no path to move %s to", hunkClip(t), path)
+				p.r.failf(j+1, path, "the line %q names no path to move %s to", hunkClip(t), path)
 			case moveLine != 0:
-				p.fail(j+1, path, "%q: the section moves %s once, to %s (line %d)", hunkClip(t), path, move, moveLine)
+				p.r.failf(j+1, path, "%q: the section moves %s once, to %s (line %d)", hunkClip(t), path, move, moveLine)
 			default:
 				move, moveLine = arg, j+1
 			}
@@ -323,7 +310,7 @@ func (p *apParser) update(i, to int, path string) int {
 			j++
 			continue
 		case m == apMarkEOF:
-			p.warn(j+1, "%q stands outside a chunk; ignored", apEOF)
+			p.r.warnf(j+1, "%q stands outside a chunk; ignored", apEOF)
 			last = j
 			j++
 			continue
@@ -345,18 +332,18 @@ func (p *apParser) update(i, to int, path string) int {
 }
 
 // updateOps turns an Update section into operations.
-func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []apChunk, last int) {
+func (p *applyPatchReader) updateOps(i int, path, move string, moveLine int, chunks []apChunk, last int) {
 	p.group++
 	n := 0
 	for _, c := range chunks {
 		if c.lostAt != 0 {
-			p.warn(c.lostAt, "a line of the chunk has no \" \", \"-\" or \"+\" prefix; it is read as a context line that lost its leading space")
+			p.r.warnf(c.lostAt, "a line of the chunk has no \" \", \"-\" or \"+\" prefix; it is read as a context line that lost its leading space")
 		}
 		if !c.changed {
 			if len(c.old) == 0 {
-				p.warn(c.line, "the chunk has no line under its @@ line; ignored")
+				p.r.warnf(c.line, "the chunk has no line under its @@ line; ignored")
 			} else {
-				p.warn(c.line, "the chunk changes no line (context only); ignored")
+				p.r.warnf(c.line, "the chunk changes no line (context only); ignored")
 			}
 			continue
 		}
@@ -378,9 +365,9 @@ func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []ap
 	case move != "":
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatApplyPatch, Path: path, NewPath: move, Overwrite: true, Line: last + 1})
 	case len(chunks) == 0 && moveLine == 0:
-		p.fail(i+1, path, "the section %q has no chunk: write \"@@\" and the lines of the change (\" \" context, \"-\" removed, \"+\" added) under it", hunkClip(strings.TrimSpace(p.body[i])))
+		p.r.failf(i+1, path, "the section %q has no chunk: write \"@@\" and the lines of the change (\" \" context, \"-\" removed, \"+\" added) under it", hunkClip(strings.TrimSpace(p.body[i])))
 	case n == 0 && moveLine == 0:
-		p.fail(i+1, path, "the section %q changes nothing: its chunks have no \"-\" or \"+\" line", hunkClip(strings.TrimSpace(p.body[i])))
+		p.r.failf(i+1, path, "the section %q changes nothing: its chunks have no \"-\" or \"+\" line", hunkClip(strings.TrimSpace(p.body[i])))
 	}
 }
 
@@ -388,13 +375,13 @@ func (p *apParser) updateOps(i int, path, move string, moveLine int, chunks []ap
 // from j on, before the next "@@" line or the end of the section. In a
 // patch without end marker nothing does: a line without prefix there
 // more likely starts the prose after it than lost its space.
-func (p *apParser) prefixedFollows(j, to int) bool {
+func (p *applyPatchReader) prefixedFollows(j, to int) bool {
 	return p.nextPrefixed(j, to) >= 0
 }
 
 // nextPrefixed returns the line of the chunk line prefixedFollows
 // looks for; -1 when there is none.
-func (p *apParser) nextPrefixed(j, to int) int {
+func (p *applyPatchReader) nextPrefixed(j, to int) int {
 	if p.open {
 		return -1
 	}
@@ -408,7 +395,7 @@ func (p *apParser) nextPrefixed(j, to int) int {
 
 // lostUntil sets *lost to the next prefixed line from j on and reports
 // whether there is one.
-func (p *apParser) lostUntil(lost *int, j, to int) bool {
+func (p *applyPatchReader) lostUntil(lost *int, j, to int) bool {
 	*lost = p.nextPrefixed(j, to)
 	return *lost >= 0
 }
@@ -418,7 +405,7 @@ var apNumbersRe = regexp.MustCompile(`^-(\d{1,9})(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@
 
 // chunk reads the chunk starting at line j and returns it with the
 // line after it.
-func (p *apParser) chunk(j, to int) (apChunk, int) {
+func (p *applyPatchReader) chunk(j, to int) (apChunk, int) {
 	c := apChunk{line: j + 1}
 	for ; j < to && strings.HasPrefix(p.body[j], "@@"); j++ {
 		s := strings.TrimSpace(strings.TrimPrefix(p.body[j], "@@"))
@@ -479,21 +466,8 @@ func (p *apParser) chunk(j, to int) (apChunk, int) {
 // collect sorts the lines outside patches into Reply.Prose (one blank
 // line standing for each run of them, none at the ends) and the
 // fenced shell commands into Reply.Shell.
-func (p *apParser) collect() {
-	var prose []string
-	for i, l := range p.lines {
-		if p.kind[i] != apProse {
-			continue
-		}
-		if strings.TrimSpace(l) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, l)
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.r.Prose = prose
+func (p *applyPatchReader) collect() {
+	p.r.Prose = p.prose()
 	for _, s := range p.fences {
 		if s.f.ticks == 0 || !s.f.isShell() {
 			continue
@@ -502,9 +476,9 @@ func (p *apParser) collect() {
 		wraps := false
 		for j := s.from + 1; j < s.to; j++ {
 			switch p.kind[j] {
-			case apFenced:
+			case kFenced:
 				b.WriteString(p.lines[j] + "\n")
-			case apPatch, apWrapper:
+			case kBlock, kWrapper:
 				wraps = true
 			}
 		}
@@ -514,12 +488,4 @@ func (p *apParser) collect() {
 			p.r.Shell = append(p.r.Shell, Shell{Line: s.from + 1, Lang: s.f.info, Text: b.String()})
 		}
 	}
-}
-
-func (p *apParser) fail(line int, path, format string, args ...any) {
-	p.r.Failed = append(p.r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *apParser) warn(line int, format string, args ...any) {
-	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
 }

@@ -43,18 +43,18 @@ func TestApplyPatchThroughParse(t *testing.T) {
 	if got := Detect(srSample + "\n" + patch); len(got) != 2 || got[0] != "diff" || got[1] != FormatApplyPatch {
 		t.Errorf("Detect of a mixed reply = %v", got)
 	}
-	r, err := Parse("Fix.\n\n"+patch, "auto")
+	r, err := Parse("Fix.\n\n"+patch, ParseOptions{Format: "auto"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Ops) != 2 || r.Ops[0].Kind != Edit || r.Ops[1].Kind != Rename || r.Ops[0].Format != FormatApplyPatch {
 		t.Fatalf("operations: %+v", r.Ops)
 	}
-	r, err = Parse("*** Begin Patch\n*** Frobnicate File: a\n*** End Patch\n", FormatApplyPatch)
+	r, err = Parse("*** Begin Patch\n*** Frobnicate File: a\n*** End Patch\n", ParseOptions{Format: FormatApplyPatch})
 	if err != nil || len(r.Ops) != 1 || r.Ops[0].Kind != Invalid || r.Ops[0].Line != 2 || !strings.Contains(r.Ops[0].Comment, "Frobnicate") {
 		t.Fatalf("an unknown header: %v %+v", err, r.Ops)
 	}
-	if _, err := Parse("*** Begin Patch\n*** End Patch\n", FormatApplyPatch); !errors.Is(err, ErrNoEdits) {
+	if _, err := Parse("*** Begin Patch\n*** End Patch\n", ParseOptions{Format: FormatApplyPatch}); !errors.Is(err, ErrNoEdits) {
 		t.Fatalf("an empty patch: %v", err)
 	}
 }

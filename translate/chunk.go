@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -61,7 +60,7 @@ func ParseChunk(text string) (*Reply, error) {
 			return r, err
 		}
 	}
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 {
 		return r, ErrNoEdits
 	}
@@ -139,7 +138,7 @@ func splitChunk(lines []string) chunkSplit {
 			}
 		}
 		if start < 0 {
-			sp.prose = collapseProse(lines, kind, len(lines))
+			sp.prose = collapseProse(lines, kind, len(lines), proseKinds)
 			return sp
 		}
 		ops := start
@@ -157,30 +156,11 @@ func splitChunk(lines []string) chunkSplit {
 			}
 		}
 		sp.shell = shell
-		sp.prose = collapseProse(lines, kind, start)
+		sp.prose = collapseProse(lines, kind, start, proseKinds)
 		return sp
 	}
-	sp.prose = collapseProse(lines, kind, len(lines))
+	sp.prose = collapseProse(lines, kind, len(lines), proseKinds)
 	return sp
-}
-
-// collapseProse gathers the prose lines among the first n, one blank
-// line standing for each run of them, none at the ends.
-func collapseProse(lines []string, kind []lineKind, n int) []string {
-	var prose []string
-	for i := range n {
-		if kind[i] != kProse {
-			continue
-		}
-		if strings.TrimSpace(lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
 }
 
 // yamlish reports whether line l, above a bare document's operations
@@ -256,7 +236,7 @@ func (c *chunkReader) errorf(yamlLine int, format string, args ...any) error {
 }
 
 func (c *chunkReader) warnf(yamlLine int, format string, args ...any) {
-	c.reply.Warnings = append(c.reply.Warnings, Warning{Line: c.line(yamlLine), Msg: fmt.Sprintf(format, args...)})
+	c.reply.warnf(c.line(yamlLine), format, args...)
 }
 
 // read decodes the document and appends its operations to the reply.

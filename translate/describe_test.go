@@ -121,7 +121,7 @@ func TestDescribeMixedReply(t *testing.T) {
 	text := "I'll modify the `greet` function in `app.py` to greet people politely, so that the output reads better.\n\n" +
 		"app.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\n" +
 		"```diff\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-x\n+y\n```\n"
-	r, err := Parse(text, "auto")
+	r, err := Parse(text, ParseOptions{Format: "auto"})
 	if err != nil || r.Format != "diff+udiff" {
 		t.Fatalf("format %q, error %v", r.Format, err)
 	}

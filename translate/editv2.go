@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -57,15 +56,13 @@ const (
 // block above it, blank lines aside. A reply without any block returns
 // ErrNoEdits (wrapped).
 func ParseEditV2(text string) (*Reply, error) {
-	p := &ev2Parser{lines: splitLines(text), r: &Reply{Format: FormatEditV2}}
-	p.kind = make([]lineKind, len(p.lines))
+	p := &editV2Reader{replyLines: newReplyLines(text), r: &Reply{Format: FormatEditV2}}
 	p.fenceOf = make([]int, len(p.lines))
-	p.unread = len(p.lines)
 	err := p.run()
 	p.collectProse()
 	if w := p.near.warnings(); len(w) > 0 {
 		p.r.Warnings = append(p.r.Warnings, w...)
-		sort.SliceStable(p.r.Warnings, func(i, j int) bool { return p.r.Warnings[i].Line < p.r.Warnings[j].Line })
+		sortWarnings(p.r.Warnings)
 	}
 	if err == nil && len(p.r.Ops) == 0 {
 		err = fmt.Errorf("%w: the reply has no %q block", ErrNoEdits, ev2Start)
@@ -80,20 +77,18 @@ type ev2Fence struct {
 	wraps bool
 }
 
-// ev2Parser reads a reply line by line.
-type ev2Parser struct {
-	lines   []string
-	kind    []lineKind
+// editV2Reader reads a reply line by line.
+type editV2Reader struct {
+	replyLines
 	fenceOf []int // for kFence and kFenced lines: the index in fences
 	fences  []ev2Fence
 	open    fence // the fence open at the current line, if inFence
 	inFence bool
 	r       *Reply
-	unread  int // after an error: the first line (0-based) not read
 	near    nearMisses
 }
 
-func (p *ev2Parser) run() error {
+func (p *editV2Reader) run() error {
 	for i := 0; i < len(p.lines); {
 		line := p.lines[i]
 		t := strings.TrimSpace(line)
@@ -120,7 +115,9 @@ func (p *ev2Parser) run() error {
 		default:
 			if f, ok := openFence(t); ok {
 				if f.ticks > 0 && f.isShell() && !p.wrapsBlock(i, f) {
-					i = p.shell(i, f)
+					var sh Shell
+					sh, i = readShell(p.lines, p.kind, i, f, f.closes)
+					p.r.Shell = append(p.r.Shell, sh)
 					continue
 				}
 				p.open, p.inFence = f, true
@@ -136,7 +133,7 @@ func (p *ev2Parser) run() error {
 				return p.fail(i, strayMarkerMsg(ev2End, markerLike{kind: mkEditStart, fit: fitExact}, false))
 			}
 			p.kind[i] = kMarker
-			p.warn(i+1, "%q stands outside any block; ignored", ev2End)
+			p.r.warnf(i+1, "%q stands outside any block; ignored", ev2End)
 		}
 		i++
 	}
@@ -145,7 +142,7 @@ func (p *ev2Parser) run() error {
 
 // wrapsBlock reports whether the fence f opening at line i holds a
 // "<<<<<<< EDIT" line before it closes.
-func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
+func (p *editV2Reader) wrapsBlock(i int, f fence) bool {
 	for j := i + 1; j < len(p.lines); j++ {
 		if ev2IsStart(p.lines[j]) {
 			return true
@@ -157,28 +154,9 @@ func (p *ev2Parser) wrapsBlock(i int, f fence) bool {
 	return false
 }
 
-// shell reads the shell block whose fence f opens at line i and
-// returns the line after it.
-func (p *ev2Parser) shell(i int, f fence) int {
-	var b strings.Builder
-	p.kind[i] = kShell
-	j := i + 1
-	for ; j < len(p.lines); j++ {
-		p.kind[j] = kShell
-		if f.closes(strings.TrimSpace(p.lines[j])) {
-			j++
-			break
-		}
-		b.WriteString(p.lines[j])
-		b.WriteByte('\n')
-	}
-	p.r.Shell = append(p.r.Shell, Shell{Line: i + 1, Lang: f.info, Text: b.String()})
-	return j
-}
-
 // block reads the block whose "<<<<<<< EDIT" is at line i and returns
 // the line after its ">>>>>>>".
-func (p *ev2Parser) block(i int) (int, error) {
+func (p *editV2Reader) block(i int) (int, error) {
 	if p.inFence {
 		p.fences[len(p.fences)-1].wraps = true
 	}
@@ -223,7 +201,7 @@ func (p *ev2Parser) block(i int) (int, error) {
 // it or, when that line opens the fence the block stands in, the
 // fence's info string or the line above the fence. It marks the line
 // it took as a name.
-func (p *ev2Parser) path(i int) (string, error) {
+func (p *editV2Reader) path(i int) (string, error) {
 	j := i - 1
 	if j >= 0 && p.inFence && p.kind[j] == kFence && p.fences[p.fenceOf[j]].open == j {
 		if name := fenceName(p.open); name != "" {
@@ -265,7 +243,7 @@ func (p *ev2Parser) path(i int) (string, error) {
 
 // body finds the block's three separators and its end marker; the
 // block starts at line i. It returns their 0-based lines.
-func (p *ev2Parser) body(i int) (end int, seps []int, err error) {
+func (p *editV2Reader) body(i int) (end int, seps []int, err error) {
 	want := [...]string{ev2Sep, ev2Mid, ev2Sep}
 	what := [...]string{"first " + ev2Sep + " (after the leading anchor)", ev2Mid + " (after the old lines)", "second " + ev2Sep + " (after the new lines)"}
 	for k := i + 1; k < len(p.lines); k++ {
@@ -297,7 +275,7 @@ func (p *ev2Parser) body(i int) (end int, seps []int, err error) {
 // nearMiss names the first line of the block at i, before line stop,
 // that looks like a marker of character c but is not one (wrong length
 // or leading white space), as a hint for the error message.
-func (p *ev2Parser) nearMiss(i, stop int, c byte) string {
+func (p *editV2Reader) nearMiss(i, stop int, c byte) string {
 	for k := i + 1; k < stop; k++ {
 		t := strings.TrimSpace(p.lines[k])
 		n := countPrefix(t, c)
@@ -314,20 +292,16 @@ func (p *ev2Parser) nearMiss(i, stop int, c byte) string {
 
 // fail records where reading stopped and returns the *ParseError for
 // the block at line i (0-based).
-func (p *ev2Parser) fail(i int, msg string) error {
+func (p *editV2Reader) fail(i int, msg string) error {
 	p.unread = i
 	return &ParseError{Format: FormatEditV2, Line: i + 1, Msg: msg}
-}
-
-func (p *ev2Parser) warn(line int, format string, args ...any) {
-	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // collectProse gathers the lines read before any error that are prose:
 // outside blocks, shell fences and path lines; of a fence that wraps a
 // block, neither its fence lines nor its blank lines. Runs of blank
 // lines count as one; none stand at the ends.
-func (p *ev2Parser) collectProse() {
+func (p *editV2Reader) collectProse() {
 	var prose []string
 	for i, k := range p.kind[:p.unread] {
 		switch k {
@@ -339,10 +313,9 @@ func (p *ev2Parser) collectProse() {
 		default:
 			continue
 		}
-		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
+		if keepProse(prose, p.lines[i]) {
+			prose = append(prose, p.lines[i])
 		}
-		prose = append(prose, p.lines[i])
 	}
 	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
 		prose = prose[:len(prose)-1]

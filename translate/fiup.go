@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode"
 )
@@ -70,12 +69,10 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 // before it are returned with it. A reply without any block returns
 // ErrNoEdits (wrapped) along with its prose.
 func ParseFIUP(text string) (*Reply, error) {
-	p := &fiupParser{lines: splitLines(text)}
-	p.kind = make([]lineKind, len(p.lines))
-	p.unread = len(p.lines)
+	p := &fiupReader{replyLines: newReplyLines(text)}
 	err := p.run()
 	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: p.prose()}
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if err != nil {
 		return r, err
 	}
@@ -85,16 +82,14 @@ func ParseFIUP(text string) (*Reply, error) {
 	return r, nil
 }
 
-// fiupParser reads a reply line by line. It reuses the line kinds of
-// the SEARCH/REPLACE reader: kProse, kFence (a wrapping fence's own
-// lines and the lines inside it around the blocks), kBlock and kMarker.
-type fiupParser struct {
-	lines  []string
-	kind   []lineKind
-	ops    []Operation
-	warns  []Warning
-	unread int // after an error: the first line (0-based) not read
-	near   nearMisses
+// fiupReader reads a reply line by line. Of the line kinds it uses
+// kProse, kFence (a wrapping fence's own lines and the lines inside it
+// around the blocks), kBlock and kMarker.
+type fiupReader struct {
+	replyLines
+	ops   []Operation
+	warns []Warning
+	near  nearMisses
 }
 
 // fiupFence is a fence open outside the blocks.
@@ -104,7 +99,7 @@ type fiupFence struct {
 	wrapping bool // a fiup fence, or one that has held a block
 }
 
-func (p *fiupParser) run() error {
+func (p *fiupReader) run() error {
 	var open *fiupFence
 	for i := 0; i < len(p.lines); i++ {
 		t := strings.TrimSpace(p.lines[i])
@@ -133,7 +128,7 @@ func (p *fiupParser) run() error {
 			return p.fail(i+1, "%s", strayMarkerMsg(t, markerAt(t), false))
 		case markerAt(t).kind == mkFiupEnd:
 			p.kind[i] = kMarker
-			p.warns = append(p.warns, Warning{Line: i + 1, Msg: fmt.Sprintf("%q stands outside any block; ignored", t)})
+			p.warns = append(p.warns, warning(i+1, "%q stands outside any block; ignored", t))
 		case open != nil:
 			if open.f.closes(t) {
 				p.closeFence(open, i)
@@ -153,7 +148,7 @@ func (p *fiupParser) run() error {
 
 // closeFence marks the lines from the opening fence to line end, the
 // blocks excepted, as a wrapper's when the fence wraps blocks.
-func (p *fiupParser) closeFence(open *fiupFence, end int) {
+func (p *fiupReader) closeFence(open *fiupFence, end int) {
 	if !open.wrapping {
 		return
 	}
@@ -185,7 +180,7 @@ type fiupBlock struct {
 
 // block reads the block whose "<<<FIUP>>>" is at line i (0-based),
 // appends its operation and returns the line of its "<<<END>>>".
-func (p *fiupParser) block(i int) (int, error) {
+func (p *fiupReader) block(i int) (int, error) {
 	b := fiupBlock{line: i + 1}
 	sec := fiupHeader
 	for j := i + 1; j < len(p.lines); j++ {
@@ -230,7 +225,7 @@ func (p *fiupParser) block(i int) (int, error) {
 
 // header reads the marker name (with its value) found at the 1-based
 // line of a block's header.
-func (p *fiupParser) header(b *fiupBlock, sec *fiupSection, name, value string, line int) error {
+func (p *fiupReader) header(b *fiupBlock, sec *fiupSection, name, value string, line int) error {
 	switch name {
 	case "FILE":
 		if b.fileLine != 0 {
@@ -268,7 +263,7 @@ func (p *fiupParser) header(b *fiupBlock, sec *fiupSection, name, value string, 
 }
 
 // finish checks a complete block and appends its operation.
-func (p *fiupParser) finish(b *fiupBlock) error {
+func (p *fiupReader) finish(b *fiupBlock) error {
 	switch {
 	case b.fileLine == 0:
 		return p.fail(b.line, "the block has no [FILE]: line naming the file")
@@ -308,27 +303,8 @@ func (p *fiupParser) finish(b *fiupBlock) error {
 	return nil
 }
 
-func (p *fiupParser) fail(line int, format string, args ...any) error {
+func (p *fiupReader) fail(line int, format string, args ...any) error {
 	return &ParseError{Format: fiupFormat, Line: line, Msg: fmt.Sprintf(format, args...)}
-}
-
-// prose gathers the prose lines read before any error, one blank line
-// standing for each run of them, none at the ends.
-func (p *fiupParser) prose() []string {
-	var prose []string
-	for i, k := range p.kind[:p.unread] {
-		if k != kProse {
-			continue
-		}
-		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, p.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
 }
 
 // fiupMarker reads a section marker at the start of line: "[NAME]",

@@ -15,7 +15,7 @@ type Format struct {
 	// Seed names the specification the format follows.
 	Seed   string
 	detect func(string) int // offset of the first marker, -1 when none
-	read   func(string) (*Reply, error)
+	read   reader
 }
 
 // Formats lists the formats the readers understand.
@@ -133,14 +133,60 @@ func Detect(text string) []string {
 	return names
 }
 
-// Parse reads a reply in the named format ("auto" or "" detects it; a
-// reply holding blocks of several formats is read by each of their
-// readers and its operations merged in reply order). It returns
+// ParseOptions says how to read a reply.
+type ParseOptions struct {
+	// Format is "auto" (or "") to detect, or a format name.
+	Format string
+	// ShellOps turns the file commands of fenced shell blocks (git rm,
+	// git mv, rm, mv) into Delete and Rename operations. Nothing is
+	// ever executed.
+	ShellOps bool
+}
+
+// Parse reads a reply in the format o.Format names ("auto" or ""
+// detects it; a reply holding blocks of several formats is read by
+// each of their readers and its operations merged in reply order). It
+// returns ErrNoEdits (wrapped, with the reason) when the reply holds no
+// edit, ErrUnknownFormat for a format no reader has, and a reader's
+// *ParseError for a malformed reply, together with what was parsed
+// before it. Every operation carries its format; blocks a reader could
+// not read become Invalid operations in their place. With o.ShellOps, a
+// reply whose only edits are file commands in shell blocks is a reply
+// too; its format is "shell".
+func Parse(text string, o ParseOptions) (*Reply, error) {
+	r, err := parseFormat(text, o.Format)
+	if !o.ShellOps || (err != nil && !isNoEdits(err)) {
+		return r, err
+	}
+	if r == nil {
+		shell, prose := shellBlocks(text)
+		r = &Reply{Format: "shell", Shell: shell, Prose: prose}
+	}
+	ops, warns := ShellOps(r.Shell)
+	for i := range ops {
+		ops[i].Format = r.Format
+	}
+	r.Ops = append(r.Ops, ops...)
+	r.Warnings = append(r.Warnings, warns...)
+	sort.SliceStable(r.Ops, func(i, j int) bool { return r.Ops[i].Line < r.Ops[j].Line })
+	sortWarnings(r.Warnings)
+	if len(r.Ops) == 0 {
+		if err == nil {
+			err = fmt.Errorf("%w: the reply has no edit block and its shell blocks no file command", ErrNoEdits)
+		}
+		return r, err
+	}
+	return r, nil
+}
+
+// parseFormat reads a reply in the named format ("auto" or "" detects
+// it; a reply holding blocks of several formats is read by each of
+// their readers and its operations merged in reply order). It returns
 // ErrNoEdits (wrapped, with the reason) when the reply holds no edit,
 // and a reader's *ParseError for a malformed one, together with what
 // was parsed before it. Every operation carries its format; blocks a
 // reader could not read become Invalid operations in their place.
-func Parse(text, format string) (*Reply, error) {
+func parseFormat(text, format string) (*Reply, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, fmt.Errorf("%w: the reply is empty", ErrNoEdits)
 	}
@@ -188,7 +234,7 @@ func Parse(text, format string) (*Reply, error) {
 // whose start the model left out ("*** Update File:" without "***
 // Begin Patch", a <FILE_NEW> without its envelope) beside blocks of
 // another format. Read alone, such a reply fails naming the line (see
-// Parse); beside other blocks it must not vanish while they apply.
+// parseFormat); beside other blocks it must not vanish while they apply.
 func strayMarkers(text string, names []string, r *Reply) {
 	read := func(f string) bool {
 		for _, n := range names {

@@ -53,7 +53,7 @@ func FuzzParseAuto(f *testing.F) {
 		if !slices.Equal(names, Detect(reply)) {
 			t.Fatal("Detect is not deterministic")
 		}
-		r, err := ParseWith(reply, ParseOptions{Format: "auto", ShellOps: true})
+		r, err := Parse(reply, ParseOptions{Format: "auto", ShellOps: true})
 		if err == nil && (r == nil || len(r.Ops) == 0) {
 			t.Fatalf("no error and no operation: %+v", r)
 		}

@@ -43,17 +43,17 @@ func TestDetect(t *testing.T) {
 }
 
 func TestParseMixedReply(t *testing.T) {
-	r, err := Parse("Two formats.\n\n"+fiupSample+"\n"+srSample, "auto")
+	r, err := Parse("Two formats.\n\n"+fiupSample+"\n"+srSample, ParseOptions{Format: "auto"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Format != "fiup+diff" || len(r.Ops) != 2 || r.Ops[0].Format != "fiup" || r.Ops[1].Format != "diff" || r.Ops[0].Line > r.Ops[1].Line {
 		t.Fatalf("format %q, ops %+v", r.Format, r.Ops)
 	}
-	if _, err := Parse("Nothing here.\n", "auto"); !errors.Is(err, ErrNoEdits) {
+	if _, err := Parse("Nothing here.\n", ParseOptions{Format: "auto"}); !errors.Is(err, ErrNoEdits) {
 		t.Fatalf("no edits: %v", err)
 	}
-	if _, err := Parse(srSample, "nope"); !errors.Is(err, ErrUnknownFormat) {
+	if _, err := Parse(srSample, ParseOptions{Format: "nope"}); !errors.Is(err, ErrUnknownFormat) {
 		t.Fatalf("unknown format: %v", err)
 	}
 }

@@ -112,7 +112,7 @@ func nearMissCases() []nearMissCase {
 func TestNearMissReplies(t *testing.T) {
 	for _, tc := range nearMissCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := Parse(tc.reply, "auto")
+			r, err := Parse(tc.reply, ParseOptions{Format: "auto"})
 			if r != nil {
 				for _, op := range r.Ops {
 					if op.Format == FormatWhole {
@@ -176,7 +176,7 @@ func TestLookAlikesStayContent(t *testing.T) {
 		"<<END\n<END>\n<<<EOF\n",
 	} {
 		reply := "The new file.\n\nnotes.md\n```\n" + content + "```\n"
-		r, err := Parse(reply, "auto")
+		r, err := Parse(reply, ParseOptions{Format: "auto"})
 		if err != nil {
 			t.Errorf("%q: %v", content, err)
 			continue
@@ -240,7 +240,7 @@ func TestNearMissesInsideBlocks(t *testing.T) {
 			1, `<<<FIUP>>> at line 6 starts another block first`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse(tc.reply, "auto")
+			_, err := Parse(tc.reply, ParseOptions{Format: "auto"})
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Line != tc.line || !strings.Contains(pe.Msg, tc.says) {
 				t.Errorf("error %v, want line %d saying %q", err, tc.line, tc.says)
@@ -248,7 +248,7 @@ func TestNearMissesInsideBlocks(t *testing.T) {
 		})
 	}
 	// One warning per spelling, naming the other lines.
-	r, err := Parse(nmSR("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE")+"\napp.py\n```\n<<<<<<<SEARCH\n    x = 1\n=======\n    x = 3\n>>>>>>> REPLACE\n```\n", "auto")
+	r, err := Parse(nmSR("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE")+"\napp.py\n```\n<<<<<<<SEARCH\n    x = 1\n=======\n    x = 3\n>>>>>>> REPLACE\n```\n", ParseOptions{Format: "auto"})
 	if err != nil || len(r.Warnings) != 2 || !strings.Contains(r.Warnings[0].Msg, "(so is line 14)") {
 		t.Errorf("error %v, warnings %+v", err, r.Warnings)
 	}
@@ -259,7 +259,7 @@ func TestNearMissesInsideBlocks(t *testing.T) {
 func TestNearMissUnderAnotherFormat(t *testing.T) {
 	reply := nmSR("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE")
 	for _, format := range []string{"whole", "udiff", "fiup"} {
-		r, err := Parse(reply, format)
+		r, err := Parse(reply, ParseOptions{Format: format})
 		if !errors.Is(err, ErrNoEdits) || !strings.Contains(err.Error(), `reply line 5 holds "<<<<<<<SEARCH" (a near miss of the SEARCH/REPLACE marker "<<<<<<< SEARCH")`) {
 			t.Errorf("--format %s: error %v", format, err)
 		}
@@ -273,7 +273,7 @@ func TestNearMissUnderAnotherFormat(t *testing.T) {
 // marker fails naming the marker's line (it did not come to be no
 // edit: a block of the format was meant).
 func TestStrayMarkerWithoutBlocks(t *testing.T) {
-	_, err := Parse("Sure!\n>>>>>>> REPLACE\n", "auto")
+	_, err := Parse("Sure!\n>>>>>>> REPLACE\n", ParseOptions{Format: "auto"})
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 || pe.Format != "diff" || strings.Contains(pe.Msg, "whole files") ||
 		!strings.Contains(pe.Msg, `the SEARCH/REPLACE marker ">>>>>>> REPLACE" stands outside any diff block`) {
@@ -307,7 +307,7 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := Parse(tt.reply, "auto")
+			r, err := Parse(tt.reply, ParseOptions{Format: "auto"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -354,7 +354,7 @@ func TestStrayMarkerOfTheFormatRead(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// A reader that stops at a *ParseError stops there; the
 			// others report an Invalid operation beside the block.
-			r, err := Parse(tt.reply, "auto")
+			r, err := Parse(tt.reply, ParseOptions{Format: "auto"})
 			var pe *ParseError
 			if errors.As(err, &pe) {
 				if tt.line == 0 || pe.Line != tt.line || !strings.Contains(pe.Msg, tt.says) {

@@ -29,7 +29,7 @@ func BenchmarkParse(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
 				for _, r := range replies {
-					Parse(r, name) //nolint:errcheck // failing replies are part of the set
+					Parse(r, ParseOptions{Format: name}) //nolint:errcheck // failing replies are part of the set
 				}
 			}
 		})

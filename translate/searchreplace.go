@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -51,7 +50,7 @@ func ParseSearchReplace(text string) (*Reply, error) {
 	r.Ops = ops
 	if len(warns) > 0 {
 		r.Warnings = append(r.Warnings, warns...)
-		sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+		sortWarnings(r.Warnings)
 	}
 	if err != nil {
 		return r, err
@@ -84,28 +83,13 @@ type srSplit struct {
 	Stop int
 }
 
-// lineKind says what a reply line was read as.
-type lineKind uint8
-
-const (
-	kProse  lineKind = iota // prose outside any fence
-	kFence                  // a line opening or closing a fence
-	kFenced                 // inside a fenced block that is not an edit
-	kBlock                  // part of a SEARCH/REPLACE block
-	kShell                  // part of a shell block, fences included
-	kName                   // a file name line
-	kMarker                 // a stray end marker
-)
-
-// srParser reads a reply line by line.
-type srParser struct {
-	lines   []string
-	kind    []lineKind
+// searchReplaceReader reads a reply line by line.
+type searchReplaceReader struct {
+	replyLines
 	out     srSplit
 	prev    string // file of the previous block
 	open    fence  // the fence open at the current line, if inFence
 	inFence bool
-	unread  int // after an error: the first line (0-based) not read
 	near    nearMisses
 }
 
@@ -120,19 +104,17 @@ type srParser struct {
 // *ParseError; the split is returned, with what was read so far, in
 // every case.
 func splitSearchReplace(text string) (*srSplit, error) {
-	p := &srParser{lines: splitLines(text)}
-	p.kind = make([]lineKind, len(p.lines))
-	p.unread = len(p.lines)
+	p := &searchReplaceReader{replyLines: newReplyLines(text)}
 	err := p.run()
-	p.collectProse()
+	p.out.Prose = p.prose()
 	if w := p.near.warnings(); len(w) > 0 {
 		p.out.Warnings = append(p.out.Warnings, w...)
-		sort.SliceStable(p.out.Warnings, func(i, j int) bool { return p.out.Warnings[i].Line < p.out.Warnings[j].Line })
+		sortWarnings(p.out.Warnings)
 	}
 	return &p.out, err
 }
 
-func (p *srParser) run() error {
+func (p *searchReplaceReader) run() error {
 	for i := 0; i < len(p.lines); {
 		t := strings.TrimSpace(p.lines[i])
 		m := srMarker(t)
@@ -157,7 +139,9 @@ func (p *srParser) run() error {
 		default:
 			if f, ok := openFence(t); ok {
 				if f.ticks > 0 && f.isShell() && !p.searchFollows(i) {
-					i = p.shell(i, f)
+					var sh Shell
+					sh, i = readShell(p.lines, p.kind, i, f, f.ticksClose)
+					p.out.Shell = append(p.out.Shell, sh)
 					continue
 				}
 				p.open, p.inFence = f, true
@@ -195,7 +179,7 @@ func followsBlock(lines []string, kind []lineKind, i int) bool {
 // searchFollows reports whether one of the two lines after line i is a
 // SEARCH marker: a shell-tagged fence opening an edit block
 // (```` ```bash ```` then script.sh then the marker) is no shell block.
-func (p *srParser) searchFollows(i int) bool {
+func (p *searchReplaceReader) searchFollows(i int) bool {
 	for j := i + 1; j <= i+2 && j < len(p.lines); j++ {
 		if isSearch(strings.TrimSpace(p.lines[j])) {
 			return true
@@ -204,30 +188,9 @@ func (p *srParser) searchFollows(i int) bool {
 	return false
 }
 
-// shell reads the shell block whose fence f opens at line i, up to a
-// line starting with as many backticks as f (as the reference does, a
-// fence line with an info string ends it too), and returns the line
-// after it.
-func (p *srParser) shell(i int, f fence) int {
-	var b strings.Builder
-	j := i
-	p.kind[j] = kShell
-	for j++; j < len(p.lines); j++ {
-		p.kind[j] = kShell
-		if countPrefix(strings.TrimSpace(p.lines[j]), '`') >= f.ticks {
-			j++
-			break
-		}
-		b.WriteString(p.lines[j])
-		b.WriteByte('\n')
-	}
-	p.out.Shell = append(p.out.Shell, Shell{Line: i + 1, Lang: f.info, Text: b.String()})
-	return j
-}
-
 // block reads the block whose SEARCH marker is at line i and returns
 // the line after it.
-func (p *srParser) block(i int) (int, error) {
+func (p *searchReplaceReader) block(i int) (int, error) {
 	b := srBlock{Line: i + 1}
 	name, nameLine, inFence, rejected := p.findName(i)
 	switch {
@@ -311,7 +274,7 @@ func (p *srParser) block(i int) (int, error) {
 // Of several names, the first holding a dot wins. rejected is a
 // non-blank line that stood where the name belongs but reads as prose.
 // All lines are 1-based.
-func (p *srParser) findName(i int) (name string, line int, inFence bool, rejected int) {
+func (p *searchReplaceReader) findName(i int) (name string, line int, inFence bool, rejected int) {
 	type candidate struct {
 		name    string
 		line    int
@@ -353,7 +316,7 @@ func (p *srParser) findName(i int) (name string, line int, inFence bool, rejecte
 // hint names the first line of [from, to) (0-based) that looks like
 // the divider (c is '=') or the end marker (c is '>') the block lacks
 // but is too far from it to be read as it, for the failure message.
-func (p *srParser) hint(from, to int, c byte) string {
+func (p *searchReplaceReader) hint(from, to int, c byte) string {
 	for k := from; k < to; k++ {
 		t := strings.TrimSpace(p.lines[k])
 		n := countPrefix(t, c)
@@ -367,33 +330,14 @@ func (p *srParser) hint(from, to int, c byte) string {
 
 // fail records where reading stopped and returns the *ParseError for
 // the block at line.
-func (p *srParser) fail(line, stop int, msg string) error {
+func (p *searchReplaceReader) fail(line, stop int, msg string) error {
 	p.out.Stop = stop
 	p.unread = line - 1
 	return &ParseError{Format: srFormat(p.out.Blocks), Line: line, Msg: msg}
 }
 
-func (p *srParser) warn(line int, format string, args ...any) {
-	p.out.Warnings = append(p.out.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
-// collectProse gathers the lines read as prose before any error, one
-// blank line standing for each run of them, none at the ends.
-func (p *srParser) collectProse() {
-	var prose []string
-	for i, k := range p.kind[:p.unread] {
-		if k != kProse {
-			continue
-		}
-		if strings.TrimSpace(p.lines[i]) == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, p.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.out.Prose = prose
+func (p *searchReplaceReader) warn(line int, format string, args ...any) {
+	p.out.Warnings = append(p.out.Warnings, warning(line, format, args...))
 }
 
 // srFormat names the format of blocks: diff-fenced when every name was

@@ -3,72 +3,8 @@ package translate
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 )
-
-// ParseOptions says how to read a reply.
-type ParseOptions struct {
-	// Format is "auto" (or "") to detect, or a format name.
-	Format string
-	// ShellOps turns the file commands of fenced shell blocks (git rm,
-	// git mv, rm, mv) into Delete and Rename operations. Nothing is
-	// ever executed.
-	ShellOps bool
-}
-
-// ParseWith is Parse with options. With ShellOps, a reply whose only
-// edits are file commands in shell blocks is a reply too; its format
-// is "shell".
-func ParseWith(text string, o ParseOptions) (*Reply, error) {
-	r, err := Parse(text, o.Format)
-	if !o.ShellOps || (err != nil && !isNoEdits(err)) {
-		return r, err
-	}
-	if r == nil {
-		shell, prose := shellBlocks(text)
-		r = &Reply{Format: "shell", Shell: shell, Prose: prose}
-	}
-	ops, warns := ShellOps(r.Shell)
-	for i := range ops {
-		ops[i].Format = r.Format
-	}
-	r.Ops = append(r.Ops, ops...)
-	r.Warnings = append(r.Warnings, warns...)
-	sort.SliceStable(r.Ops, func(i, j int) bool { return r.Ops[i].Line < r.Ops[j].Line })
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
-	if len(r.Ops) == 0 {
-		if err == nil {
-			err = fmt.Errorf("%w: the reply has no edit block and its shell blocks no file command", ErrNoEdits)
-		}
-		return r, err
-	}
-	return r, nil
-}
-
-// shellBlocks finds the fenced shell blocks of a reply and the lines
-// outside every fence (its prose), for a reply no format reader took.
-func shellBlocks(text string) ([]Shell, []string) {
-	var shell []Shell
-	var prose []string
-	lines := splitLines(text)
-	for i := 0; i < len(lines); i++ {
-		f, ok := openFence(lines[i])
-		if !ok {
-			prose = append(prose, lines[i])
-			continue
-		}
-		j := i + 1
-		for j < len(lines) && !f.closes(lines[j]) {
-			j++
-		}
-		if f.isShell() {
-			shell = append(shell, Shell{Line: i + 1, Lang: f.info, Text: joinLines(lines[i+1 : min(j, len(lines))])})
-		}
-		i = j
-	}
-	return shell, prose
-}
 
 func isNoEdits(err error) bool { return errors.Is(err, ErrNoEdits) }
 

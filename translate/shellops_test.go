@@ -53,12 +53,12 @@ func TestShellOps(t *testing.T) {
 	}
 }
 
-func TestParseWithShellOps(t *testing.T) {
+func TestParseShellOps(t *testing.T) {
 	reply := "Drop the old module.\n\n```bash\ngit rm old.py\n```\n\nThen run:\n\n```sh\npython main.py\n```\n"
-	if _, err := Parse(reply, "auto"); !errors.Is(err, ErrNoEdits) {
+	if _, err := Parse(reply, ParseOptions{Format: "auto"}); !errors.Is(err, ErrNoEdits) {
 		t.Fatalf("without shell ops: %v", err)
 	}
-	r, err := ParseWith(reply, ParseOptions{Format: "auto", ShellOps: true})
+	r, err := Parse(reply, ParseOptions{Format: "auto", ShellOps: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,14 +69,14 @@ func TestParseWithShellOps(t *testing.T) {
 		t.Errorf("subject %q", s)
 	}
 	mixed := "Rename and edit.\n\n```bash\ngit mv a.py b.py\n```\n\n" + srSample
-	r, err = ParseWith(mixed, ParseOptions{Format: "auto", ShellOps: true})
+	r, err = Parse(mixed, ParseOptions{Format: "auto", ShellOps: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Ops) != 2 || r.Ops[0].Kind != Rename || r.Ops[1].Kind != Edit {
 		t.Fatalf("mixed ops %+v", r.Ops)
 	}
-	if _, err := ParseWith("Just run:\n\n```bash\nmake\n```\n", ParseOptions{ShellOps: true}); !errors.Is(err, ErrNoEdits) {
+	if _, err := Parse("Just run:\n\n```bash\nmake\n```\n", ParseOptions{ShellOps: true}); !errors.Is(err, ErrNoEdits) {
 		t.Errorf("no file command: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -63,7 +62,7 @@ func ParseUdiff(text string) (*Reply, error) {
 		u.block(&s.blocks[i])
 	}
 	u.r.Prose = s.prose()
-	sort.SliceStable(u.r.Warnings, func(i, j int) bool { return u.r.Warnings[i].Line < u.r.Warnings[j].Line })
+	sortWarnings(u.r.Warnings)
 	if len(u.r.Ops) == 0 && len(u.r.Failed) == 0 {
 		return u.r, fmt.Errorf("%w: the reply has no unified diff (a ```diff fence with --- a/P, +++ b/P and @@ lines, or a git diff)", ErrNoEdits)
 	}
@@ -112,7 +111,7 @@ func (u *udiffReader) block(b *udiffBlock) {
 			f := readUdiffHeader(p.Headers[0])
 			path = udiffFirst(f.to, f.from)
 		}
-		u.fail(b.open+1, path, "the diff fence opened at line %d is never closed: the reply ends first (was it cut off?), so its last hunk may be cut too; nothing of it is applied", b.open+1)
+		u.r.failf(b.open+1, path, "the diff fence opened at line %d is never closed: the reply ends first (was it cut off?), so its last hunk may be cut too; nothing of it is applied", b.open+1)
 		return
 	}
 	p, _ := parseHunks(b.lines, b.first+1)
@@ -129,7 +128,7 @@ func (u *udiffReader) block(b *udiffBlock) {
 			path = u.prev
 		}
 		if path == "" {
-			u.fail(hs[0].Line, "", "the diff names no file: start it with the lines --- a/PATH and +++ b/PATH")
+			u.r.failf(hs[0].Line, "", "the diff names no file: start it with the lines --- a/PATH and +++ b/PATH")
 		} else {
 			u.edits(path, hs, hs[0].Line, false)
 		}
@@ -148,7 +147,7 @@ func (u *udiffReader) file(h hunkFileHeader, hunks []hunk) {
 	}
 	switch {
 	case path == "":
-		u.fail(h.Line, "", "the file header names no file: write --- a/PATH and +++ b/PATH")
+		u.r.failf(h.Line, "", "the file header names no file: write --- a/PATH and +++ b/PATH")
 		return
 	case strings.Contains(f.from, "\n") || strings.Contains(f.to, "\n"):
 		// Only a C-quoted name ("a\nb") can hold one; no path the
@@ -158,16 +157,16 @@ func (u *udiffReader) file(h hunkFileHeader, hunks []hunk) {
 		if !strings.Contains(name, "\n") {
 			name = f.from
 		}
-		u.fail(h.Line, "", "the file name %q holds a line break, which no file git-llm-apply edits may have", name)
+		u.r.failf(h.Line, "", "the file name %q holds a line break, which no file git-llm-apply edits may have", name)
 		return
 	case f.bad.Line != 0:
-		u.fail(f.bad.Line, path, "%s", f.bad.Msg)
+		u.r.failf(f.bad.Line, path, "%s", f.bad.Msg)
 		return
 	case f.created && f.deleted:
-		u.fail(h.Line, path, "the diff of %s names /dev/null on both sides", path)
+		u.r.failf(h.Line, path, "the diff of %s names /dev/null on both sides", path)
 		return
 	case f.renamed && (f.from == "" || f.to == ""):
-		u.fail(h.Line, path, "the rename of %s names one path only: write both \"rename from A\" and \"rename to B\"", path)
+		u.r.failf(h.Line, path, "the rename of %s names one path only: write both \"rename from A\" and \"rename to B\"", path)
 		return
 	}
 	u.r.Warnings = append(u.r.Warnings, f.warns...)
@@ -205,7 +204,7 @@ func (u *udiffReader) edits(path string, hunks []hunk, line int, optional bool) 
 	ops := hunkOps(&hunkPatch{Hunks: hunks}, FormatUdiff, path, u.group)
 	for _, hk := range hunks {
 		if hk.Changed && hk.NoEOLOld != hk.NoEOLNew {
-			u.warn(hk.Line, "the hunk changes whether %s ends with a line break; the file keeps its own", path)
+			u.r.warnf(hk.Line, "the hunk changes whether %s ends with a line break; the file keeps its own", path)
 		}
 	}
 	switch {
@@ -213,21 +212,13 @@ func (u *udiffReader) edits(path string, hunks []hunk, line int, optional bool) 
 		u.r.Ops = append(u.r.Ops, ops...)
 	case optional:
 	case len(hunks) == 0:
-		u.fail(line, path, "the diff of %s holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines", path)
+		u.r.failf(line, path, "the diff of %s holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines", path)
 	default:
-		u.fail(line, path, "the diff of %s changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line", path)
+		u.r.failf(line, path, "the diff of %s changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line", path)
 	}
 }
 
 func (u *udiffReader) add(op Operation) {
 	op.Format = FormatUdiff
 	u.r.Ops = append(u.r.Ops, op)
-}
-
-func (u *udiffReader) fail(line int, path, format string, args ...any) {
-	u.r.Failed = append(u.r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (u *udiffReader) warn(line int, format string, args ...any) {
-	u.r.Warnings = append(u.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
 }

@@ -22,18 +22,16 @@ type udiffBlock struct {
 
 // udiffScan is what scanUdiff found in a reply.
 type udiffScan struct {
-	lines  []string
-	kind   []lineKind // kBlock: a diff, another format's block, or a fence line; kFenced: another fence
-	blocks []udiffBlock
-	shell  []Shell
-	warns  []Warning
+	replyLines // kind: kBlock for a diff, another format's block, or a fence line; kFenced for another fence
+	blocks     []udiffBlock
+	shell      []Shell
+	warns      []Warning
 }
 
 // scanUdiff finds the diffs, the shell blocks and the prose of a reply.
 // With first it stops at the first diff, which is all udiffAt needs.
 func scanUdiff(text string, first bool) *udiffScan {
-	s := &udiffScan{lines: splitLines(text)}
-	s.kind = make([]lineKind, len(s.lines))
+	s := &udiffScan{replyLines: newReplyLines(text)}
 	for i := 0; i < len(s.lines) && !(first && len(s.blocks) > 0); {
 		l := s.lines[i]
 		t := strings.TrimSpace(l)
@@ -350,21 +348,4 @@ func udiffCount(s string) int {
 		return 1 << 20
 	}
 	return n
-}
-
-// prose gathers the prose lines, one blank line standing for each run
-// of them, none at the ends.
-func (s *udiffScan) prose() []string {
-	var prose []string
-	for i, k := range s.kind {
-		blank := strings.TrimSpace(s.lines[i]) == ""
-		if k != kProse || blank && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, s.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
 }

@@ -3,7 +3,6 @@ package translate
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -63,7 +62,7 @@ const (
 // has no envelope or the envelope holds no directive; the reply is
 // returned in every case.
 func ParseUdiffx(text string) (*Reply, error) {
-	p := newUdxParser(text)
+	p := newUdiffxReader(text)
 	r := p.r
 	at := p.findEnvelope(0)
 	if at < 0 {
@@ -93,7 +92,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 		}
 		j = p.lineOf(j) - 1
 		e := udxRange{from: j, to: p.closeLine(j)}
-		p.warn(j+1, "only the first <%s> envelope is read (line %d); this one is ignored", udxEnvelope, start+1)
+		p.r.warnf(j+1, "only the first <%s> envelope is read (line %d); this one is ignored", udxEnvelope, start+1)
 		envs = append(envs, e)
 		i = e.to + 1
 	}
@@ -106,7 +105,7 @@ func ParseUdiffx(text string) (*Reply, error) {
 		near.add(i+1, t, udxMarkerOf(t))
 	}
 	r.Warnings = append(r.Warnings, near.warnings()...)
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {
 		return r, fmt.Errorf("%w: the <%s> envelope at line %d holds no directive (%s, %s, %s, %s)",
 			ErrNoEdits, udxEnvelope, start+1, udxNew, udxPatch, udxRename, udxDelete)
@@ -133,7 +132,7 @@ func udxEnvelopeAt(text string) int {
 	if !udxHintRe.MatchString(text) {
 		return -1
 	}
-	p := newUdxParser(text)
+	p := newUdiffxReader(text)
 	at := p.findEnvelope(0)
 	if at < 0 {
 		at = p.findInlineEnvelope()
@@ -172,12 +171,12 @@ func udxMarkerOf(t string) markerLike {
 // which the reader cannot read, into a Reply.Failed entry naming it,
 // so that a reply holding one fails instead of losing its directives.
 // It reports whether there was one.
-func (p *udxParser) misspelt() bool {
+func (p *udiffxReader) misspelt() bool {
 	found := false
 	for i := 0; i < p.n; i++ {
 		t := strings.TrimSpace(p.line(i))
 		if m := udxMarkerOf(t); m.fit == fitFar {
-			p.fail(i+1, "", "%s", m.farMsg(t))
+			p.r.failf(i+1, "", "%s", m.farMsg(t))
 			found = true
 		}
 	}
@@ -189,7 +188,7 @@ func (p *udxParser) misspelt() bool {
 // into a Reply.Failed entry naming it: a directive the model wrote
 // after the envelope closed must not vanish while the envelope's
 // apply.
-func (p *udxParser) strays(envs []udxRange) {
+func (p *udiffxReader) strays(envs []udxRange) {
 	for k, i := range p.tagged {
 		switch p.tags[k] {
 		case udxNew, udxPatch, udxRename, udxDelete:
@@ -202,14 +201,14 @@ func (p *udxParser) strays(envs []udxRange) {
 		}
 		if !inside {
 			t := strings.TrimSpace(p.line(i))
-			p.fail(i+1, "", "%s", strayMarkerMsg(t, udxMarkerOf(t), false))
+			p.r.failf(i+1, "", "%s", strayMarkerMsg(t, udxMarkerOf(t), false))
 		}
 	}
 }
 
-// udxParser reads a reply through its text with "\r\n" folded to "\n"
+// udiffxReader reads a reply through its text with "\r\n" folded to "\n"
 // (see udxLines), so that every tag knows its reply line.
-type udxParser struct {
+type udiffxReader struct {
 	udxLines
 	r     *Reply
 	group int
@@ -223,13 +222,13 @@ type udxRange struct {
 	head     string // the text before the opening tag on its line
 }
 
-func newUdxParser(text string) *udxParser {
-	return &udxParser{udxLines: newUdxLines(text), r: &Reply{Format: FormatUdiffx}}
+func newUdiffxReader(text string) *udiffxReader {
+	return &udiffxReader{udxLines: newUdxLines(text), r: &Reply{Format: FormatUdiffx}}
 }
 
 // findEnvelope returns the offset of the first <FILE_CHANGES> tag that
 // starts a line, from line i on; -1 when there is none.
-func (p *udxParser) findEnvelope(i int) int {
+func (p *udiffxReader) findEnvelope(i int) int {
 	for ; i < p.n; i++ {
 		t := strings.TrimLeft(p.line(i), " \t")
 		if udxTagAt(t, 0, false) == udxEnvelope {
@@ -242,7 +241,7 @@ func (p *udxParser) findEnvelope(i int) int {
 // findInlineEnvelope returns the offset of the first "<FILE_CHANGES>"
 // within a line that is not quoted as code (a backtick before it);
 // -1 when there is none.
-func (p *udxParser) findInlineEnvelope() int {
+func (p *udiffxReader) findInlineEnvelope() int {
 	for off := 0; off < len(p.src); {
 		i := strings.Index(p.src[off:], "<")
 		if i < 0 {
@@ -259,7 +258,7 @@ func (p *udxParser) findInlineEnvelope() int {
 
 // closeLine returns the line holding the </FILE_CHANGES> of the
 // envelope opening at line i, or the last line.
-func (p *udxParser) closeLine(i int) int {
+func (p *udiffxReader) closeLine(i int) int {
 	for j := i; j < p.n; j++ {
 		if udxIndexClose(p.line(j), 0, udxEnvelope) >= 0 {
 			return j
@@ -270,7 +269,7 @@ func (p *udxParser) closeLine(i int) int {
 
 // envelope reads the directives of the envelope whose tag opens at
 // offset at and returns the lines it spans.
-func (p *udxParser) envelope(at int) udxRange {
+func (p *udiffxReader) envelope(at int) udxRange {
 	start := p.lineOf(at) - 1
 	env := udxRange{from: start, head: p.src[p.start(start):at]}
 	wrap, wrapped := p.fenceAt(start)
@@ -288,12 +287,12 @@ func (p *udxParser) envelope(at int) udxRange {
 			stop = len(p.src)
 		}
 		if end, ok := p.between(pos, stop, wrap, wrapped && !closed); ok {
-			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the fence that closes at line %d", udxEnvelope, udxEnvelope, end+1)
+			p.r.warnf(start+1, "the <%s> envelope has no closing </%s>; it is read to the fence that closes at line %d", udxEnvelope, udxEnvelope, end+1)
 			env.to, env.fenceEnd = end, true
 			return env
 		}
 		if next < 0 {
-			p.warn(start+1, "the <%s> envelope has no closing </%s>; it is read to the end of the reply", udxEnvelope, udxEnvelope)
+			p.r.warnf(start+1, "the <%s> envelope has no closing </%s>; it is read to the end of the reply", udxEnvelope, udxEnvelope)
 			env.to = p.n - 1
 			return env
 		}
@@ -303,7 +302,7 @@ func (p *udxParser) envelope(at int) udxRange {
 				env.to = p.lineOf(next) - 1
 				return env
 			}
-			p.warn(p.lineOf(next), "a stray </%s> is ignored", name)
+			p.r.warnf(p.lineOf(next), "a stray </%s> is ignored", name)
 			pos = end
 			continue
 		}
@@ -313,7 +312,7 @@ func (p *udxParser) envelope(at int) udxRange {
 
 // fenceAt reports the fence that is open at line i, judged by the
 // fence lines above it.
-func (p *udxParser) fenceAt(i int) (fence, bool) {
+func (p *udiffxReader) fenceAt(i int) (fence, bool) {
 	var open fence
 	in := false
 	for j := 0; j < i; j++ {
@@ -333,7 +332,7 @@ func (p *udxParser) fenceAt(i int) (fence, bool) {
 // directives: blank and fence lines are ignored, other text is ignored
 // with a warning. When endAtFence is set, a line that closes the fence
 // wrap ends the envelope: its line is returned with ok set.
-func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, bool) {
+func (p *udiffxReader) between(from, to int, wrap fence, endAtFence bool) (int, bool) {
 	if from >= to {
 		return 0, false
 	}
@@ -348,7 +347,7 @@ func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, boo
 			return first + i, true
 		case isFenceLine(t):
 		case !warned:
-			p.warn(first+i+1, "text between directives is ignored: %q", hunkClip(t))
+			p.r.warnf(first+i+1, "text between directives is ignored: %q", hunkClip(t))
 			warned = true
 		}
 	}
@@ -357,7 +356,7 @@ func (p *udxParser) between(from, to int, wrap fence, endAtFence bool) (int, boo
 
 // nextTag returns the offset of the next "<FILE_" or "</FILE_" tag
 // from off on; -1 when there is none.
-func (p *udxParser) nextTag(off int) int {
+func (p *udiffxReader) nextTag(off int) int {
 	for off < len(p.src) {
 		i := strings.IndexByte(p.src[off:], '<')
 		if i < 0 {
@@ -374,18 +373,18 @@ func (p *udxParser) nextTag(off int) int {
 
 // directive reads the directive whose tag opens at offset at and
 // returns the offset where reading goes on.
-func (p *udxParser) directive(at int) int {
+func (p *udiffxReader) directive(at int) int {
 	line := p.lineOf(at)
 	tag, bad := udxOpenTag(p.src, at)
 	if bad != "" {
-		p.fail(line, tag.somePath(), "the <%s> tag %s", tag.name, bad)
+		p.r.failf(line, tag.somePath(), "the <%s> tag %s", tag.name, bad)
 		if end, _, found := p.findClose(tag.name, at+1, !udxBodied(tag.name)); found {
 			return end
 		}
 		return p.barrier(at)
 	}
 	if tag.name == udxEnvelope {
-		p.warn(line, "a nested <%s> is ignored", udxEnvelope)
+		p.r.warnf(line, "a nested <%s> is ignored", udxEnvelope)
 		return tag.end
 	}
 	pos := tag.end
@@ -406,11 +405,11 @@ func (p *udxParser) directive(at int) int {
 		path, missing := p.attrs(tag, line, "file_path")
 		if !closed {
 			stop := p.barrier(tag.end)
-			p.fail(line, path, "the <%s> directive has no closing </%s> before %s", tag.name, tag.name, p.where(stop))
+			p.r.failf(line, path, "the <%s> directive has no closing </%s> before %s", tag.name, tag.name, p.where(stop))
 			return stop
 		}
 		if missing != "" {
-			p.fail(line, tag.somePath(), "%s", missing)
+			p.r.failf(line, tag.somePath(), "%s", missing)
 			return pos
 		}
 		if tag.name == udxNew {
@@ -425,7 +424,7 @@ func (p *udxParser) directive(at int) int {
 		hp, err := parseHunks(body, first)
 		p.r.Warnings = append(p.r.Warnings, hp.Warnings...)
 		if err != nil {
-			p.fail(line, path, "%s", err.Msg)
+			p.r.failf(line, path, "%s", err.Msg)
 			return pos
 		}
 		p.checkHeaders(hp, path)
@@ -434,23 +433,23 @@ func (p *udxParser) directive(at int) int {
 	case udxRename:
 		from, missing := p.attrs(tag, line, "from_path", "to_path")
 		if missing != "" {
-			p.fail(line, tag.somePath(), "%s", missing)
+			p.r.failf(line, tag.somePath(), "%s", missing)
 			break
 		}
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatUdiffx, Path: from, NewPath: tag.attr("to_path"), Line: line})
 	case udxDelete:
 		path, missing := p.attrs(tag, line, "file_path")
 		if missing != "" {
-			p.fail(line, tag.somePath(), "%s", missing)
+			p.r.failf(line, tag.somePath(), "%s", missing)
 			break
 		}
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Delete, Format: FormatUdiffx, Path: path, Recursive: true, Line: line})
 	default:
-		p.fail(line, tag.somePath(), "unknown directive <%s>: the directives are <%s>, <%s>, <%s> and <%s>",
+		p.r.failf(line, tag.somePath(), "unknown directive <%s>: the directives are <%s>, <%s>, <%s> and <%s>",
 			tag.name, udxNew, udxPatch, udxRename, udxDelete)
 	}
 	if (tag.name == udxRename || tag.name == udxDelete) && !blank(body) {
-		p.warn(first, "the text inside <%s> is ignored", tag.name)
+		p.r.warnf(first, "the text inside <%s> is ignored", tag.name)
 	}
 	return pos
 }
@@ -458,7 +457,7 @@ func (p *udxParser) directive(at int) int {
 // attrs checks that tag has the attributes names (the first is the
 // path returned) and warns about the others. missing is the failure
 // message when one is absent or empty.
-func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing string) {
+func (p *udiffxReader) attrs(tag udxTag, line int, names ...string) (path, missing string) {
 	path = tag.attr(names[0])
 	var absent []string
 	for _, n := range names {
@@ -472,7 +471,7 @@ func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing 
 			known = known || a == n
 		}
 		if !known {
-			p.warn(line, "the attribute %s of <%s> is ignored", a, tag.name)
+			p.r.warnf(line, "the attribute %s of <%s> is ignored", a, tag.name)
 		}
 	}
 	if len(absent) == 0 {
@@ -491,7 +490,7 @@ func (p *udxParser) attrs(tag udxTag, line int, names ...string) (path, missing 
 // tag (FILE_RENAME, FILE_DELETE, unknown tags) is looked for only in
 // the next udxOptionalLines lines. It returns the offset after the
 // closing tag and the offset where it starts.
-func (p *udxParser) findClose(name string, from int, optional bool) (end, at int, ok bool) {
+func (p *udiffxReader) findClose(name string, from int, optional bool) (end, at int, ok bool) {
 	limit := len(p.src)
 	if i := p.tagLine(p.lineOf(from)); i < p.n {
 		limit = p.start(i)
@@ -521,7 +520,7 @@ func udxBodied(name string) bool { return name == udxNew || name == udxPatch }
 // barrier is the offset of the first tag that starts a line after the
 // one holding offset from, where the body of an unclosed directive
 // ends; len(src) when there is none.
-func (p *udxParser) barrier(from int) int {
+func (p *udiffxReader) barrier(from int) int {
 	i := p.tagLine(p.lineOf(from))
 	if i == p.n {
 		return len(p.src)
@@ -530,7 +529,7 @@ func (p *udxParser) barrier(from int) int {
 }
 
 // where names the place a directive ran into, for a message.
-func (p *udxParser) where(off int) string {
+func (p *udiffxReader) where(off int) string {
 	if off >= len(p.src) {
 		return "the end of the reply"
 	}
@@ -541,7 +540,7 @@ func (p *udxParser) where(off int) string {
 // its closing tag (to), and the reply line of the first: the rest of
 // the tag's line and the part of the closing tag's line before it
 // count only when they are not blank.
-func (p *udxParser) body(from, to int) ([]string, int) {
+func (p *udiffxReader) body(from, to int) ([]string, int) {
 	first := p.lineOf(from)
 	raw := p.src[from:to]
 	if !strings.Contains(raw, "\n") {
@@ -564,7 +563,7 @@ func (p *udxParser) body(from, to int) ([]string, int) {
 // udxStripFence would keep, each ended by "\n", as one string: a file's
 // content, kept whole (Operation.Content) and, when its last line ends
 // in src, no copy of it.
-func (p *udxParser) bodyText(from, to int) string {
+func (p *udiffxReader) bodyText(from, to int) string {
 	raw := p.src[from:to]
 	if !strings.Contains(raw, "\n") {
 		if strings.TrimSpace(raw) == "" {
@@ -621,34 +620,26 @@ func lastLineStart(s string, a, b int) int {
 
 // checkHeaders warns when the file headers of a patch name another
 // file than its file_path, or more than one file.
-func (p *udxParser) checkHeaders(hp *hunkPatch, path string) {
+func (p *udiffxReader) checkHeaders(hp *hunkPatch, path string) {
 	if len(hp.Headers) > 1 {
-		p.warn(hp.Headers[1].Line, "the patch of %s holds %d file headers; every hunk in it edits %s", path, len(hp.Headers), path)
+		p.r.warnf(hp.Headers[1].Line, "the patch of %s holds %d file headers; every hunk in it edits %s", path, len(hp.Headers), path)
 		return
 	}
 	for _, h := range hp.Headers {
 		for _, n := range []string{h.Old, h.New} {
 			if n = udxHeaderName(n); n != "" && !udxSameFile(n, path) {
-				p.warn(h.Line, "the patch header names %s; the hunks edit %s, the file_path", n, path)
+				p.r.warnf(h.Line, "the patch header names %s; the hunks edit %s, the file_path", n, path)
 				return
 			}
 		}
 	}
 }
 
-func (p *udxParser) fail(line int, path, format string, args ...any) {
-	p.r.Failed = append(p.r.Failed, Failure{Line: line, Path: path, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *udxParser) warn(line int, format string, args ...any) {
-	p.r.Warnings = append(p.r.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
 // prose sorts the lines outside the envelopes into Reply.Prose (one
 // blank line standing for each run of them, none at the ends) and
 // Reply.Shell. A fence open where an envelope starts wraps it: its
 // lines are the envelope's.
-func (p *udxParser) prose(envs []udxRange) {
+func (p *udiffxReader) prose(envs []udxRange) {
 	var prose []string
 	var open fence
 	in, wrapper := false, false
@@ -687,10 +678,9 @@ func (p *udxParser) prose(envs []udxRange) {
 			shell.Reset()
 			continue
 		}
-		if t == "" && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
+		if keepProse(prose, p.line(i)) {
+			prose = append(prose, p.line(i))
 		}
-		prose = append(prose, p.line(i))
 	}
 	if in {
 		endShell()

@@ -89,7 +89,7 @@ func TestUdxBodyTextIsTheBody(t *testing.T) {
 		}
 		b.WriteString("</FILE_NEW>\n")
 		text := b.String()
-		p := newUdxParser(text)
+		p := newUdiffxReader(text)
 		from := strings.IndexByte(p.src, '>') + 1
 		to := strings.LastIndex(p.src, "</FILE_NEW>")
 		lines, _ := udxStripFence(p.body(from, to))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 )
@@ -79,7 +78,7 @@ func ParseWhole(text string) (*Reply, error) {
 		r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, Path: b.path, New: b.content,
 			Overwrite: len(b.content) > 0, Line: b.fence + 1})
 	}
-	sort.SliceStable(r.Warnings, func(i, j int) bool { return r.Warnings[i].Line < r.Warnings[j].Line })
+	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {
 		return r, ErrNoEdits
 	}
@@ -126,13 +125,12 @@ func (b wholeBlock) unclosed(n int) string {
 	return msg
 }
 
-// wholeScan is what scanWhole found in a reply.
-type wholeScan struct {
-	lines  []string
-	kind   []lineKind // kFenced: an unnamed fence, fences included, read as prose
-	blocks []wholeBlock
-	shell  []Shell
-	warns  []Warning
+// wholeReader reads a reply in one scan (scanWhole) and holds what it found.
+type wholeReader struct {
+	replyLines // kind: kFenced for an unnamed fence, fences included, read as prose
+	blocks     []wholeBlock
+	shell      []Shell
+	warns      []Warning
 }
 
 // wfence is an opening fence line: a fence of fence.go, or one of
@@ -183,9 +181,8 @@ func openWhole(t string) (wfence, bool) {
 
 // scanWhole reads the fences of a reply. With first it stops at the
 // first whole-file block, which is all wholeAt needs.
-func scanWhole(text string, first bool) *wholeScan {
-	s := &wholeScan{lines: splitLines(text)}
-	s.kind = make([]lineKind, len(s.lines))
+func scanWhole(text string, first bool) *wholeReader {
+	s := &wholeReader{replyLines: newReplyLines(text)}
 	for i := 0; i < len(s.lines); {
 		f, ok := openWhole(strings.TrimSpace(s.lines[i]))
 		if !ok {
@@ -203,7 +200,7 @@ func scanWhole(text string, first bool) *wholeScan {
 }
 
 // readBlock reads the lines of the fence f opening at line i.
-func (s *wholeScan) readBlock(i int, f wfence) wholeBlock {
+func (s *wholeReader) readBlock(i int, f wfence) wholeBlock {
 	b := s.scanBlock(i, f)
 	if b.end > i+1 {
 		b.content = s.lines[i+1 : b.end : b.end]
@@ -222,7 +219,7 @@ func (s *wholeScan) readBlock(i int, f wfence) wholeBlock {
 }
 
 // scanBlock finds where the fence f opening at line i ends.
-func (s *wholeScan) scanBlock(i int, f wfence) wholeBlock {
+func (s *wholeReader) scanBlock(i int, f wfence) wholeBlock {
 	b := wholeBlock{fence: i, nameLine: i, end: len(s.lines)}
 	c := f.char()
 	var nested []int // lengths of the nested fences open, innermost last
@@ -259,7 +256,7 @@ func (s *wholeScan) scanBlock(i int, f wfence) wholeBlock {
 
 // classify decides what the block b, opened by f, is, and marks its
 // lines.
-func (s *wholeScan) classify(b wholeBlock, f wfence) {
+func (s *wholeReader) classify(b wholeBlock, f wfence) {
 	last := min(b.end, len(s.lines)-1)
 	mark := func(k lineKind) {
 		for j := b.fence; j <= last; j++ {
@@ -307,7 +304,7 @@ func (s *wholeScan) classify(b wholeBlock, f wfence) {
 
 // blockName returns the file name of the fence f opening at line i and
 // the line it was read from; "" when it has none.
-func (s *wholeScan) blockName(i int, f wfence) (string, int) {
+func (s *wholeReader) blockName(i int, f wfence) (string, int) {
 	above, at := "", -1
 	for j := i - 1; j >= 0 && j >= i-2 && s.kind[j] == kProse; j-- {
 		t := strings.TrimSpace(s.lines[j])
@@ -332,7 +329,7 @@ func (s *wholeScan) blockName(i int, f wfence) (string, int) {
 // bare fence at line i holds (one blank line may stand between), and
 // that line: the names in backticks, and the words that read as paths
 // (an extension or a separator). "Run it like this:" holds none.
-func (s *wholeScan) proseNames(i int) ([]string, int) {
+func (s *wholeReader) proseNames(i int) ([]string, int) {
 	j := i - 1
 	if j >= 0 && strings.TrimSpace(s.lines[j]) == "" {
 		j--
@@ -371,25 +368,14 @@ func (s *wholeScan) proseNames(i int) ([]string, int) {
 // codeSpanRe is a Markdown code span.
 var codeSpanRe = regexp.MustCompile("`([^`]+)`")
 
-func (s *wholeScan) warn(line int, format string, args ...any) {
-	s.warns = append(s.warns, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+func (s *wholeReader) warn(line int, format string, args ...any) {
+	s.warns = append(s.warns, warning(line, format, args...))
 }
 
 // prose gathers the prose lines and unnamed fences, one blank line
 // standing for each run of them, none at the ends.
-func (s *wholeScan) prose() []string {
-	var prose []string
-	for i, k := range s.kind {
-		blank := strings.TrimSpace(s.lines[i]) == ""
-		if k != kProse && k != kFenced || blank && (len(prose) == 0 || strings.TrimSpace(prose[len(prose)-1]) == "") {
-			continue
-		}
-		prose = append(prose, s.lines[i])
-	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	return prose
+func (s *wholeReader) prose() []string {
+	return collapseProse(s.lines, s.kind, len(s.lines), 1<<kProse|1<<kFenced)
 }
 
 var (

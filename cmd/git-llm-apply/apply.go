@@ -274,7 +274,7 @@ func defaultBranch(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (st
 	subject := o.Message
 	var paths []string
 	if len(inputs) > 0 {
-		if r, _ := translate.ParseWith(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps}); r != nil {
+		if r, _ := translate.Parse(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps}); r != nil {
 			if subject == "" {
 				subject, _ = translate.Describe(r)
 			}
