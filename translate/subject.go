@@ -54,8 +54,14 @@ func ShortSubject(s string, max int) string {
 	// Only the start of a long sentence can hold the subject: looking
 	// no further keeps a sentence of megabytes linear.
 	if n := 4*max + 16; len(s) > n {
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
+		// Back to the start of the rune cut in two, which lies at most
+		// UTFMax-1 bytes back; further back there are only stray
+		// continuation bytes, each a rune of its own.
+		for m := n; m > n-utf8.UTFMax && m > 0; m-- {
+			if utf8.RuneStart(s[m]) {
+				n = m
+				break
+			}
 		}
 		s = s[:n]
 	}
@@ -84,7 +90,7 @@ func ShortSubject(s string, max int) string {
 		return word
 	}
 	r := []rune(s) // one word longer than max
-	return strings.TrimSpace(string(r[:max]))
+	return strings.TrimSpace(string(r[:min(max, len(r))]))
 }
 
 // bestCut returns the longest part of s before a boundary re matches

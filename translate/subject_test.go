@@ -49,6 +49,10 @@ func TestShortSubject(t *testing.T) {
 			"I'll add a test for the main --exit command that confirms that version_check is called before exit",
 			"I'll add a test for the main --exit command"},
 		{"one long word", strings.Repeat("x", 100), strings.Repeat("x", 72)},
+		{"a long word cut inside a rune", strings.Repeat("\u20ac", 400), strings.Repeat("\u20ac", 72)},
+		// Stray continuation bytes are runes of their own: the cut that
+		// keeps a long sentence linear does not walk back over them.
+		{"stray continuation bytes", "a" + strings.Repeat("\x80", 1000), "a" + strings.Repeat("\ufffd", 71)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
