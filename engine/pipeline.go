@@ -14,6 +14,16 @@ import (
 type Input struct {
 	Source string // where it came from: a file name, or "-"
 	Text   string
+	// Reply, when set, is the reply already read (a turn of a session
+	// log): Run resolves its operations and does not parse Text.
+	Reply *translate.Reply
+	// Subject and Body, when Subject is set, make the commit message
+	// instead of the reply's description (replay: the user's request
+	// and the assistant's prose); -m still wins over them.
+	Subject, Body string
+	// Trailers are lines ("LLM-Session: log.jsonl#3") that end the
+	// commit message after LLM-Edit-Format.
+	Trailers []string
 }
 
 // RunOptions steer Run.

@@ -22,6 +22,18 @@ const (
 	// Chmod makes the file at Path executable or not (Executable): a
 	// diff's "old mode"/"new mode" lines.
 	Chmod
+	// Replace replaces the text OldText with NewText as a substring of
+	// the file, not by lines: the string-replace tools of coding agents
+	// (Claude Code's Edit, the Anthropic text editor's str_replace,
+	// Gemini CLI's replace). OldText must occur exactly once, unless
+	// All (every occurrence, at least one) or Count (exactly Count
+	// occurrences, all replaced) says otherwise. An empty OldText
+	// creates the file with NewText (Claude Code's Edit does), and
+	// fails when the file exists and is not empty.
+	Replace
+	// Insert puts the lines of New after line InsertAfter of the file
+	// (0: at the top), by number: the text editor's insert command.
+	Insert
 )
 
 func (k Kind) String() string {
@@ -38,6 +50,10 @@ func (k Kind) String() string {
 		return "unreadable"
 	case Chmod:
 		return "chmod"
+	case Replace:
+		return "replace"
+	case Insert:
+		return "insert"
 	}
 	return "unknown"
 }
@@ -175,6 +191,27 @@ type Operation struct {
 	// content and applied together (the pieces of one elided block,
 	// the hunks of one diff); 0 means the operation stands alone.
 	Group int
+
+	// OldText and NewText are a Replace's text, kept whole (line
+	// breaks are "\n", as the tool call has them; the engine matches
+	// them against the file with its line endings read as "\n").
+	OldText, NewText string
+	// Count, for a Replace, is the number of occurrences OldText must
+	// have, all of them replaced (Gemini CLI's expected_replacements);
+	// 0 means exactly one, unless All.
+	Count int
+	// All, for a Replace, replaces every occurrence, of which there
+	// must be at least one (replace_all, allow_multiple).
+	All bool
+	// InsertAfter, for an Insert, is the 1-based line New goes after
+	// (0: before the first line).
+	InsertAfter int
+	// Root is the directory the agent's absolute paths are relative to
+	// (its session's recorded cwd), when the reply names one. The
+	// engine maps an absolute Path under Root to the repository path
+	// below it (see engine's path rules for tool calls); translate
+	// leaves absolute paths as written.
+	Root string
 
 	// Line is the 1-based reply line the operation came from.
 	Line int
