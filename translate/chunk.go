@@ -39,8 +39,7 @@ const MaxChunkReply = 8 << 20
 func ParseChunk(text string) (*Reply, error) {
 	r := &Reply{Format: FormatChunk}
 	if len(text) > MaxChunkReply {
-		return r, &ParseError{Format: FormatChunk, Line: 1, Msg: fmt.Sprintf(
-			"the reply is %d bytes; a CHUNK reply may hold at most %d", len(text), MaxChunkReply)}
+		return r, parseErr(FormatChunk, 1, "the reply is %d bytes; a CHUNK reply may hold at most %d", len(text), MaxChunkReply)
 	}
 	lines := splitLines(text)
 	sp := splitChunk(lines)
@@ -232,7 +231,7 @@ func (c *chunkReader) line(yamlLine int) int {
 }
 
 func (c *chunkReader) errorf(yamlLine int, format string, args ...any) error {
-	return &ParseError{Format: FormatChunk, Line: c.line(yamlLine), Msg: fmt.Sprintf(format, args...)}
+	return parseErr(FormatChunk, c.line(yamlLine), format, args...)
 }
 
 func (c *chunkReader) warnf(yamlLine int, format string, args ...any) {

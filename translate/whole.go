@@ -71,8 +71,7 @@ func ParseWhole(text string) (*Reply, error) {
 			continue
 		}
 		if prev, ok := seen[b.path]; ok {
-			r.Warnings = append(r.Warnings, Warning{Line: b.fence + 1,
-				Msg: fmt.Sprintf("%s is written whole twice, at lines %d and %d: the later block wins", b.path, prev, b.fence+1)})
+			r.warnf(b.fence+1, "%s is written whole twice, at lines %d and %d: the later block wins", b.path, prev, b.fence+1)
 		}
 		seen[b.path] = b.fence + 1
 		r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, Path: b.path, New: b.content,
