@@ -27,7 +27,7 @@ const (
 	ev2End   = ">>>>>>>"
 )
 
-// ParseEditV2 reads a reply in the edit-v2 format: blocks of a path
+// readEditV2 reads a reply in the edit-v2 format: blocks of a path
 // line, "<<<<<<< EDIT", leading anchor lines, "-------", old lines,
 // "=======", new lines, "-------", trailing anchor lines and ">>>>>>>",
 // inside or outside fences (one fence may wrap several blocks). It
@@ -55,7 +55,7 @@ const (
 // whose start marker is missing), unless it follows the end of the
 // block above it, blank lines aside. A reply without any block returns
 // ErrNoEdits (wrapped).
-func ParseEditV2(text string) (*Reply, error) {
+func readEditV2(text string) (*Reply, error) {
 	p := &editV2Reader{replyLines: newReplyLines(text), r: &Reply{Format: FormatEditV2}}
 	p.fenceOf = make([]int, len(p.lines))
 	err := p.run()

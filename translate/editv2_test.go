@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ev2Edit is an edit-v2 Edit operation as ParseEditV2 builds it.
+// ev2Edit is an edit-v2 Edit operation as readEditV2 builds it.
 func ev2Edit(path string, line int, before, old, new, after []string) Operation {
 	return Operation{Kind: Edit, Format: FormatEditV2, Path: path, Before: before, Old: old, New: new, After: after, Line: line}
 }
@@ -170,7 +170,7 @@ func TestParseEditV2Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseEditV2(tt.reply)
+			r, err := readEditV2(tt.reply)
 			pe := asParseError(t, err)
 			if pe.Format != FormatEditV2 || pe.Line != tt.line || !strings.Contains(pe.Msg, tt.msg) {
 				t.Errorf("error = %+v\nwant line %d and a message holding %q", pe, tt.line, tt.msg)
@@ -187,7 +187,7 @@ func TestParseEditV2Errors(t *testing.T) {
 
 func TestParseEditV2NoEdits(t *testing.T) {
 	editV2Contract.checkNoEdits(t, "", "Just prose.\n", "```bash\ngit rm a.py\n```\n", "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n")
-	r, _ := ParseEditV2("Delete it.\n\n```sh\ngit rm a.py\n```\n")
+	r, _ := readEditV2("Delete it.\n\n```sh\ngit rm a.py\n```\n")
 	if want := []Shell{{Line: 3, Lang: "sh", Text: "git rm a.py\n"}}; !cmp.Equal(r.Shell, want) || !cmp.Equal(r.Prose, ev2Lines("Delete it.")) {
 		t.Errorf("shell %+v, prose %q", r.Shell, r.Prose)
 	}

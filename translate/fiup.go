@@ -19,7 +19,7 @@ const (
 // fiupOps are the operation names of FIUP, upper-cased.
 var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CREATE"}
 
-// ParseFIUP reads a reply in FIUP v3.0: blocks from a "<<<FIUP>>>" line
+// readFIUP reads a reply in FIUP v3.0: blocks from a "<<<FIUP>>>" line
 // to a "<<<END>>>" line, each holding "[FILE]:" and "[OP]:" lines, then
 // an "[ANCHOR]" section and a "[CONTENT]" section. Blocks count inside
 // or outside fences, several to a fence; the fence is only a wrapper,
@@ -68,7 +68,7 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 // operations of the blocks
 // before it are returned with it. A reply without any block returns
 // ErrNoEdits (wrapped) along with its prose.
-func ParseFIUP(text string) (*Reply, error) {
+func readFIUP(text string) (*Reply, error) {
 	p := &fiupReader{replyLines: newReplyLines(text)}
 	err := p.run()
 	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: p.prose()}

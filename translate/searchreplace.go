@@ -13,7 +13,7 @@ const (
 	FormatDiffFenced = "diff-fenced"
 )
 
-// ParseSearchReplace reads a reply in the SEARCH/REPLACE family ("diff":
+// readSearchReplace reads a reply in the SEARCH/REPLACE family ("diff":
 // file name on the line before the fence; "diff-fenced": name first
 // inside the fence). It returns what it parsed so far together with any
 // error (*ParseError naming the reply line).
@@ -38,7 +38,7 @@ const (
 // (the end of a block whose SEARCH marker is missing) unless it follows
 // the end of the block above it, blank lines aside. A reply without any
 // block returns ErrNoEdits along with its prose and shell blocks.
-func ParseSearchReplace(text string) (*Reply, error) {
+func readSearchReplace(text string) (*Reply, error) {
 	sp, err := splitSearchReplace(text)
 	r := &Reply{
 		Format:   srFormat(sp.Blocks),
@@ -93,7 +93,7 @@ type searchReplaceReader struct {
 	near    nearMisses
 }
 
-// splitSearchReplace is the lower layer of ParseSearchReplace: it
+// splitSearchReplace is the lower layer of readSearchReplace: it
 // finds the blocks, shell blocks and prose of a reply without turning
 // them into operations. It agrees with the reference parser (aider's
 // find_original_update_blocks) block for block, except that it never

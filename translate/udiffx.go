@@ -19,7 +19,7 @@ const (
 	udxDelete   = "FILE_DELETE"
 )
 
-// ParseUdiffx reads a reply in the udiffx format: the first
+// readUdiffx reads a reply in the udiffx format: the first
 // <FILE_CHANGES> ... </FILE_CHANGES> envelope, fenced or not (its
 // opening tag first on a line; failing that, the first within a line
 // that is not quoted in backticks), and the directives in it, in order:
@@ -61,7 +61,7 @@ const (
 // The error is ErrNoEdits (wrapped, with the reason) when the reply
 // has no envelope or the envelope holds no directive; the reply is
 // returned in every case.
-func ParseUdiffx(text string) (*Reply, error) {
+func readUdiffx(text string) (*Reply, error) {
 	p := newUdiffxReader(text)
 	r := p.r
 	at := p.findEnvelope(0)

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// udxDump writes what ParseUdiffx returned, one item a line.
+// udxDump writes what readUdiffx returned, one item a line.
 func udxDump(r *Reply, err error) string {
 	return dumpStyle{flags: func(op Operation) []dumpFlag {
 		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"},
@@ -277,7 +277,7 @@ func TestParseUdiffxNoEdits(t *testing.T) {
 		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseUdiffx(tc.reply)
+			r, err := readUdiffx(tc.reply)
 			if !errors.Is(err, ErrNoEdits) {
 				t.Fatalf("error %v, want ErrNoEdits", err)
 			}
@@ -301,7 +301,7 @@ text
   <FILE_DELETE file_path="b" />
 </FILE_CHANGES>
 `
-	r, err := ParseUdiffx(reply)
+	r, err := readUdiffx(reply)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestUdiffxPromptExample(t *testing.T) {
 // case without an envelope.
 func TestUdiffxGoldenReplies(t *testing.T) {
 	for _, file := range goldenReplyFiles(t, FormatUdiffx) {
-		r, err := ParseUdiffx(file.text)
+		r, err := readUdiffx(file.text)
 		noEdits := filepath.Base(filepath.Dir(file.name)) == "no-envelope"
 		if noEdits != errors.Is(err, ErrNoEdits) || err == nil && len(r.Ops)+len(r.Failed) == 0 {
 			t.Errorf("%s: %v", file.name, err)
