@@ -299,28 +299,17 @@ func (p *editV2Reader) fail(i int, msg string, args ...any) error {
 
 // collectProse gathers the lines read before any error that are prose:
 // outside blocks, shell fences and path lines; of a fence that wraps a
-// block, neither its fence lines nor its blank lines. Runs of blank
-// lines count as one; none stand at the ends.
+// block, neither its fence lines nor its blank lines, which are the
+// block's wrapper. Fence lines and fenced lines are kinds the reader
+// needs while it reads; the wrapper is known only once a block is
+// found inside the fence, so its lines are marked here.
 func (p *editV2Reader) collectProse() {
-	var prose []string
 	for i, k := range p.kind[:p.unread] {
-		switch k {
-		case kProse:
-		case kFence, kFenced:
-			if p.fences[p.fenceOf[i]].wraps && (k == kFence || strings.TrimSpace(p.lines[i]) == "") {
-				continue
-			}
-		default:
-			continue
-		}
-		if keepProse(prose, p.lines[i]) {
-			prose = append(prose, p.lines[i])
+		if (k == kFence || k == kFenced) && p.fences[p.fenceOf[i]].wraps && (k == kFence || strings.TrimSpace(p.lines[i]) == "") {
+			p.kind[i] = kWrapper
 		}
 	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.r.Prose = prose
+	p.r.Prose = collapseProse(p.lines, p.kind, p.unread, proseKinds|1<<kFence|1<<kFenced)
 }
 
 // ev2Is reports whether line is the marker m: m at the start of the

@@ -66,6 +66,13 @@ def other_function():
 		},
 		prose: ev2Lines("Two files.", "", "Done."),
 	}, {
+		// The text of a fence that wraps a block is prose; its fence
+		// lines and blank lines are not.
+		name:  "text inside a fence that wraps a block",
+		reply: "One file.\n```\na.py\n<<<<<<< EDIT\n-------\nx = 1\n=======\nx = 2\n-------\n>>>>>>>\n\nThen b.\n```\n",
+		ops:   []Operation{ev2Edit("a.py", 4, nil, ev2Lines("x = 1"), ev2Lines("x = 2"), nil)},
+		prose: ev2Lines("One file.", "Then b."),
+	}, {
 		name:  "path above the fence, cleaned of Markdown",
 		reply: "### **`src/a.py`**:\n```python\n<<<<<<< EDIT\n-------\nold\n=======\nnew\n-------\n>>>>>>>\n```\n",
 		ops:   []Operation{ev2Edit("src/a.py", 3, nil, ev2Lines("old"), ev2Lines("new"), nil)},

@@ -36,7 +36,7 @@ const (
 	kShell                   // part of a shell block, fences included
 	kName                    // a file name line
 	kMarker                  // a stray end marker
-	kWrapper                 // a heredoc line around a block
+	kWrapper                 // around a block: a heredoc line, a line of a fence that wraps it
 )
 
 // The prose of a reply is gathered line by line: one blank line stands
