@@ -665,8 +665,15 @@ func (p *udiffxReader) prose(envs []udxRange) {
 		}
 		if f, ok := openFence(t); ok {
 			if f.ticks > 0 && f.isShell() {
-				sh, next := shellBlock(p.n, p.line, i, f, f.closes)
-				if len(envs) == 0 || envs[0].from >= next {
+				// The block is read no further than the line where the
+				// next envelope starts, which closes no backtick fence:
+				// a fence still open there wraps the envelope, and the
+				// lines of a large envelope are not copied for nothing.
+				n := p.n
+				if len(envs) > 0 {
+					n = envs[0].from + 1
+				}
+				if sh, next := shellBlock(n, p.line, i, f, f.closes); next < n || len(envs) == 0 {
 					p.r.Shell = append(p.r.Shell, sh)
 					i = next - 1
 					continue
