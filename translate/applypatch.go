@@ -20,7 +20,7 @@ const (
 	apEOF    = "*** End of File"
 )
 
-// ParseApplyPatch reads a reply in the apply-patch format: every
+// readApplyPatch reads a reply in the apply-patch format: every
 // "*** Begin Patch" ... "*** End Patch" envelope in it, in order, and
 // the file sections in each:
 //
@@ -80,7 +80,7 @@ const (
 // The error is ErrNoEdits (wrapped, with the reason) when the reply has
 // no "*** Begin Patch" line or its patches hold no file section; the
 // reply is returned in every case.
-func ParseApplyPatch(text string) (*Reply, error) {
+func readApplyPatch(text string) (*Reply, error) {
 	p := &applyPatchReader{replyLines: newReplyLines(text), r: &Reply{Format: FormatApplyPatch}}
 	p.body = p.lines // copied when dedent changes it
 	p.run()

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// applyPatchContract is what ParseApplyPatch promises for any reply. A
+// applyPatchContract is what readApplyPatch promises for any reply. A
 // "\r" within a path stays: the engine refuses control characters in
 // paths with a message naming the path.
 var applyPatchContract = readerContract{
-	parse:      ParseApplyPatch,
+	parse:      readApplyPatch,
 	formats:    []string{FormatApplyPatch},
 	pathBreaks: "\n",
 }

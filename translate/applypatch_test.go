@@ -82,13 +82,13 @@ func TestApplyPatchPromptExample(t *testing.T) {
 // each gives operations or failed sections, never an error.
 func TestApplyPatchGoldenReplies(t *testing.T) {
 	for _, file := range goldenReplyFiles(t, FormatApplyPatch) {
-		if r, err := ParseApplyPatch(file.text); err != nil || len(r.Ops)+len(r.Failed) == 0 {
+		if r, err := readApplyPatch(file.text); err != nil || len(r.Ops)+len(r.Failed) == 0 {
 			t.Errorf("%s: %v", file.name, err)
 		}
 	}
 }
 
-// apDump writes what ParseApplyPatch returned, one item a line.
+// apDump writes what readApplyPatch returned, one item a line.
 func apDump(r *Reply, err error) string {
 	return dumpStyle{flags: func(op Operation) []dumpFlag {
 		return []dumpFlag{{op.Where == AtStart, "at-start"}, {op.Where == AtEnd, "at-end"},

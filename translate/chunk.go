@@ -13,10 +13,10 @@ import (
 // operations list names ops such as replace_text and create_file.
 const FormatChunk = "chunk"
 
-// MaxChunkReply is the largest reply, in bytes, ParseChunk reads.
+// MaxChunkReply is the largest reply, in bytes, the CHUNK reader reads.
 const MaxChunkReply = 8 << 20
 
-// ParseChunk reads a reply in the CHUNK format: a YAML document with
+// readChunk reads a reply in the CHUNK format: a YAML document with
 // description, language and operations, standing alone or inside a
 // ```` ```yaml ```` or ```` ```yml ```` fence (or an unlabelled fence
 // holding an operations key). Several such fences are read in order.
@@ -36,11 +36,10 @@ const MaxChunkReply = 8 << 20
 // keys, unknown fields, an unknown op or indent mode, or a missing
 // required field; ErrNoEdits when the reply holds no CHUNK document or
 // its operations list is empty.
-func ParseChunk(text string) (*Reply, error) {
+func readChunk(text string) (*Reply, error) {
 	r := &Reply{Format: FormatChunk}
 	if len(text) > MaxChunkReply {
-		return r, &ParseError{Format: FormatChunk, Line: 1, Msg: fmt.Sprintf(
-			"the reply is %d bytes; a CHUNK reply may hold at most %d", len(text), MaxChunkReply)}
+		return r, parseErr(FormatChunk, 1, "the reply is %d bytes; a CHUNK reply may hold at most %d", len(text), MaxChunkReply)
 	}
 	lines := splitLines(text)
 	sp := splitChunk(lines)
@@ -232,7 +231,7 @@ func (c *chunkReader) line(yamlLine int) int {
 }
 
 func (c *chunkReader) errorf(yamlLine int, format string, args ...any) error {
-	return &ParseError{Format: FormatChunk, Line: c.line(yamlLine), Msg: fmt.Sprintf(format, args...)}
+	return parseErr(FormatChunk, c.line(yamlLine), format, args...)
 }
 
 func (c *chunkReader) warnf(yamlLine int, format string, args ...any) {

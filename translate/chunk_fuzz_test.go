@@ -2,9 +2,9 @@ package translate
 
 import "testing"
 
-// chunkContract is what ParseChunk promises for any reply.
+// chunkContract is what readChunk promises for any reply.
 var chunkContract = readerContract{
-	parse:       ParseChunk,
+	parse:       readChunk,
 	formats:     []string{FormatChunk},
 	pathBreaks:  "\r\n",
 	parseErrors: true,

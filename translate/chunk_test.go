@@ -81,7 +81,7 @@ operations:
     options:
       indent: from_marker
 `
-	r, err := ParseChunk(reply)
+	r, err := readChunk(reply)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestParseChunkScalars(t *testing.T) {
 		"- path: e\n  op: append_text\n  payload: 'it''s'\n" + // 15
 		"- path: f\n  op: append_text\n  payload: 42\n" + // 18
 		"- path: '`g.py`'\n  op: replace_text\n  marker: |2\n      indented\n    less\n  payload: \"a\\tb\\nc\"\n" // 21
-	r, err := ParseChunk(reply)
+	r, err := readChunk(reply)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestParseChunkWrapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseChunk(tt.reply)
+			r, err := readChunk(tt.reply)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestParseChunkNoEdits(t *testing.T) {
 		"", "Just prose.\n", "```yaml\nkey: 1\n```\n", "```\noperations: x\n", // the last: a string, not a list
 		"operations: []\n", "operations:\n", "```python\noperations: 1\n```\n",
 	} {
-		r, err := ParseChunk(reply)
+		r, err := readChunk(reply)
 		if reply == "```\noperations: x\n" {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Line != 2 {
@@ -254,7 +254,7 @@ func TestParseChunkErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseChunk(tt.reply)
+			r, err := readChunk(tt.reply)
 			if r == nil {
 				t.Fatal("nil Reply")
 			}
@@ -277,7 +277,7 @@ func TestParseChunkErrors(t *testing.T) {
 
 func TestParseChunkSizeBound(t *testing.T) {
 	reply := "operations:\n  - path: a\n    op: append_text\n    payload: |\n" + strings.Repeat("      x\n", MaxChunkReply/8+1)
-	_, err := ParseChunk(reply)
+	_, err := readChunk(reply)
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(pe.Msg, "at most") {
 		t.Fatalf("error %v, want the size bound", err)
@@ -308,7 +308,7 @@ operations:
     op: delete_file
     payload: y
 `
-	r, err := ParseChunk(reply)
+	r, err := readChunk(reply)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ operations:
 		t.Errorf("language %q", r.Ops[0].Language)
 	}
 	for _, lang := range []string{"c++", "Python", "go", "rs"} {
-		r, _ := ParseChunk("language: " + lang + "\noperations:\n  - path: a\n    op: delete_file\n")
+		r, _ := readChunk("language: " + lang + "\noperations:\n  - path: a\n    op: delete_file\n")
 		if len(r.Warnings) != 0 {
 			t.Errorf("%s: %v", lang, r.Warnings)
 		}
@@ -343,7 +343,7 @@ func TestParseChunkIndent(t *testing.T) {
 		if mode != "" {
 			reply += "    options:\n      indent: " + mode + "\n"
 		}
-		r, err := ParseChunk(reply)
+		r, err := readChunk(reply)
 		if err != nil {
 			t.Fatalf("%q: %v", mode, err)
 		}
@@ -354,7 +354,7 @@ func TestParseChunkIndent(t *testing.T) {
 }
 
 func TestParseChunkDescription(t *testing.T) {
-	r, err := ParseChunk("```yaml\ndescription: |\n  Fix the parser\n\n  It dropped lines.\noperations:\n  - {path: a, op: delete_file}\n```\n" +
+	r, err := readChunk("```yaml\ndescription: |\n  Fix the parser\n\n  It dropped lines.\noperations:\n  - {path: a, op: delete_file}\n```\n" +
 		"```yaml\ndescription: Second\noperations:\n  - {path: b, op: delete_file}\n```\nSure, here you go.\n")
 	if err != nil {
 		t.Fatal(err)
@@ -383,7 +383,7 @@ func TestChunkDeepNesting(t *testing.T) {
 		strings.Repeat("[", 1000000) + strings.Repeat("]", 1000000),
 		strings.Repeat("{a: ", 20000) + "b" + strings.Repeat("}", 20000),
 	} {
-		_, err := ParseChunk("operations:\n  - path: a\n    op: append_text\n    payload: " + payload + "\n")
+		_, err := readChunk("operations:\n  - path: a\n    op: append_text\n    payload: " + payload + "\n")
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Line != 4 || !strings.Contains(pe.Msg, "max depth") {
 			t.Errorf("%.20s...: %v, want a *ParseError on line 4 about the depth", payload, err)

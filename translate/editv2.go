@@ -27,7 +27,7 @@ const (
 	ev2End   = ">>>>>>>"
 )
 
-// ParseEditV2 reads a reply in the edit-v2 format: blocks of a path
+// readEditV2 reads a reply in the edit-v2 format: blocks of a path
 // line, "<<<<<<< EDIT", leading anchor lines, "-------", old lines,
 // "=======", new lines, "-------", trailing anchor lines and ">>>>>>>",
 // inside or outside fences (one fence may wrap several blocks). It
@@ -55,7 +55,7 @@ const (
 // whose start marker is missing), unless it follows the end of the
 // block above it, blank lines aside. A reply without any block returns
 // ErrNoEdits (wrapped).
-func ParseEditV2(text string) (*Reply, error) {
+func readEditV2(text string) (*Reply, error) {
 	p := &editV2Reader{replyLines: newReplyLines(text), r: &Reply{Format: FormatEditV2}}
 	p.fenceOf = make([]int, len(p.lines))
 	err := p.run()
@@ -94,7 +94,7 @@ func (p *editV2Reader) run() error {
 		t := strings.TrimSpace(line)
 		switch m := ev2StartOf(line); {
 		case m.fit == fitFar:
-			return p.fail(i, m.farMsg(t)+", alone at the start of the line")
+			return p.fail(i, "%s, alone at the start of the line", m.farMsg(t))
 		case m.kind == mkEditStart:
 			p.near.add(i+1, strings.TrimRight(line, " \t\f\v"), m)
 			next, err := p.block(i)
@@ -130,7 +130,7 @@ func (p *editV2Reader) run() error {
 			if !followsBlock(p.lines, p.kind, i) {
 				// The end of a block whose start marker the model left
 				// out: the edit it meant must not vanish.
-				return p.fail(i, strayMarkerMsg(ev2End, markerLike{kind: mkEditStart, fit: fitExact}, false))
+				return p.fail(i, "%s", strayMarkerMsg(ev2End, markerLike{kind: mkEditStart, fit: fitExact}, false))
 			}
 			p.kind[i] = kMarker
 			p.r.warnf(i+1, "%q stands outside any block; ignored", ev2End)
@@ -238,7 +238,7 @@ func (p *editV2Reader) path(i int) (string, error) {
 	default:
 		msg += fmt.Sprintf("; line %d, %q, is not a file path", j+1, strings.TrimSpace(p.lines[j]))
 	}
-	return "", p.fail(i, msg)
+	return "", p.fail(i, "%s", msg)
 }
 
 // body finds the block's three separators and its end marker; the
@@ -250,26 +250,26 @@ func (p *editV2Reader) body(i int) (end int, seps []int, err error) {
 		l := p.lines[k]
 		switch {
 		case ev2IsStart(l):
-			return 0, nil, p.fail(i, fmt.Sprintf("the block has no %q end marker: the next %q comes first, at line %d", ev2End, ev2Start, k+1)+p.nearMiss(i, k, '>'))
+			return 0, nil, p.fail(i, "the block has no %q end marker: the next %q comes first, at line %d%s", ev2End, ev2Start, k+1, p.nearMiss(i, k, '>'))
 		case ev2Is(l, ev2End):
 			if len(seps) < len(want) {
-				return 0, nil, p.fail(i, fmt.Sprintf("the block has no %s line: %q comes first, at line %d", what[len(seps)], ev2End, k+1)+p.nearMiss(i, k, want[len(seps)][0]))
+				return 0, nil, p.fail(i, "the block has no %s line: %q comes first, at line %d%s", what[len(seps)], ev2End, k+1, p.nearMiss(i, k, want[len(seps)][0]))
 			}
 			return k, seps, nil
 		case ev2Is(l, ev2Sep), ev2Is(l, ev2Mid):
 			t := strings.TrimSpace(l)
 			n := len(seps)
 			if n == len(want) {
-				return 0, nil, p.fail(i, fmt.Sprintf("line %d, %q, is a fourth separator: a block holds exactly %q, %q, %q in that order, so a file line of exactly seven '-' or '=' cannot stand inside a block; choose anchor lines that leave it out, or split the edit in two", k+1, t, ev2Sep, ev2Mid, ev2Sep))
+				return 0, nil, p.fail(i, "line %d, %q, is a fourth separator: a block holds exactly %q, %q, %q in that order, so a file line of exactly seven '-' or '=' cannot stand inside a block; choose anchor lines that leave it out, or split the edit in two", k+1, t, ev2Sep, ev2Mid, ev2Sep)
 			}
 			if t != want[n] {
-				return 0, nil, p.fail(i, fmt.Sprintf("line %d is %q where the block needs its %s line; a block holds %q, %q, %q in that order", k+1, t, what[n], ev2Sep, ev2Mid, ev2Sep)+p.nearMiss(i, k, want[n][0]))
+				return 0, nil, p.fail(i, "line %d is %q where the block needs its %s line; a block holds %q, %q, %q in that order%s", k+1, t, what[n], ev2Sep, ev2Mid, ev2Sep, p.nearMiss(i, k, want[n][0]))
 			}
 			seps = append(seps, k)
 		}
 	}
 	n := len(p.lines)
-	return 0, nil, p.fail(i, fmt.Sprintf("the block has no %q end marker: the reply ends first, at line %d", ev2End, n)+p.nearMiss(i, n, '>'))
+	return 0, nil, p.fail(i, "the block has no %q end marker: the reply ends first, at line %d%s", ev2End, n, p.nearMiss(i, n, '>'))
 }
 
 // nearMiss names the first line of the block at i, before line stop,
@@ -292,35 +292,24 @@ func (p *editV2Reader) nearMiss(i, stop int, c byte) string {
 
 // fail records where reading stopped and returns the *ParseError for
 // the block at line i (0-based).
-func (p *editV2Reader) fail(i int, msg string) error {
+func (p *editV2Reader) fail(i int, msg string, args ...any) error {
 	p.unread = i
-	return &ParseError{Format: FormatEditV2, Line: i + 1, Msg: msg}
+	return parseErr(FormatEditV2, i+1, msg, args...)
 }
 
 // collectProse gathers the lines read before any error that are prose:
 // outside blocks, shell fences and path lines; of a fence that wraps a
-// block, neither its fence lines nor its blank lines. Runs of blank
-// lines count as one; none stand at the ends.
+// block, neither its fence lines nor its blank lines, which are the
+// block's wrapper. Fence lines and fenced lines are kinds the reader
+// needs while it reads; the wrapper is known only once a block is
+// found inside the fence, so its lines are marked here.
 func (p *editV2Reader) collectProse() {
-	var prose []string
 	for i, k := range p.kind[:p.unread] {
-		switch k {
-		case kProse:
-		case kFence, kFenced:
-			if p.fences[p.fenceOf[i]].wraps && (k == kFence || strings.TrimSpace(p.lines[i]) == "") {
-				continue
-			}
-		default:
-			continue
-		}
-		if keepProse(prose, p.lines[i]) {
-			prose = append(prose, p.lines[i])
+		if (k == kFence || k == kFenced) && p.fences[p.fenceOf[i]].wraps && (k == kFence || strings.TrimSpace(p.lines[i]) == "") {
+			p.kind[i] = kWrapper
 		}
 	}
-	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
-		prose = prose[:len(prose)-1]
-	}
-	p.r.Prose = prose
+	p.r.Prose = collapseProse(p.lines, p.kind, p.unread, proseKinds|1<<kFence|1<<kFenced)
 }
 
 // ev2Is reports whether line is the marker m: m at the start of the

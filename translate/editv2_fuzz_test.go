@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// editV2Contract is what ParseEditV2 promises for any reply.
+// editV2Contract is what readEditV2 promises for any reply.
 var editV2Contract = readerContract{
-	parse:       ParseEditV2,
+	parse:       readEditV2,
 	formats:     []string{FormatEditV2},
 	pathBreaks:  "\r\n",
 	parseErrors: true,
@@ -82,6 +82,6 @@ func FuzzParseEditV2(f *testing.F) {
 				b.WriteString([...]string{ev2Sep, ev2Mid, ev2Sep, ev2End}[i] + "\n")
 			}
 		}
-		checkReadsBack(t, ParseEditV2, r.Ops, b.String())
+		checkReadsBack(t, readEditV2, r.Ops, b.String())
 	})
 }

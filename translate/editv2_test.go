@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ev2Edit is an edit-v2 Edit operation as ParseEditV2 builds it.
+// ev2Edit is an edit-v2 Edit operation as readEditV2 builds it.
 func ev2Edit(path string, line int, before, old, new, after []string) Operation {
 	return Operation{Kind: Edit, Format: FormatEditV2, Path: path, Before: before, Old: old, New: new, After: after, Line: line}
 }
@@ -65,6 +65,13 @@ def other_function():
 			ev2Edit("b/c.go", 14, nil, ev2Lines("var y = 1"), ev2Lines("var y = 2"), nil),
 		},
 		prose: ev2Lines("Two files.", "", "Done."),
+	}, {
+		// The text of a fence that wraps a block is prose; its fence
+		// lines and blank lines are not.
+		name:  "text inside a fence that wraps a block",
+		reply: "One file.\n```\na.py\n<<<<<<< EDIT\n-------\nx = 1\n=======\nx = 2\n-------\n>>>>>>>\n\nThen b.\n```\n",
+		ops:   []Operation{ev2Edit("a.py", 4, nil, ev2Lines("x = 1"), ev2Lines("x = 2"), nil)},
+		prose: ev2Lines("One file.", "Then b."),
 	}, {
 		name:  "path above the fence, cleaned of Markdown",
 		reply: "### **`src/a.py`**:\n```python\n<<<<<<< EDIT\n-------\nold\n=======\nnew\n-------\n>>>>>>>\n```\n",
@@ -170,7 +177,7 @@ func TestParseEditV2Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseEditV2(tt.reply)
+			r, err := readEditV2(tt.reply)
 			pe := asParseError(t, err)
 			if pe.Format != FormatEditV2 || pe.Line != tt.line || !strings.Contains(pe.Msg, tt.msg) {
 				t.Errorf("error = %+v\nwant line %d and a message holding %q", pe, tt.line, tt.msg)
@@ -187,7 +194,7 @@ func TestParseEditV2Errors(t *testing.T) {
 
 func TestParseEditV2NoEdits(t *testing.T) {
 	editV2Contract.checkNoEdits(t, "", "Just prose.\n", "```bash\ngit rm a.py\n```\n", "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n")
-	r, _ := ParseEditV2("Delete it.\n\n```sh\ngit rm a.py\n```\n")
+	r, _ := readEditV2("Delete it.\n\n```sh\ngit rm a.py\n```\n")
 	if want := []Shell{{Line: 3, Lang: "sh", Text: "git rm a.py\n"}}; !cmp.Equal(r.Shell, want) || !cmp.Equal(r.Prose, ev2Lines("Delete it.")) {
 		t.Errorf("shell %+v, prose %q", r.Shell, r.Prose)
 	}

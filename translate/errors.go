@@ -24,6 +24,13 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s: reply line %d: %s", e.Format, e.Line, e.Msg)
 }
 
+// parseErr is the *ParseError of a reader of format that stopped at
+// reply line line. Every reader builds its errors here, as it builds
+// its warnings with warning, so that each names the line it is about.
+func parseErr(format string, line int, msg string, args ...any) *ParseError {
+	return &ParseError{Format: format, Line: line, Msg: fmt.Sprintf(msg, args...)}
+}
+
 // warning is the Warning about reply line line. Every reader builds
 // its warnings here so that each names the line it is about.
 func warning(line int, format string, args ...any) Warning {

@@ -19,7 +19,7 @@ const (
 // fiupOps are the operation names of FIUP, upper-cased.
 var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CREATE"}
 
-// ParseFIUP reads a reply in FIUP v3.0: blocks from a "<<<FIUP>>>" line
+// readFIUP reads a reply in FIUP v3.0: blocks from a "<<<FIUP>>>" line
 // to a "<<<END>>>" line, each holding "[FILE]:" and "[OP]:" lines, then
 // an "[ANCHOR]" section and a "[CONTENT]" section. Blocks count inside
 // or outside fences, several to a fence; the fence is only a wrapper,
@@ -68,7 +68,7 @@ var fiupOps = []string{"REPLACE", "INSERT_AFTER", "INSERT_BEFORE", "DELETE", "CR
 // operations of the blocks
 // before it are returned with it. A reply without any block returns
 // ErrNoEdits (wrapped) along with its prose.
-func ParseFIUP(text string) (*Reply, error) {
+func readFIUP(text string) (*Reply, error) {
 	p := &fiupReader{replyLines: newReplyLines(text)}
 	err := p.run()
 	r := &Reply{Format: fiupFormat, Ops: p.ops, Warnings: append(p.warns, p.near.warnings()...), Prose: p.prose()}
@@ -125,7 +125,7 @@ func (p *fiupReader) run() error {
 				p.closeFence(open, i)
 			}
 			p.unread = i
-			return p.fail(i+1, "%s", strayMarkerMsg(t, markerAt(t), false))
+			return parseErr(fiupFormat, i+1, "%s", strayMarkerMsg(t, markerAt(t), false))
 		case markerAt(t).kind == mkFiupEnd:
 			p.kind[i] = kMarker
 			p.warns = append(p.warns, warning(i+1, "%q stands outside any block; ignored", t))
@@ -188,7 +188,7 @@ func (p *fiupReader) block(i int) (int, error) {
 		t := strings.TrimSpace(raw)
 		switch {
 		case markerAt(t).kind == mkFiupStart:
-			return j, p.fail(b.line, "the block has no %s: %s at line %d starts another block first", fiupEnd, fiupStart, j+1)
+			return j, parseErr(fiupFormat, b.line, "the block has no %s: %s at line %d starts another block first", fiupEnd, fiupStart, j+1)
 		case markerAt(t).kind == mkFiupEnd:
 			for k := i; k <= j; k++ {
 				p.kind[k] = kBlock
@@ -205,7 +205,7 @@ func (p *fiupReader) block(i int) (int, error) {
 			}
 			name, value, ok := fiupMarker(strings.TrimLeft(raw, " \t"))
 			if !ok {
-				return j, p.fail(j+1, "%q is not a FIUP header line: expected [FILE]:, [OP]:, [ANCHOR] or [CONTENT]", t)
+				return j, parseErr(fiupFormat, j+1, "%q is not a FIUP header line: expected [FILE]:, [OP]:, [ANCHOR] or [CONTENT]", t)
 			}
 			if err := p.header(&b, &sec, name, value, j+1); err != nil {
 				return j, err
@@ -220,7 +220,7 @@ func (p *fiupReader) block(i int) (int, error) {
 			b.content = append(b.content, fiupDecode(raw))
 		}
 	}
-	return len(p.lines), p.fail(b.line, "the block has no %s: the reply ends first, at line %d", fiupEnd, len(p.lines))
+	return len(p.lines), parseErr(fiupFormat, b.line, "the block has no %s: the reply ends first, at line %d", fiupEnd, len(p.lines))
 }
 
 // header reads the marker name (with its value) found at the 1-based
@@ -229,29 +229,29 @@ func (p *fiupReader) header(b *fiupBlock, sec *fiupSection, name, value string, 
 	switch name {
 	case "FILE":
 		if b.fileLine != 0 {
-			return p.fail(line, "a second [FILE]: line in the block (the first is line %d); write one block per operation", b.fileLine)
+			return parseErr(fiupFormat, line, "a second [FILE]: line in the block (the first is line %d); write one block per operation", b.fileLine)
 		}
 		path := fiupPath(value)
 		if path == "" {
-			return p.fail(line, "[FILE]: names no file")
+			return parseErr(fiupFormat, line, "[FILE]: names no file")
 		}
 		if strings.IndexFunc(path, unicode.IsControl) >= 0 {
-			return p.fail(line, "[FILE]: %q holds a control character", path)
+			return parseErr(fiupFormat, line, "[FILE]: %q holds a control character", path)
 		}
 		b.path, b.fileLine = path, line
 	case "OP":
 		if b.opLine != 0 {
-			return p.fail(line, "a second [OP]: line in the block (the first is line %d); write one block per operation", b.opLine)
+			return parseErr(fiupFormat, line, "a second [OP]: line in the block (the first is line %d); write one block per operation", b.opLine)
 		}
 		op := strings.ToUpper(strings.TrimSpace(strings.Trim(value, "*`\"' \t")))
 		op = strings.NewReplacer("-", "_", " ", "_").Replace(op)
 		if !fiupKnownOp(op) {
-			return p.fail(line, "unknown operation %q: use one of %s", strings.TrimSpace(value), strings.Join(fiupOps, ", "))
+			return parseErr(fiupFormat, line, "unknown operation %q: use one of %s", strings.TrimSpace(value), strings.Join(fiupOps, ", "))
 		}
 		b.op, b.opLine = op, line
 	case "ANCHOR", "CONTENT":
 		if value != "" {
-			return p.fail(line, "text after [%s] on its line: the section starts on the next line", name)
+			return parseErr(fiupFormat, line, "text after [%s] on its line: the section starts on the next line", name)
 		}
 		if name == "ANCHOR" {
 			*sec, b.anchorLine = fiupAnchor, line
@@ -266,21 +266,21 @@ func (p *fiupReader) header(b *fiupBlock, sec *fiupSection, name, value string, 
 func (p *fiupReader) finish(b *fiupBlock) error {
 	switch {
 	case b.fileLine == 0:
-		return p.fail(b.line, "the block has no [FILE]: line naming the file")
+		return parseErr(fiupFormat, b.line, "the block has no [FILE]: line naming the file")
 	case b.opLine == 0:
-		return p.fail(b.line, "the block has no [OP]: line (%s)", strings.Join(fiupOps, ", "))
+		return parseErr(fiupFormat, b.line, "the block has no [OP]: line (%s)", strings.Join(fiupOps, ", "))
 	case b.op == "CREATE" && b.anchorLine != 0:
-		return p.fail(b.anchorLine, "CREATE takes no [ANCHOR]: it writes a new file from [CONTENT] alone")
+		return parseErr(fiupFormat, b.anchorLine, "CREATE takes no [ANCHOR]: it writes a new file from [CONTENT] alone")
 	case b.op != "CREATE" && b.anchorLine == 0:
-		return p.fail(b.line, "%s needs an [ANCHOR] section: the lines of %s to locate", b.op, b.path)
+		return parseErr(fiupFormat, b.line, "%s needs an [ANCHOR] section: the lines of %s to locate", b.op, b.path)
 	case b.op != "CREATE" && blank(b.anchor):
-		return p.fail(b.anchorLine, "the [ANCHOR] holds no code: copy the lines of %s to locate", b.path)
+		return parseErr(fiupFormat, b.anchorLine, "the [ANCHOR] holds no code: copy the lines of %s to locate", b.path)
 	case b.op == "DELETE" && !blank(b.content):
-		return p.fail(b.contentLine, "DELETE takes no [CONTENT]: use REPLACE to put new lines in place of the anchor")
+		return parseErr(fiupFormat, b.contentLine, "DELETE takes no [CONTENT]: use REPLACE to put new lines in place of the anchor")
 	case b.op != "DELETE" && b.contentLine == 0:
-		return p.fail(b.line, "%s needs a [CONTENT] section", b.op)
+		return parseErr(fiupFormat, b.line, "%s needs a [CONTENT] section", b.op)
 	case (b.op == "INSERT_AFTER" || b.op == "INSERT_BEFORE") && len(b.content) == 0:
-		return p.fail(b.contentLine, "the [CONTENT] of %s is empty: nothing to insert", b.op)
+		return parseErr(fiupFormat, b.contentLine, "the [CONTENT] of %s is empty: nothing to insert", b.op)
 	}
 	op := Operation{Kind: Edit, Format: fiupFormat, Path: b.path, New: b.content, Line: b.line}
 	switch b.op {
@@ -301,10 +301,6 @@ func (p *fiupReader) finish(b *fiupBlock) error {
 	}
 	p.ops = append(p.ops, op)
 	return nil
-}
-
-func (p *fiupReader) fail(line int, format string, args ...any) error {
-	return &ParseError{Format: fiupFormat, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // fiupMarker reads a section marker at the start of line: "[NAME]",

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// fiupContract is what ParseFIUP promises for any reply.
+// fiupContract is what readFIUP promises for any reply.
 var fiupContract = readerContract{
-	parse:       ParseFIUP,
+	parse:       readFIUP,
 	formats:     []string{fiupFormat},
 	pathBreaks:  "\r\n",
 	parseErrors: true,

@@ -306,7 +306,7 @@ func TestParseFIUPErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reply := fiupReply(append(append([]string{}, ok...), tc.block...)...)
-			r, err := ParseFIUP(reply)
+			r, err := readFIUP(reply)
 			pe := asParseError(t, err)
 			want := ParseError{Format: fiupFormat, Line: first + tc.line, Msg: tc.msg}
 			if *pe != want {
@@ -327,7 +327,7 @@ func TestParseFIUPNoEdits(t *testing.T) {
 }
 
 func TestParseFIUPStrayEnd(t *testing.T) {
-	r, err := ParseFIUP(fiupReply("<<<FIUP>>>", "[FILE]: a.py", "[OP]: DELETE", "[ANCHOR]", "x", "<<<END>>>", "<<<END>>>", "Bye."))
+	r, err := readFIUP(fiupReply("<<<FIUP>>>", "[FILE]: a.py", "[OP]: DELETE", "[ANCHOR]", "x", "<<<END>>>", "<<<END>>>", "Bye."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestFIUPPromptExample(t *testing.T) {
 // operations or a *ParseError, never another error.
 func TestFIUPGoldenReplies(t *testing.T) {
 	for _, file := range goldenReplyFiles(t, fiupFormat) {
-		r, err := ParseFIUP(file.text)
+		r, err := readFIUP(file.text)
 		var pe *ParseError
 		if err != nil && !errors.As(err, &pe) {
 			t.Errorf("%s: %v", file.name, err)

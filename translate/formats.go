@@ -22,23 +22,23 @@ type Format struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "diff", Markers: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, file name on the line before the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: ParseSearchReplace},
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: readSearchReplace},
 		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: ParseSearchReplace},
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: readSearchReplace},
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
-			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: lineAt(resembles(mkFiupStart)), read: ParseFIUP},
+			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: lineAt(resembles(mkFiupStart)), read: readFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
-			Seed: "seeds/001_5c8135cd321d9b7d.txt (CHUNK)", detect: chunkAt, read: ParseChunk},
+			Seed: "seeds/001_5c8135cd321d9b7d.txt (CHUNK)", detect: chunkAt, read: readChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
-			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: lineAt(resembles(mkEditStart)), read: ParseEditV2},
+			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: lineAt(resembles(mkEditStart)), read: readEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE",
-			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: ParseUdiffx},
+			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: readUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
-			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: ParseApplyPatch},
+			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: readApplyPatch},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
-			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: ParseUdiff},
+			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: readUdiff},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
-			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: ParseWhole},
+			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: readWhole},
 	}
 }
 

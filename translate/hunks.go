@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -150,7 +149,7 @@ func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 	p := &hunkPatch{}
 	if blank(lines) {
-		return p, &ParseError{Line: first, Msg: "the patch is empty"}
+		return p, parseErr("", first, "the patch is empty")
 	}
 	hasAt := false
 	for _, l := range lines {
@@ -215,12 +214,12 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 			case strings.TrimSpace(l) == "":
 				continue
 			case !hasAt:
-				p.Warnings = append(p.Warnings, Warning{Line: line, Msg: "the patch has no @@ line; its lines are read as one hunk"})
+				p.Warnings = append(p.Warnings, warning(line, "the patch has no @@ line; its lines are read as one hunk"))
 				cur, last, trail = &hunk{Line: line, File: len(p.Headers) - 1}, ' ', 0
 				// This line is the hunk's first: read it below.
 			default:
 				if !ignored {
-					p.Warnings = append(p.Warnings, Warning{Line: line, Msg: fmt.Sprintf("%q stands before the first @@ line and is ignored", hunkClip(l))})
+					p.Warnings = append(p.Warnings, warning(line, "%q stands before the first @@ line and is ignored", hunkClip(l)))
 					ignored = true
 				}
 				continue
@@ -275,14 +274,14 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 		if h.Changed {
 			changed++
 		} else {
-			p.Warnings = append(p.Warnings, Warning{Line: h.Line, Msg: "the hunk changes no line (context only); ignored"})
+			p.Warnings = append(p.Warnings, warning(h.Line, "the hunk changes no line (context only); ignored"))
 		}
 	}
 	switch {
 	case len(p.Hunks) == 0:
-		return p, &ParseError{Line: first, Msg: "the patch holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines"}
+		return p, parseErr("", first, "the patch holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines")
 	case changed == 0:
-		return p, &ParseError{Line: first, Msg: "the patch changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line"}
+		return p, parseErr("", first, "the patch changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line")
 	}
 	return p, nil
 }

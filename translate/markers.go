@@ -468,7 +468,7 @@ func (n *nearMisses) warnings() []Warning {
 		default:
 			msg += fmt.Sprintf(" (so are lines %s)", intsText(nm.lines[1:]))
 		}
-		out = append(out, Warning{Line: nm.lines[0], Msg: msg + "; write it as the format spells it"})
+		out = append(out, warning(nm.lines[0], "%s; write it as the format spells it", msg))
 	}
 	return out
 }

@@ -2,9 +2,11 @@ package translate
 
 import "strings"
 
-// reader reads a reply in one format: Parse<Format> is each format's,
-// and Parse calls those the reply's markers name. Every reader keeps
-// one contract, so that Parse can merge what several read:
+// reader reads a reply in one format: read<Format> is each format's
+// (the read field of its Formats entry), and Parse calls those the
+// reply's markers name; a read<Format> walks the reply with its
+// <format>Reader. Every reader keeps one contract, so that Parse can
+// merge what several read:
 //
 //   - it returns the reply in every case, holding what it read before
 //     any error, with every operation, failure and warning naming the
@@ -34,7 +36,7 @@ const (
 	kShell                   // part of a shell block, fences included
 	kName                    // a file name line
 	kMarker                  // a stray end marker
-	kWrapper                 // a heredoc line around a block
+	kWrapper                 // around a block: a heredoc line, a line of a fence that wraps it
 )
 
 // The prose of a reply is gathered line by line: one blank line stands

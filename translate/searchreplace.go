@@ -13,7 +13,7 @@ const (
 	FormatDiffFenced = "diff-fenced"
 )
 
-// ParseSearchReplace reads a reply in the SEARCH/REPLACE family ("diff":
+// readSearchReplace reads a reply in the SEARCH/REPLACE family ("diff":
 // file name on the line before the fence; "diff-fenced": name first
 // inside the fence). It returns what it parsed so far together with any
 // error (*ParseError naming the reply line).
@@ -38,7 +38,7 @@ const (
 // (the end of a block whose SEARCH marker is missing) unless it follows
 // the end of the block above it, blank lines aside. A reply without any
 // block returns ErrNoEdits along with its prose and shell blocks.
-func ParseSearchReplace(text string) (*Reply, error) {
+func readSearchReplace(text string) (*Reply, error) {
 	sp, err := splitSearchReplace(text)
 	r := &Reply{
 		Format:   srFormat(sp.Blocks),
@@ -93,7 +93,7 @@ type searchReplaceReader struct {
 	near    nearMisses
 }
 
-// splitSearchReplace is the lower layer of ParseSearchReplace: it
+// splitSearchReplace is the lower layer of readSearchReplace: it
 // finds the blocks, shell blocks and prose of a reply without turning
 // them into operations. It agrees with the reference parser (aider's
 // find_original_update_blocks) block for block, except that it never
@@ -121,7 +121,7 @@ func (p *searchReplaceReader) run() error {
 		switch {
 		case m.kind == mkSearch && m.fit == fitFar:
 			// Not a block that can be read, nor a line of a file.
-			return p.fail(i+1, i+1, m.farMsg(t))
+			return p.fail(i+1, i+1, "%s", m.farMsg(t))
 		case isSearch(t):
 			next, err := p.block(i)
 			if err != nil {
@@ -153,7 +153,7 @@ func (p *searchReplaceReader) run() error {
 			if !followsBlock(p.lines, p.kind, i) {
 				// The end of a block whose SEARCH marker the model left
 				// out: the edit it meant must not vanish.
-				return p.fail(i+1, i+1, strayMarkerMsg(t, m, false))
+				return p.fail(i+1, i+1, "%s", strayMarkerMsg(t, m, false))
 			}
 			p.warn(i+1, "%q stands outside any block; ignored", t)
 		}
@@ -202,7 +202,7 @@ func (p *searchReplaceReader) block(i int) (int, error) {
 		if rejected > 0 {
 			msg += fmt.Sprintf("; line %d, %q, reads as prose, not as a file name", rejected, strings.TrimSpace(p.lines[rejected-1]))
 		}
-		return i, p.fail(i+1, i+1, msg)
+		return i, p.fail(i+1, i+1, "%s", msg)
 	default:
 		b.Path = p.prev
 		if rejected > 0 {
@@ -222,14 +222,14 @@ func (p *searchReplaceReader) block(i int) (int, error) {
 			break
 		}
 		if isSearch(t) || isEnd(t) || srMarker(t).fit == fitFar {
-			return j, p.fail(i+1, j+1, fmt.Sprintf("the block has no %q divider: %q comes first, at line %d", srDivider, t, j+1)+p.hint(i+1, j, '='))
+			return j, p.fail(i+1, j+1, "the block has no %q divider: %q comes first, at line %d%s", srDivider, t, j+1, p.hint(i+1, j, '='))
 		}
 		p.kind[j] = kBlock
 		text.WriteString(p.lines[j])
 		text.WriteByte('\n')
 	}
 	if j == len(p.lines) {
-		return j, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q divider: the reply ends first, at line %d", srDivider, len(p.lines))+p.hint(i+1, j, '='))
+		return j, p.fail(i+1, len(p.lines), "the block has no %q divider: the reply ends first, at line %d%s", srDivider, len(p.lines), p.hint(i+1, j, '='))
 	}
 	p.kind[j] = kBlock
 	b.Search = text.String()
@@ -245,14 +245,14 @@ func (p *searchReplaceReader) block(i int) (int, error) {
 			// A marker too far to be read is no line of the file either
 			// (see markerAt): taken as new lines, it and what follows up
 			// to a later divider would be written.
-			return k, p.fail(i+1, k+1, fmt.Sprintf("the block has no %q end marker: %q comes first, at line %d", srEnd, t, k+1)+p.hint(j+1, k+1, '>'))
+			return k, p.fail(i+1, k+1, "the block has no %q end marker: %q comes first, at line %d%s", srEnd, t, k+1, p.hint(j+1, k+1, '>'))
 		}
 		p.kind[k] = kBlock
 		text.WriteString(p.lines[k])
 		text.WriteByte('\n')
 	}
 	if k == len(p.lines) {
-		return k, p.fail(i+1, len(p.lines), fmt.Sprintf("the block has no %q end marker: the reply ends first, at line %d", srEnd, len(p.lines))+p.hint(j+1, k, '>'))
+		return k, p.fail(i+1, len(p.lines), "the block has no %q end marker: the reply ends first, at line %d%s", srEnd, len(p.lines), p.hint(j+1, k, '>'))
 	}
 	p.kind[k] = kBlock
 	p.near.add(k+1, strings.TrimSpace(p.lines[k]), srMarker(strings.TrimSpace(p.lines[k])))
@@ -330,10 +330,10 @@ func (p *searchReplaceReader) hint(from, to int, c byte) string {
 
 // fail records where reading stopped and returns the *ParseError for
 // the block at line.
-func (p *searchReplaceReader) fail(line, stop int, msg string) error {
+func (p *searchReplaceReader) fail(line, stop int, msg string, args ...any) error {
 	p.out.Stop = stop
 	p.unread = line - 1
-	return &ParseError{Format: srFormat(p.out.Blocks), Line: line, Msg: msg}
+	return parseErr(srFormat(p.out.Blocks), line, msg, args...)
 }
 
 func (p *searchReplaceReader) warn(line int, format string, args ...any) {

@@ -8,10 +8,10 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// searchReplaceContract is what ParseSearchReplace promises for any
+// searchReplaceContract is what readSearchReplace promises for any
 // reply.
 var searchReplaceContract = readerContract{
-	parse:             ParseSearchReplace,
+	parse:             readSearchReplace,
 	formats:           []string{FormatDiff, FormatDiffFenced},
 	unnamedOps:        true,
 	pathBreaks:        "\r\n",

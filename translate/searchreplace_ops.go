@@ -1,9 +1,6 @@
 package translate
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // searchReplaceOps turns blocks into operations, in order.
 func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
@@ -21,9 +18,9 @@ func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
 			// "..." lines that do not pair up are ordinary lines: a file
 			// may hold them (Python's Ellipsis, a Markdown text).
 			if len(oldDots)+len(newDots) > 0 {
-				warns = append(warns, Warning{Line: b.Line, Msg: fmt.Sprintf(
+				warns = append(warns, warning(b.Line,
 					"the block's SEARCH part holds %d %q lines and its REPLACE part %d; they are taken literally, not as elisions",
-					len(oldDots), "...", len(newDots))})
+					len(oldDots), "...", len(newDots)))
 			}
 			ops = append(ops, Operation{Kind: Edit, Path: b.Path, Old: old, New: new, FirstMatch: true, Line: b.Line})
 			continue
@@ -42,9 +39,9 @@ func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
 				continue
 			case blank(o):
 				if k < len(oldPieces)-1 {
-					warns = append(warns, Warning{Line: line, Msg: fmt.Sprintf(
+					warns = append(warns, warning(line,
 						"piece %d of the elided block at line %d has no SEARCH lines; its REPLACE lines are appended to the end of %s",
-						k+1, b.Line, b.Path)})
+						k+1, b.Line, b.Path))
 				}
 				ops = append(ops, Operation{Kind: Create, Append: true, Path: b.Path, New: nw, Group: group, Line: line})
 			default:
@@ -52,7 +49,7 @@ func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
 			}
 		}
 		if len(ops) == n {
-			warns = append(warns, Warning{Line: b.Line, Msg: "the block holds nothing but elisions; it changes nothing"})
+			warns = append(warns, warning(b.Line, "the block holds nothing but elisions; it changes nothing"))
 		}
 	}
 	return ops, warns

@@ -81,7 +81,7 @@ func TestSearchReplaceGolden(t *testing.T) {
 			if !ok {
 				t.Fatal("no reply section")
 			}
-			r, err := ParseSearchReplace(reply)
+			r, err := readSearchReplace(reply)
 			got := dumpReply(r, err)
 			if updating() {
 				a.Files = []txtar.File{{Name: "reply", Data: []byte(strings.ReplaceAll(reply, "\r\n", "\n"))}, {Name: "want", Data: []byte(got)}}
@@ -97,7 +97,7 @@ func TestSearchReplaceGolden(t *testing.T) {
 				}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("ParseSearchReplace (-want +got):\n%s", diff)
+				t.Errorf("readSearchReplace (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -263,7 +263,7 @@ func TestSplitLines(t *testing.T) {
 
 func TestParseSearchReplaceErrors(t *testing.T) {
 	reply := "a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n\n```\n<<<<<<< SEARCH\nz\n"
-	r, err := ParseSearchReplace(reply)
+	r, err := readSearchReplace(reply)
 	pe := asParseError(t, err)
 	if pe.Line != 11 || pe.Format != FormatDiff {
 		t.Errorf("ParseError = %+v, want line 11, format diff", pe)
@@ -272,10 +272,10 @@ func TestParseSearchReplaceErrors(t *testing.T) {
 		t.Errorf("want the first block parsed before the error, got %+v", r)
 	}
 
-	if _, err := ParseSearchReplace("Just prose.\n"); !errors.Is(err, ErrNoEdits) {
+	if _, err := readSearchReplace("Just prose.\n"); !errors.Is(err, ErrNoEdits) {
 		t.Errorf("prose only: err = %v, want ErrNoEdits", err)
 	}
-	if _, err := ParseSearchReplace(""); !errors.Is(err, ErrNoEdits) {
+	if _, err := readSearchReplace(""); !errors.Is(err, ErrNoEdits) {
 		t.Errorf("empty: err = %v, want ErrNoEdits", err)
 	}
 }

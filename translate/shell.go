@@ -9,16 +9,26 @@ import "strings"
 // it. Readers differ in what closes a fence, to agree with the parser
 // each format comes from, so they pass fence.closes or fence.ticksClose.
 func readShell(lines []string, kind []lineKind, i int, f fence, ends func(trimmed string) bool) (Shell, int) {
+	sh, next := shellBlock(len(lines), func(k int) string { return lines[k] }, i, f, ends)
+	for k := i; k < next; k++ {
+		kind[k] = kShell
+	}
+	return sh, next
+}
+
+// shellBlock is readShell for a reader that keeps no slice of lines
+// (udiffx's, see udxLines): the reply has n lines and line(k) is line
+// k. It marks no line.
+func shellBlock(n int, line func(k int) string, i int, f fence, ends func(trimmed string) bool) (Shell, int) {
 	var b strings.Builder
-	kind[i] = kShell
 	j := i + 1
-	for ; j < len(lines); j++ {
-		kind[j] = kShell
-		if ends(strings.TrimSpace(lines[j])) {
+	for ; j < n; j++ {
+		l := line(j)
+		if ends(strings.TrimSpace(l)) {
 			j++
 			break
 		}
-		b.WriteString(lines[j])
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
 	return Shell{Line: i + 1, Lang: f.info, Text: b.String()}, j

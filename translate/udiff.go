@@ -9,7 +9,7 @@ import (
 // ```diff fence, or a git diff pasted as it is.
 const FormatUdiff = "udiff"
 
-// ParseUdiff reads a reply holding unified diffs: fences labelled
+// readUdiff reads a reply holding unified diffs: fences labelled
 // diff, patch or udiff (or unlabelled) whose lines hold "---"/"+++"
 // file headers or "@@" hunks with "-"/"+" lines, any fence whose first
 // line is "diff --git", and unfenced git diffs, each from a line
@@ -55,7 +55,7 @@ const FormatUdiff = "udiff"
 // name line used for a diff excepted); fenced shell blocks are
 // Reply.Shell. The error is ErrNoEdits (wrapped) when the reply holds
 // no diff; the reply is returned in every case.
-func ParseUdiff(text string) (*Reply, error) {
+func readUdiff(text string) (*Reply, error) {
 	s := scanUdiff(text, false)
 	u := &udiffReader{r: &Reply{Format: FormatUdiff, Shell: s.shell, Warnings: s.warns}, s: s}
 	for i := range s.blocks {
@@ -70,7 +70,7 @@ func ParseUdiff(text string) (*Reply, error) {
 }
 
 // udiffAt is the detector of udiff: the byte offset of the first block
-// ParseUdiff would read (its opening fence, or its "diff --git" line);
+// readUdiff would read (its opening fence, or its "diff --git" line);
 // -1 when there is none.
 func udiffAt(text string) int {
 	// Every diff the scan finds holds a "diff --git " line, a "+++ "

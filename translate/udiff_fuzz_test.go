@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// udiffContract is what ParseUdiff promises for any reply. Paths may hold
+// udiffContract is what readUdiff promises for any reply. Paths may hold
 // any character but a line break: refusing control characters is the
 // engine's job.
 var udiffContract = readerContract{
-	parse:      ParseUdiff,
+	parse:      readUdiff,
 	formats:    []string{FormatUdiff},
 	pathBreaks: "\n",
 }
@@ -34,7 +34,7 @@ func FuzzParseUdiff(f *testing.F) {
 	f.Fuzz(func(t *testing.T, reply string) {
 		lines, r, err := udiffContract.check(t, reply)
 		if at := udiffAt(reply); (at >= 0) != (err == nil) || at > len(reply) {
-			t.Fatalf("udiffAt = %d, but ParseUdiff returned %v", at, err)
+			t.Fatalf("udiffAt = %d, but readUdiff returned %v", at, err)
 		}
 		for _, op := range r.Ops {
 			if op.Overwrite || op.Recursive {

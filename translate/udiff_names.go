@@ -69,8 +69,8 @@ func readUdiffHeader(h hunkFileHeader) udiffHeader {
 	case f.deleted:
 		f.to = ""
 	case !f.renamed && f.from != f.to && f.from != "" && f.to != "":
-		f.warns = append(f.warns, Warning{Line: h.Line, Msg: fmt.Sprintf(
-			"the header names %s and %s: the hunks edit %s (a rename needs the lines \"rename from\" and \"rename to\" of a git diff)", f.from, f.to, f.to)})
+		f.warns = append(f.warns, warning(h.Line,
+			"the header names %s and %s: the hunks edit %s (a rename needs the lines \"rename from\" and \"rename to\" of a git diff)", f.from, f.to, f.to))
 		f.from = f.to
 	}
 	return f

@@ -4,7 +4,6 @@ package translate
 // and where each ends.
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -245,8 +244,8 @@ func udiffGitEnd(lines []string, i int) (int, []Warning) {
 			header = false
 			end, over := udiffHunkEnd(lines, j)
 			if over >= 0 {
-				warn = append(warn, Warning{Line: over + 1, Msg: fmt.Sprintf(
-					"the @@ counts of the hunk at line %d end the diff before this line, which is read as prose; fix the counts if it belongs to the hunk", j+1)})
+				warn = append(warn, warning(over+1,
+					"the @@ counts of the hunk at line %d end the diff before this line, which is read as prose; fix the counts if it belongs to the hunk", j+1))
 			}
 			j = end
 		case l == "" && udiffGoesOn(lines, j):

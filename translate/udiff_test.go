@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// udiffDump writes what ParseUdiff returned, one item a line.
+// udiffDump writes what readUdiff returned, one item a line.
 func udiffDump(r *Reply, err error) string {
 	return dumpStyle{quote: true, flags: func(op Operation) []dumpFlag {
 		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Executable, "executable"}, {op.Where == AtStart, "at-start"},
@@ -406,7 +406,7 @@ func TestParseUdiffNoEdits(t *testing.T) {
 		{"an edit-v2 block in a diff fence", "app.py\n```diff\n<<<<<<< EDIT\n-------\n--- a\n+++ b\n@@\n=======\n-------\n>>>>>>>\n```\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseUdiff(tc.reply)
+			r, err := readUdiff(tc.reply)
 			if !errors.Is(err, ErrNoEdits) || len(r.Ops)+len(r.Failed) != 0 {
 				t.Errorf("got %v and\n%s", err, udiffDump(r, nil))
 			}
@@ -575,9 +575,9 @@ func TestUdiffRealGit(t *testing.T) {
 	}
 
 	for _, reply := range []string{diff, "Apply this.\n\n```diff\n" + diff + "```\n"} {
-		r, err := ParseUdiff(reply)
+		r, err := readUdiff(reply)
 		if err != nil || len(r.Failed) > 0 || len(r.Warnings) > 0 {
-			t.Fatalf("ParseUdiff: %v\n%s", err, udiffDump(r, err))
+			t.Fatalf("readUdiff: %v\n%s", err, udiffDump(r, err))
 		}
 		files := map[string]string{}
 		for p, c := range before {

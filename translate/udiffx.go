@@ -19,7 +19,7 @@ const (
 	udxDelete   = "FILE_DELETE"
 )
 
-// ParseUdiffx reads a reply in the udiffx format: the first
+// readUdiffx reads a reply in the udiffx format: the first
 // <FILE_CHANGES> ... </FILE_CHANGES> envelope, fenced or not (its
 // opening tag first on a line; failing that, the first within a line
 // that is not quoted in backticks), and the directives in it, in order:
@@ -61,7 +61,7 @@ const (
 // The error is ErrNoEdits (wrapped, with the reason) when the reply
 // has no envelope or the envelope holds no directive; the reply is
 // returned in every case.
-func ParseUdiffx(text string) (*Reply, error) {
+func readUdiffx(text string) (*Reply, error) {
 	p := newUdiffxReader(text)
 	r := p.r
 	at := p.findEnvelope(0)
@@ -638,28 +638,20 @@ func (p *udiffxReader) checkHeaders(hp *hunkPatch, path string) {
 // prose sorts the lines outside the envelopes into Reply.Prose (one
 // blank line standing for each run of them, none at the ends) and
 // Reply.Shell. A fence open where an envelope starts wraps it: its
-// lines are the envelope's.
+// lines are the envelope's, and no shell block even when its language
+// is a shell's.
 func (p *udiffxReader) prose(envs []udxRange) {
 	var prose []string
 	var open fence
-	in, wrapper := false, false
-	openLine := 0
-	var shell strings.Builder
-	endShell := func() {
-		if !wrapper && open.ticks > 0 && open.isShell() {
-			p.r.Shell = append(p.r.Shell, Shell{Line: openLine + 1, Lang: open.info, Text: shell.String()})
-		}
-		in, wrapper = false, false
-	}
+	in := false
 	for i := 0; i < p.n; i++ {
 		if len(envs) > 0 && i == envs[0].from {
 			if h := envs[0].head; strings.TrimSpace(h) != "" && !in {
 				prose = append(prose, h)
 			}
-			wrapper = wrapper || in
 			i = envs[0].to
 			if envs[0].fenceEnd {
-				in, wrapper = false, false
+				in = false
 			}
 			envs = envs[1:]
 			continue
@@ -667,23 +659,32 @@ func (p *udiffxReader) prose(envs []udxRange) {
 		t := strings.TrimSpace(p.line(i))
 		if in {
 			if open.closes(t) {
-				endShell()
-			} else if !wrapper {
-				shell.WriteString(p.line(i) + "\n")
+				in = false
 			}
 			continue
 		}
 		if f, ok := openFence(t); ok {
-			open, in, openLine = f, true, i
-			shell.Reset()
+			if f.ticks > 0 && f.isShell() {
+				// The block is read no further than the line where the
+				// next envelope starts, which closes no backtick fence:
+				// a fence still open there wraps the envelope, and the
+				// lines of a large envelope are not copied for nothing.
+				n := p.n
+				if len(envs) > 0 {
+					n = envs[0].from + 1
+				}
+				if sh, next := shellBlock(n, p.line, i, f, f.closes); next < n || len(envs) == 0 {
+					p.r.Shell = append(p.r.Shell, sh)
+					i = next - 1
+					continue
+				}
+			}
+			open, in = f, true
 			continue
 		}
 		if keepProse(prose, p.line(i)) {
 			prose = append(prose, p.line(i))
 		}
-	}
-	if in {
-		endShell()
 	}
 	for len(prose) > 0 && strings.TrimSpace(prose[len(prose)-1]) == "" {
 		prose = prose[:len(prose)-1]

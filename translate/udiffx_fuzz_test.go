@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// udiffxContract is what ParseUdiffx promises for any reply.
+// udiffxContract is what readUdiffx promises for any reply.
 var udiffxContract = readerContract{
-	parse:      ParseUdiffx,
+	parse:      readUdiffx,
 	formats:    []string{FormatUdiffx},
 	pathBreaks: "\r\n",
 }

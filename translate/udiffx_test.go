@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// udxDump writes what ParseUdiffx returned, one item a line.
+// udxDump writes what readUdiffx returned, one item a line.
 func udxDump(r *Reply, err error) string {
 	return dumpStyle{flags: func(op Operation) []dumpFlag {
 		return []dumpFlag{{op.Overwrite, "overwrite"}, {op.Recursive, "recursive"}, {op.Ordered, "ordered"},
@@ -227,6 +227,49 @@ shell 2 bash: "go test ./...\n"
 prose|Run the tests after:
 `,
 	}, {
+		// A fence open where the envelope starts wraps it, whatever its
+		// language: none of its lines is a shell command or prose.
+		name: "a shell fence wrapping the envelope, shell fences after it",
+		reply: "Apply:\n" +
+			"```sh\n" +
+			"<FILE_CHANGES>\n" +
+			"<FILE_DELETE file_path=\"a\" />\n" +
+			"</FILE_CHANGES>\n" +
+			"echo wrapped\n" +
+			"```\n" +
+			"Then:\n" +
+			"<pre>sh\n" +
+			"rm -r build\n" +
+			"</pre>\n" +
+			"```sh\n" +
+			"make\n" +
+			"```\n" +
+			"Last:\n" +
+			"```sh\n" +
+			"make test\n",
+		want: `4 delete-file a recursive
+shell 12 sh: "make\n"
+shell 16 sh: "make test\n"
+prose|Apply:
+prose|Then:
+prose|Last:
+`,
+	}, {
+		name: "a shell fence ending an unclosed envelope",
+		reply: "```bash\n" +
+			"<FILE_CHANGES>\n" +
+			"<FILE_DELETE file_path=\"b\" />\n" +
+			"```\n" +
+			"After.\n" +
+			"```sh\n" +
+			"ls\n" +
+			"```\n",
+		want: `3 delete-file b recursive
+warning 2: the <FILE_CHANGES> envelope has no closing </FILE_CHANGES>; it is read to the fence that closes at line 4
+shell 6 sh: "ls\n"
+prose|After.
+`,
+	}, {
 		name:  "CRLF, blank lines kept inside a new file",
 		reply: "<FILE_CHANGES>\r\n<FILE_NEW file_path=\"a.txt\">\r\n\r\none\r\n\r\ntwo\r\n</FILE_NEW>\r\n</FILE_CHANGES>\r\n",
 		want: `2 create a.txt overwrite
@@ -277,7 +320,7 @@ func TestParseUdiffxNoEdits(t *testing.T) {
 		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := ParseUdiffx(tc.reply)
+			r, err := readUdiffx(tc.reply)
 			if !errors.Is(err, ErrNoEdits) {
 				t.Fatalf("error %v, want ErrNoEdits", err)
 			}
@@ -301,7 +344,7 @@ text
   <FILE_DELETE file_path="b" />
 </FILE_CHANGES>
 `
-	r, err := ParseUdiffx(reply)
+	r, err := readUdiffx(reply)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +399,7 @@ func TestUdiffxPromptExample(t *testing.T) {
 // case without an envelope.
 func TestUdiffxGoldenReplies(t *testing.T) {
 	for _, file := range goldenReplyFiles(t, FormatUdiffx) {
-		r, err := ParseUdiffx(file.text)
+		r, err := readUdiffx(file.text)
 		noEdits := filepath.Base(filepath.Dir(file.name)) == "no-envelope"
 		if noEdits != errors.Is(err, ErrNoEdits) || err == nil && len(r.Ops)+len(r.Failed) == 0 {
 			t.Errorf("%s: %v", file.name, err)

@@ -12,7 +12,7 @@ import (
 // whole: its name, then a fence holding all of its new content.
 const FormatWhole = "whole"
 
-// ParseWhole reads a reply that writes files whole. A block is a fence
+// readWhole reads a reply that writes files whole. A block is a fence
 // of three or more backticks or tildes (or an HTML-like tag, see
 // openFence) named by the line above it or by its info string:
 //
@@ -56,7 +56,7 @@ const FormatWhole = "whole"
 //
 // A reply with no whole-file block returns ErrNoEdits with its prose,
 // shell blocks and warnings. No other error comes back.
-func ParseWhole(text string) (*Reply, error) {
+func readWhole(text string) (*Reply, error) {
 	s := scanWhole(text, false)
 	r := &Reply{Format: FormatWhole, Shell: s.shell, Warnings: s.warns, Prose: s.prose()}
 	seen := map[string]int{}
@@ -71,8 +71,7 @@ func ParseWhole(text string) (*Reply, error) {
 			continue
 		}
 		if prev, ok := seen[b.path]; ok {
-			r.Warnings = append(r.Warnings, Warning{Line: b.fence + 1,
-				Msg: fmt.Sprintf("%s is written whole twice, at lines %d and %d: the later block wins", b.path, prev, b.fence+1)})
+			r.warnf(b.fence+1, "%s is written whole twice, at lines %d and %d: the later block wins", b.path, prev, b.fence+1)
 		}
 		seen[b.path] = b.fence + 1
 		r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, Path: b.path, New: b.content,
@@ -85,7 +84,7 @@ func ParseWhole(text string) (*Reply, error) {
 	return r, nil
 }
 
-// wholeAt returns the byte offset of the first block ParseWhole would
+// wholeAt returns the byte offset of the first block readWhole would
 // read as a whole file (closed or not): the start of its name line, or
 // of its fence line when the info string names it; -1 when there is
 // none.

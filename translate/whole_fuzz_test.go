@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// wholeContract is what ParseWhole promises for any reply.
+// wholeContract is what readWhole promises for any reply.
 var wholeContract = readerContract{
-	parse:      ParseWhole,
+	parse:      readWhole,
 	formats:    []string{FormatWhole},
 	pathBreaks: "\r\n",
 }
@@ -95,6 +95,6 @@ func FuzzParseWhole(f *testing.F) {
 			}
 			b.WriteString(fence + "\n\n")
 		}
-		checkReadsBack(t, ParseWhole, r.Ops, b.String())
+		checkReadsBack(t, readWhole, r.Ops, b.String())
 	})
 }

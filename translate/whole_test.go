@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// wholeOp is a whole-file operation as ParseWhole builds it.
+// wholeOp is a whole-file operation as readWhole builds it.
 func wholeOp(path string, line int, content ...string) Operation {
 	return Operation{Kind: Create, Format: FormatWhole, Path: path, New: content, Overwrite: len(content) > 0, Line: line}
 }

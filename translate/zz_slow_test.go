@@ -23,7 +23,7 @@ func TestZZSlowUdiff(t *testing.T) {
 			continue
 		}
 		start := time.Now()
-		ParseUdiff(s)
+		readUdiff(s)
 		udiffAt(s)
 		if d := time.Since(start); d > 50*time.Millisecond {
 			t.Logf("%s: %v len %d", filepath.Base(f), d, len(s))
