@@ -182,7 +182,7 @@ func (c *claudeReader) finish() *Turn {
 			if path == "" {
 				path = ops[0].Path
 			}
-			c.b.skip(call.line, path, call.name+" failed: "+firstLine(strings.TrimSpace(res.text)))
+			c.b.skip(call.line, path, call.name+" failed: "+errorText(res.text))
 			continue
 		}
 		if !answered {
@@ -288,4 +288,12 @@ func inputPath(input json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// errorText is the first line of a tool's error, without the
+// <tool_use_error> tags Claude Code wraps some in.
+func errorText(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "<tool_use_error>")
+	return firstLine(strings.TrimSpace(strings.TrimSuffix(s, "</tool_use_error>")))
 }

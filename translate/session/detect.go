@@ -108,6 +108,7 @@ func firstObjectHasRole(dec *json.Decoder) (bool, string) {
 // first lines, and an object wrapping a "messages" array.
 func detectObjects(b []byte, whole bool) (Kind, string) {
 	// A JSON Lines log: look at the complete lines of the head.
+	all := b
 	sawLine := false
 	for n := 0; len(b) > 0 && n < 64; n++ {
 		line := b
@@ -139,7 +140,7 @@ func detectObjects(b []byte, whole bool) (Kind, string) {
 		return "", "JSON lines that are neither Claude Code nor Codex CLI session records"
 	}
 	// One object over several lines: {"messages": [...]}.
-	dec := json.NewDecoder(bytes.NewReader(b))
+	dec := json.NewDecoder(bytes.NewReader(all))
 	if _, err := dec.Token(); err == nil {
 		for dec.More() {
 			key, err := dec.Token()

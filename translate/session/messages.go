@@ -238,7 +238,7 @@ func (m *messagesReader) finish() *Turn {
 			if path == "" {
 				path = ops[0].Path
 			}
-			m.b.skip(call.line, path, call.name+" failed: "+firstLine(strings.TrimSpace(res.text)))
+			m.b.skip(call.line, path, call.name+" failed: "+errorText(res.text))
 			continue
 		}
 		m.b.ops = append(m.b.ops, ops...)
