@@ -16,10 +16,11 @@ const maxSubject = translate.MaxSubject
 // -m override, else the reply's subject and body, else "Apply N edits
 // to <files>"; a subject too long is shortened to a part that reads
 // whole (translate.ShortSubject) and given in full in the body; the
-// trailer LLM-Edit-Format ends it. The message is valid
-// UTF-8 with no control character but line feeds, and tabs in the body
-// (see cleanText).
-func CommitMessage(override, subject, body, format string, changes []FileChange, edits int) string {
+// trailer LLM-Edit-Format ends it, followed by trailers, each a
+// "Key: value" line (replay's LLM-Session), cleaned like a subject. The
+// message is valid UTF-8 with no control character but line feeds, and
+// tabs in the body (see cleanText).
+func CommitMessage(override, subject, body, format string, changes []FileChange, edits int, trailers ...string) string {
 	if o := strings.TrimSpace(cleanText(override, true)); o != "" {
 		subject, body, _ = strings.Cut(o, "\n")
 	}
@@ -40,6 +41,11 @@ func CommitMessage(override, subject, body, format string, changes []FileChange,
 		b.WriteString("\n\n")
 	}
 	b.WriteString("LLM-Edit-Format: " + format + "\n")
+	for _, t := range trailers {
+		if t = strings.TrimSpace(cleanText(t, false)); t != "" {
+			b.WriteString(t + "\n")
+		}
+	}
 	return b.String()
 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
@@ -118,7 +120,39 @@ func (r *ReplyResult) Failed() bool {
 // in hand is dropped whole, and the error is an *InterruptError naming
 // it. The reader of a reply knows no context: Run stops waiting for it
 // and leaves it to finish unseen.
+//
+// Run is RunEach over a slice, keeping every result.
 func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyResult, error) {
+	i := 0
+	next := func() (Input, error) {
+		if i == len(inputs) {
+			return Input{}, io.EOF
+		}
+		i++
+		return inputs[i-1], nil
+	}
+	var out []*ReplyResult
+	err := RunEach(ctx, next, base, rec, opts, func(r *ReplyResult) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// RunEach is Run for inputs that come one at a time, as the turns of a
+// long session log do: next returns each input in turn and io.EOF after
+// the last, and each receives every result as soon as it is made (once
+// its changes are recorded and laid over the base for the inputs after
+// it), so that a run of any length holds one input at a time. each may
+// drop what it no longer needs of a result (Changes, Patch): RunEach
+// keeps nothing of it. Progress counts the inputs from 0 in the order
+// next gave them.
+//
+// An error of next or of each stops the run and is returned as it is;
+// the results handed to each before it stand (and their commits, which
+// rec holds). Otherwise RunEach stops as Run does, for the same reasons
+// and with the same errors.
+func RunEach(ctx context.Context, next func() (Input, error), base Source, rec Recorder, opts RunOptions, each func(*ReplyResult) error) error {
 	cur := newOverlay(base)
 	var parent *overlay // nil: no notes about the base differing from the parent
 	if opts.Parent != nil {
@@ -128,21 +162,26 @@ func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts Ru
 	if opts.Other != nil {
 		other = newOverlay(opts.Other)
 	}
-	var out []*ReplyResult
-	for i, in := range inputs {
+	for i := 0; ; i++ {
+		in, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 		if err := ctx.Err(); err != nil {
-			return out, &InterruptError{Err: err}
+			return &InterruptError{Err: err}
 		}
 		res, err := runOne(ctx, i, in, cur, parent, other, rec, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				// Whatever failed, the run was being stopped: what the
 				// reply did is dropped with it.
-				return out, &InterruptError{Cut: in.Source, Err: ctx.Err()}
+				return &InterruptError{Cut: in.Source, Err: ctx.Err()}
 			}
-			return out, err // the reply that stopped the run has no result to report
+			return err // the reply that stopped the run has no result to report
 		}
-		out = append(out, res)
 		if len(res.Changes) > 0 && res.Status != Rejected {
 			cur.apply(res.Changes)
 			if parent != nil {
@@ -152,8 +191,10 @@ func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts Ru
 				other.apply(res.Changes)
 			}
 		}
+		if err := each(res); err != nil {
+			return err
+		}
 	}
-	return out, nil
 }
 
 // runOne does the work of reply n. Its error is for what stops the
@@ -173,13 +214,25 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if err := enter(PhaseParse); err != nil {
 		return nil, err
 	}
-	reply, err, stop := parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
-	if stop != nil {
-		return nil, stop
+	reply, err := in.Reply, error(nil)
+	if reply == nil {
+		var stop error
+		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+		if stop != nil {
+			return nil, stop
+		}
+	} else {
+		reply = withFailures(reply)
+		if len(reply.Ops) == 0 {
+			err = translate.ErrNoEdits
+		}
 	}
 	if reply != nil {
 		res.Format, res.Shell, res.Warnings = reply.Format, reply.Shell, reply.Warnings
 		res.Subject, res.Body = translate.Describe(reply)
+	}
+	if in.Subject != "" {
+		res.Subject, res.Body = in.Subject, in.Body
 	}
 	if err == nil {
 		err = opts.Limits.checkEdits(len(reply.Ops))
@@ -212,7 +265,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		return res, nil
 	}
 	res.Changes = result.Changes
-	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops))
+	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops), in.Trailers...)
 	if len(res.Changes) == 0 {
 		res.Status = Unchanged
 		if failed {
@@ -253,6 +306,24 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		res.Status = Partial
 	}
 	return res, nil
+}
+
+// withFailures is a reply read elsewhere (a session log) with the
+// blocks its reader could not read made Invalid operations, in the
+// order of their lines, as translate.Parse hands them on: each then
+// fails as an edit of its own instead of being dropped unseen.
+func withFailures(r *translate.Reply) *translate.Reply {
+	if len(r.Failed) == 0 {
+		return r
+	}
+	c := *r
+	c.Ops = append([]translate.Operation(nil), r.Ops...)
+	for _, f := range r.Failed {
+		c.Ops = append(c.Ops, translate.Operation{Kind: translate.Invalid, Path: f.Path, Line: f.Line, Comment: f.Msg, Format: r.Format})
+	}
+	c.Failed = nil
+	sort.SliceStable(c.Ops, func(i, j int) bool { return c.Ops[i].Line < c.Ops[j].Line })
+	return &c
 }
 
 // onlySnippets is the error of a reply whose every block was skipped

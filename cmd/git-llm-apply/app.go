@@ -145,7 +145,7 @@ the one in hand records nothing).`,
 			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 			versionFlag(s),
 		},
-		Commands: []*cli.Command{applyCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s),
+		Commands: []*cli.Command{applyCommand(s), replayCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s),
 			versionCommand(s), manCommand(s), completionCommand(s)},
 		Reader:         s.in,
 		Writer:         s.out,
@@ -159,7 +159,7 @@ the one in hand records nothing).`,
 			if cmd.Args().Len() > 0 {
 				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
 			}
-			return usageError("a command is needed: apply, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
+			return usageError("a command is needed: apply, replay, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
 		},
 	}
 	for _, c := range app.Commands {

@@ -45,26 +45,38 @@ and so that repository's hooks (post-checkout) and checkout filters, as
 git does; nothing else apply does runs git or code the repository
 configures. -o DIR also writes one NNNN-<slug>.patch per recorded
 commit, which git am applies.`,
-		Flags: append(commonFlags(),
-			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record on `NAME` (appending when it exists)"},
-			&cli.StringFlag{Name: "onto", Value: "HEAD", Usage: "start a new branch at `REV`"},
-			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "use `MSG` as the commit message of every reply"},
-			&cli.BoolFlag{Name: "partial", Usage: "record the edits that resolved even when others failed"},
-			&cli.StringFlag{Name: "worktree", Usage: "also add a linked worktree at `PATH` with the branch checked out"},
-			&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "also write one format-patch file per recorded commit into `DIR`"},
-		),
+		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
-			c, err := readCommon(cmd)
+			o, err := readApplyOptions(cmd)
 			if err != nil {
 				return err
 			}
-			o := applyOptions{commonOptions: c, Branch: cmd.String("branch"), Onto: cmd.String("onto"),
-				OntoSet: cmd.IsSet("onto"), Message: cmd.String("message"), Partial: cmd.Bool("partial"),
-				Worktree: cmd.String("worktree"), PatchDir: cmd.String("patch-dir")}
 			return runApply(o, s)
 		},
 	}
+}
+
+// applyFlags are apply's flags, which replay shares.
+func applyFlags() []cli.Flag {
+	return append(commonFlags(),
+		&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record on `NAME` (appending when it exists)"},
+		&cli.StringFlag{Name: "onto", Value: "HEAD", Usage: "start a new branch at `REV`"},
+		&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "use `MSG` as the commit message of every reply"},
+		&cli.BoolFlag{Name: "partial", Usage: "record the edits that resolved even when others failed"},
+		&cli.StringFlag{Name: "worktree", Usage: "also add a linked worktree at `PATH` with the branch checked out"},
+		&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "also write one format-patch file per recorded commit into `DIR`"},
+	)
+}
+
+func readApplyOptions(cmd *cli.Command) (applyOptions, error) {
+	c, err := readCommon(cmd)
+	if err != nil {
+		return applyOptions{}, err
+	}
+	return applyOptions{commonOptions: c, Branch: cmd.String("branch"), Onto: cmd.String("onto"),
+		OntoSet: cmd.IsSet("onto"), Message: cmd.String("message"), Partial: cmd.Bool("partial"),
+		Worktree: cmd.String("worktree"), PatchDir: cmd.String("patch-dir")}, nil
 }
 
 // target is where apply records: the branch, what its commits build
@@ -80,30 +92,70 @@ type target struct {
 }
 
 func runApply(o applyOptions, s streams) error {
-	if err := checkPatchDir(o.Dir, o.PatchDir, "recorded"); err != nil {
-		return err
-	}
-	repo, err := openRepo(o.Dir)
+	rc, err := openRecording(o, s)
 	if err != nil {
 		return err
 	}
-	patch, err := patchOptions(repo)
-	if err != nil {
-		return err
-	}
-	if s, err = s.withColor(o.commonOptions, repo); err != nil {
-		return err
-	}
-	s.at = placeOf(o.Dir, repo)
 	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
 	}
-	t, err := chooseTarget(repo, o, inputs)
+	if err := rc.prepare(o, func() (string, []string) { return describeFirst(o, inputs) }); err != nil {
+		return err
+	}
+	ctx, release := onInterrupt()
+	defer release() // after the branch, worktree and patch files are written
+	m := progress(rc.s, o.commonOptions, inputs)
+	results, err := engine.Run(ctx, inputs, rc.t.src, rc.w, rc.runOptions(o, m.hook()))
+	m.stop(err == nil)
+	return rc.finish(o, results, err, func(stop error) (outputs, error) {
+		return interruption(stop, results, inputs, rc.t.branch)
+	})
+}
+
+// recording is what apply and replay set up to record on a branch:
+// the repository, the target, the worktrees and the branch writer.
+type recording struct {
+	s         streams
+	repo      *gitops.Repo
+	patch     engine.PatchOptions
+	t         *target
+	wt        *worktreePlan
+	w         *gitops.BranchWriter
+	other     engine.Source // the other base, for advice on failed edits (nil: none)
+	otherName string
+}
+
+// openRecording checks -o and opens the repository, before any input
+// is read.
+func openRecording(o applyOptions, s streams) (*recording, error) {
+	if err := checkPatchDir(o.Dir, o.PatchDir, "recorded"); err != nil {
+		return nil, err
+	}
+	repo, err := openRepo(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := patchOptions(repo)
+	if err != nil {
+		return nil, err
+	}
+	if s, err = s.withColor(o.commonOptions, repo); err != nil {
+		return nil, err
+	}
+	s.at = placeOf(o.Dir, repo)
+	return &recording{s: s, repo: repo, patch: patch}, nil
+}
+
+// prepare chooses the branch (describe gives the first description and
+// paths, for its default name), checks the worktrees and makes the
+// branch writer, which updates the branch with compare-and-swap.
+func (rc *recording) prepare(o applyOptions, describe func() (string, []string)) error {
+	t, err := chooseTarget(rc.repo, o, describe)
 	if err != nil {
 		return err
 	}
-	wt, err := planWorktrees(repo, o, t)
+	wt, err := planWorktrees(rc.repo, o, t)
 	if err != nil {
 		return err
 	}
@@ -111,32 +163,42 @@ func runApply(o applyOptions, s streams) error {
 	if t.exists {
 		expect = t.parent
 	}
-	w, err := repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect,
+	w, err := rc.repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect,
 		ReflogMsg: t.reflog, Worktree: wt.follow})
 	if err != nil {
 		if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
 			return &exitError{exitUsage, err}
 		}
 		if moved := notRecorded(err); moved != nil {
-			report(s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
+			report(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
 			return moved
 		}
 		return err
 	}
-	var other engine.Source // an existing branch is resolved against its tip: no other base
-	otherName := ""
-	if !t.exists {
-		other, otherName = otherBase(repo, o.Base, t.src)
+	rc.t, rc.wt, rc.w = t, wt, w
+	if !t.exists { // an existing branch is resolved against its tip: no other base
+		rc.other, rc.otherName = otherBase(rc.repo, o.Base, t.src)
 	}
-	ctx, release := onInterrupt()
-	defer release() // after the branch, worktree and patch files are written
-	m := progress(s, o.commonOptions, inputs)
-	results, err := engine.Run(ctx, inputs, t.src, w, engine.RunOptions{
-		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: t.tree, ShellOps: o.ShellOps,
-		Limits: o.Limits, Progress: m.hook(), Other: other, OtherName: otherName, Patch: patch,
-	})
-	m.stop(err == nil)
-	stop := err
+	return nil
+}
+
+// runOptions are the engine's options for o; progress is the meter's
+// hook.
+func (rc *recording) runOptions(o applyOptions, progress func(int, engine.Phase)) engine.RunOptions {
+	return engine.RunOptions{
+		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: rc.t.tree, ShellOps: o.ShellOps,
+		Limits: o.Limits, Progress: progress, Other: rc.other, OtherName: rc.otherName, Patch: rc.patch,
+	}
+}
+
+// finish ends a run whose engine error is runErr: it moves the branch
+// to the commits recorded (unless runErr says the run must record
+// nothing), writes the patch files, adds or updates the worktrees and
+// reports. stopped says what the report and the exit status say of a
+// run that ended early (interrupted): it gets the run's error.
+func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runErr error, stopped func(error) (outputs, error)) error {
+	s, t, w := rc.s, rc.t, rc.w
+	err := runErr
 	if errors.Is(err, engine.ErrInterrupted) {
 		err = nil // the replies recorded so far are kept
 	}
@@ -155,7 +217,7 @@ func runApply(o applyOptions, s streams) error {
 		report(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
 		return err
 	}
-	out, stopErr := interruption(stop, results, inputs, t.branch)
+	out, stopErr := stopped(runErr)
 	out.branch = t.branch
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {
@@ -163,7 +225,7 @@ func runApply(o applyOptions, s streams) error {
 			after = append(after, err)
 		}
 	}
-	notes, err := wt.finish(repo, t, w.Commits(), results)
+	notes, err := rc.wt.finish(rc.repo, t, w.Commits(), results)
 	if err != nil {
 		after = append(after, err)
 	}
@@ -176,8 +238,8 @@ func runApply(o applyOptions, s streams) error {
 	if !o.Quiet && !o.JSON && len(w.Commits()) > 0 {
 		// Quoted: a branch or revision may hold what a shell reads
 		// ($, ;, quotes), and the hints are meant to be pasted.
-		fmt.Fprintf(s.err, "Review with: %s log -p %s\n", s.at.git(), shellArg(reviewRange(t, patch.ShortID)))
-		if wt.add == "" && wt.follow == "" {
+		fmt.Fprintf(s.err, "Review with: %s log -p %s\n", s.at.git(), shellArg(reviewRange(t, rc.patch.ShortID)))
+		if rc.wt.add == "" && rc.wt.follow == "" {
 			fmt.Fprintf(s.err, "Switch with: %s switch %s\n", s.at.git(), shellArg(t.branch))
 		}
 	}
@@ -217,7 +279,7 @@ func notRecorded(err error) error {
 // chooseTarget decides the branch and base: an existing -b branch is
 // resolved against its tip; a new branch starts at --onto (HEAD) and
 // resolves against --base (the index).
-func chooseTarget(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (*target, error) {
+func chooseTarget(repo *gitops.Repo, o applyOptions, describe func() (string, []string)) (*target, error) {
 	if o.Branch != "" {
 		if err := gitops.ValidBranchName(o.Branch); err != nil {
 			return nil, &exitError{exitUsage, err}
@@ -260,28 +322,21 @@ func chooseTarget(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (*ta
 		}
 	}
 	if t.branch == "" {
-		if t.branch, err = defaultBranch(repo, o, inputs); err != nil {
+		if t.branch, err = defaultBranch(repo, o, describe); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
 }
 
-// defaultBranch is llm/<a few words of the first description>, made
-// unique; a reply whose description gives no word is named by the files
-// it edits (llm/edit-app-py).
-func defaultBranch(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (string, error) {
-	subject := o.Message
-	var paths []string
-	if len(inputs) > 0 {
-		if r, _ := translate.Parse(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps}); r != nil {
-			if subject == "" {
-				subject, _ = translate.Describe(r)
-			}
-			for _, op := range r.Ops {
-				paths = append(paths, op.Path)
-			}
-		}
+// defaultBranch is llm/<a few words of the first description>
+// (-m, else what describe gives), made unique; a reply whose
+// description gives no word is named by the files it edits
+// (llm/edit-app-py).
+func defaultBranch(repo *gitops.Repo, o applyOptions, describe func() (string, []string)) (string, error) {
+	subject, paths := describe()
+	if o.Message != "" {
+		subject = o.Message
 	}
 	base := "llm/" + engine.BranchSlug(subject, paths)
 	if gitops.ValidBranchName(base) != nil {
@@ -298,4 +353,20 @@ func defaultBranch(repo *gitops.Repo, o applyOptions, inputs []engine.Input) (st
 		}
 		name = fmt.Sprintf("%s-%d", base, n)
 	}
+}
+
+// describeFirst is the description and paths of apply's first reply.
+func describeFirst(o applyOptions, inputs []engine.Input) (subject string, paths []string) {
+	if len(inputs) == 0 {
+		return "", nil
+	}
+	r, _ := translate.Parse(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps})
+	if r == nil {
+		return "", nil
+	}
+	subject, _ = translate.Describe(r)
+	for _, op := range r.Ops {
+		paths = append(paths, op.Path)
+	}
+	return subject, paths
 }

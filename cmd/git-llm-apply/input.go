@@ -52,26 +52,43 @@ func readReplies(dir string, names []string, stdin io.Reader, limit int64) ([]en
 			out = append(out, in)
 			continue
 		}
-		entries, err := os.ReadDir(at)
+		files, err := replyFiles(at, name)
 		if err != nil {
-			return nil, usageError("cannot read replies in %s: %v", name, pathErr(err))
+			return nil, err
 		}
-		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-		n := 0
-		for _, e := range entries {
-			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
-			in, err := readFile(filepath.Join(at, e.Name()), filepath.Join(name, e.Name()), limit)
+		for _, f := range files {
+			in, err := readFile(f.path, f.name, limit)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, in)
-			n++
 		}
-		if n == 0 {
-			return nil, usageError("no reply files in directory %s", name)
+	}
+	return out, nil
+}
+
+// replyFile is a reply file of a directory: where it is, and its name
+// as the user would write it (the directory as given, then the file).
+type replyFile struct{ path, name string }
+
+// replyFiles lists the replies of the directory at, which the user
+// named name: its regular files, hidden ones aside, in name order. A
+// directory with none is a usage error.
+func replyFiles(at, name string) ([]replyFile, error) {
+	entries, err := os.ReadDir(at)
+	if err != nil {
+		return nil, usageError("cannot read replies in %s: %v", name, pathErr(err))
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var out []replyFile
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
+		out = append(out, replyFile{filepath.Join(at, e.Name()), filepath.Join(name, e.Name())})
+	}
+	if len(out) == 0 {
+		return nil, usageError("no reply files in directory %s", name)
 	}
 	return out, nil
 }

@@ -31,6 +31,7 @@ var progressTitles = map[string]string{
 	"apply":     "Applying replies",
 	"check":     "Checking replies",
 	"translate": "Translating replies",
+	"replay":    "Replaying turns",
 }
 
 // meter draws a run's progress on standard error. Nothing else writes
@@ -51,7 +52,8 @@ type meter struct {
 	now     func() time.Time // time.Now; tests set the clock
 }
 
-// newMeter makes the meter of a run of o's command over inputs.
+// newMeter makes the meter of a run of o's command over total inputs
+// (-1: not known beforehand, as replay's turns are).
 // --progress shows it anywhere; else it shows on a terminal, unless
 // --no-progress, -q or --json.
 func newMeter(s streams, o commonOptions, total int) *meter {
@@ -105,6 +107,9 @@ func (m *meter) update(n int, p engine.Phase) {
 // blank what a shorter line would leave of it, as git writes them.
 func (m *meter) draw(eol string) {
 	counts := fmt.Sprintf("%3d%% (%d/%d)", m.n*100/max(m.total, 1), m.n, m.total)
+	if m.total < 0 {
+		counts = strconv.Itoa(m.n) // a total not known: a count, as git shows one
+	}
 	if m.shown && counts == m.counts && eol == "\r" {
 		return
 	}
@@ -137,6 +142,8 @@ func (m *meter) stop(done bool) {
 		m.clear()
 		return
 	}
-	m.n = m.total
+	if m.total >= 0 {
+		m.n = m.total
+	}
 	m.draw(", done.\n")
 }

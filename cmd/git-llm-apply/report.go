@@ -33,7 +33,8 @@ func statusOf(results []*engine.ReplyResult) error {
 // jsonReply adds translate's diff text to a reply's report.
 type jsonReply struct {
 	engine.ReplyReport
-	Diff *string `json:"diff,omitempty"`
+	*turnReport         // replay: the turn of the session the reply is
+	Diff        *string `json:"diff,omitempty"`
 }
 
 // outputs is what a run wrote besides its report: the branch it
@@ -43,6 +44,8 @@ type outputs struct {
 	branch  string
 	diffs   map[int]string
 	patches map[int]string
+	// turns are replay's session turns, by result index.
+	turns map[int]*turnReport
 	// stopped: an interrupt ended the run, cutting short the reply
 	// cut ("" when it came between two) before the replies in unread.
 	stopped bool
@@ -74,7 +77,7 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 			if r.Commit != "" {
 				b = branch
 			}
-			jr := jsonReply{ReplyReport: engine.NewReplyReport(r, b, out.patches[i])}
+			jr := jsonReply{ReplyReport: engine.NewReplyReport(r, b, out.patches[i]), turnReport: out.turns[i]}
 			if d, ok := out.diffs[i]; ok {
 				jr.Diff = &d
 			}
@@ -88,6 +91,7 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 	p := s.reportPainter()
 	for i, r := range results {
 		printReply(p, o, r, branch, out.patches[i], s.at)
+		printTurn(p, o, r, out.turns[i])
 	}
 }
 
@@ -105,6 +109,9 @@ func writeJSON(w io.Writer, v any) {
 }
 
 func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patch string, at place) {
+	if r.Status == noEdits {
+		return // a turn of a session that edited nothing (see printTurn)
+	}
 	if r.Err != nil {
 		fmt.Fprintf(w, "%s: ", r.Source)
 		w.paint(slotError, "error:")

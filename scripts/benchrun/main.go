@@ -25,6 +25,7 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
 	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
+	only    = flag.String("only", "", "run only this case: replay")
 )
 
 func main() {
@@ -88,18 +89,26 @@ type row struct {
 }
 
 func (b *bench) report() {
-	big := b.bigRepo()
-	small := b.smallRepo()
-	b.caseCheck(big)
-	b.caseApply(big)
-	b.caseManyEdits()
-	b.caseCorpus()
-	b.caseStartup(small)
-	b.caseLimits()
-	b.caseHook()
-	b.caseNewFile()
-	b.caseInterrupt()
-	b.caseFailing()
+	switch *only {
+	case "":
+		big := b.bigRepo()
+		small := b.smallRepo()
+		b.caseCheck(big)
+		b.caseApply(big)
+		b.caseManyEdits()
+		b.caseCorpus()
+		b.caseStartup(small)
+		b.caseLimits()
+		b.caseHook()
+		b.caseNewFile()
+		b.caseInterrupt()
+		b.caseFailing()
+		b.caseReplay()
+	case "replay":
+		b.caseReplay()
+	default:
+		fail("-only %s: no such case (want replay)", *only)
+	}
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")
 	fmt.Println("| --- | ---: | ---: | ---: | --- | --- |")
