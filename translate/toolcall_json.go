@@ -34,7 +34,8 @@ func jsonValues(src string, each func(start, end int)) (errAt int, err error) {
 			return 0, nil
 		}
 		if e != nil {
-			at := len(src)
+			// Input cut short: the error is where the text stops.
+			at := len(strings.TrimRight(src, " \t\r\n"))
 			var se *json.SyntaxError
 			if errors.As(e, &se) {
 				at = int(se.Offset)

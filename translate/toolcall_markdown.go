@@ -16,7 +16,7 @@ var jsonFenceLangs = map[string]bool{"": true, "json": true, "jsonl": true, "ndj
 // tool call; editKeys are the argument names of the edit tools. The
 // detector looks for one of each before it reads any fence.
 var (
-	callKeys = []string{`"name"`, `"tool"`, `"tool_name"`, `"functionCall"`}
+	callKeys = []string{`"name"`, `"tool"`, `"tool_name"`, `"functionCall"`, `"local_shell_call"`}
 	editKeys = []string{`"old_string"`, `"new_string"`, `"old_str"`, `"new_str"`, `"file_text"`, `"insert_line"`,
 		`"edits"`, `"content"`, `"oldString"`, `Begin Patch`}
 )

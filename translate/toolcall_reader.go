@@ -107,7 +107,7 @@ type callReader struct {
 // readJSON reads src, JSON text whose first line is reply line first.
 func (c *callReader) readJSON(src string, first int) error {
 	c.src, c.idx = src, newLineIndex(src, first)
-	at, err := jsonValues(src, func(start, _ int) { c.value(start, true) })
+	at, err := jsonValues(src, func(start, _ int) { c.value(start, true, 0) })
 	if err == nil {
 		return nil
 	}
@@ -119,15 +119,29 @@ func (c *callReader) readJSON(src string, first int) error {
 	return &ParseError{Format: FormatToolCalls, Line: line, Msg: fmt.Sprintf("malformed JSON at column %d: %s", col, msg)}
 }
 
-// value reads the valid JSON value at offset i; top says it is a
-// record (a top-level value, an element of a top-level array, or a
-// record's payload), whose cwd holds for the records after it.
-func (c *callReader) value(i int, top bool) {
+// maxDepth bounds how deep in a record calls are looked for: the
+// deepest shape (choices, message, tool_calls, function) is four
+// levels down. Each level scans the text below it once more, so the
+// bound keeps the reader linear in the size of the reply.
+const maxDepth = 8
+
+// value reads the valid JSON value at offset i, depth levels down; top
+// says it is a record (a top-level value, an element of a top-level
+// array, or a record's payload), whose cwd holds for the records after
+// it. An array holds records or items, not arrays.
+func (c *callReader) value(i int, top bool, depth int) {
+	if depth > maxDepth {
+		return
+	}
 	switch c.src[i] {
 	case '[':
-		jsonItems(c.src, i, func(s, _ int) { c.value(s, top) })
+		jsonItems(c.src, i, func(s, _ int) {
+			if c.src[s] == '{' {
+				c.object(s, top, depth+1)
+			}
+		})
 	case '{':
-		c.object(i, top)
+		c.object(i, top, depth)
 	}
 }
 
@@ -147,7 +161,10 @@ var skippedTypes = map[string]bool{
 	"custom_tool_call_output": true, "reasoning": true, "thinking": true, "redacted_thinking": true,
 }
 
-func (c *callReader) object(i int, top bool) {
+func (c *callReader) object(i int, top bool, depth int) {
+	if depth > maxDepth {
+		return
+	}
 	var fields []field
 	jsonFields(c.src, i, func(k string, s, e int) bool {
 		fields = append(fields, field{k, s, e})
@@ -234,7 +251,7 @@ func (c *callReader) object(i int, top bool) {
 		switch f.key {
 		case "message", "payload":
 			if c.src[f.start] == '{' {
-				c.object(f.start, top && f.key == "payload")
+				c.object(f.start, top && f.key == "payload", depth+1)
 			}
 		case "content":
 			switch c.src[f.start] {
@@ -242,11 +259,11 @@ func (c *callReader) object(i int, top bool) {
 				s, _ := jsonString(c.src[f.start:f.end])
 				c.text(s)
 			case '[', '{':
-				c.value(f.start, false)
+				c.value(f.start, false, depth+1)
 			}
 		case "tool_calls", "choices", "candidates", "parts", "messages", "output":
 			if c.src[f.start] == '[' {
-				c.value(f.start, false)
+				c.value(f.start, false, depth+1)
 			}
 		case "text":
 			if typ == "" {
