@@ -3,6 +3,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -284,5 +285,49 @@ func TestToolCallsLinear(t *testing.T) {
 	}
 	if op := r.Ops[n]; len(op.Content) != 2<<20 {
 		t.Fatalf("content of %d bytes", len(op.Content))
+	}
+}
+
+// TestToolCallsGoldenReplies reads the replies of the golden cases as
+// auto-detection does: each is tool calls, and its operations are what
+// the case's name promises; the engine's golden test resolves them.
+func TestToolCallsGoldenReplies(t *testing.T) {
+	want := map[string]string{
+		"absolute-paths-cwd":           "2 replace /home/dev/tool/README.md \"Run it.\"->\"Run it with `tool run`.\" root=/home/dev/tool\n3 create /home/dev/tool/docs/usage.md \"tool run\\n\" overwrite root=/home/dev/tool",
+		"anthropic-content":            "19 replace server.py \"PORT = 8000\"->\"PORT = 8080\"\n30 create docs/ports.md \"The server listens on 8080.\\n\"",
+		"codex-apply-patch":            "4 edit calc.py root=/home/dev/calc [apply-patch]\n4 create test_calc.py \"from calc import add\\n\\n\\ndef test_add():\\n    assert add(2, 3) == 5\\n\" overwrite root=/home/dev/calc [apply-patch]",
+		"edit-not-unique":              "8 replace limits.ini \"limit = 10\"->\"limit = 20\"",
+		"gemini-expected-replacements": "7 replace client.js \"OLD_URL\"->\"API_URL\" count=2",
+		"insert-top-and-end":           "2 insert notes.txt after=3 [\"delta\"]\n3 insert notes.txt after=0 [\"# Notes\"]",
+		"jsonl-mixed":                  "1 replace main.go \"println(\\\"v1\\\")\"->\"println(\\\"v2\\\")\"\n2 create VERSION \"2.0.0\\n\" overwrite\n4 create NEWS \"v2: a new version.\\n\"\n5 replace VERSION \"2.0.0\"->\"2.0.1\"",
+		"malformed":                    "error",
+		"multiedit-three":              "8 replace config.py \"TIMEOUT = 10\"->\"TIMEOUT = 30\"\n8 replace config.py \"RETRIES = 3\"->\"RETRIES = 5\"\n8 replace config.py \"\\\"http://\\\"\"->\"\\\"https://\\\"\"",
+		"openai-tool-calls":            "9 replace app.py \"print(\\\"hello \\\" + name)\"->\"print(f\\\"Hello, {name}!\\\")\"\n17 create CHANGELOG.md \"# Changelog\\n\\n- Friendlier greeting.\\n\" overwrite",
+		"replace-all":                  "8 replace geometry.py \"3.14\"->\"math.pi\" all\n19 replace geometry.py \"def area(r):\"->\"import math\\n\\n\\ndef area(r):\"",
+	}
+	for _, file := range goldenReplyFiles(t, FormatToolCalls) {
+		name := filepath.Base(filepath.Dir(file.name))
+		if name == "prompt-example" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			r, err := Parse(file.text, ParseOptions{})
+			var got []string
+			if r != nil {
+				for _, op := range r.Ops {
+					got = append(got, tcOp(op))
+				}
+			}
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				got = append(got, "error")
+			} else if err != nil || r.Format != FormatToolCalls {
+				t.Fatalf("%v, format %q", err, r.Format)
+			}
+			w, ok := want[name]
+			if g := strings.Join(got, "\n"); !ok || g != w {
+				t.Fatalf("got\n%s\nwant\n%s", g, w)
+			}
+		})
 	}
 }
