@@ -66,7 +66,9 @@ func FuzzParseAuto(f *testing.F) {
 			t.Fatalf("read as whole files though line %d is %q", line, text)
 		}
 		for _, op := range r.Ops {
-			if op.Format != "shell" && !slices.Contains(names, op.Format) && !(op.Format == FormatDiffFenced && slices.Contains(names, FormatDiff)) {
+			// An apply_patch tool call's operations keep apply-patch's tolerance.
+			viaToolCall := op.Format == FormatApplyPatch && slices.Contains(names, FormatToolCalls)
+			if op.Format != "shell" && !slices.Contains(names, op.Format) && !(op.Format == FormatDiffFenced && slices.Contains(names, FormatDiff)) && !viaToolCall {
 				t.Fatalf("operation of format %q from a reply detected as %q", op.Format, names)
 			}
 			inReply(t, lines, "operation", op.Line)

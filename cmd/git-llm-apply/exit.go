@@ -48,3 +48,11 @@ func exitCode(err error) int {
 	}
 	return exitUsage
 }
+
+// malformedReply reports whether a reply could not be read as its
+// format at all: JSON tool calls that are not valid JSON are unreadable
+// input (exit 2, SPEC section 2), not an edit that failed.
+func malformedReply(err error) bool {
+	var pe *translate.ParseError
+	return errors.As(err, &pe) && pe.Format == translate.FormatToolCalls
+}

@@ -13,12 +13,16 @@ import (
 )
 
 // statusOf is the exit status a run's replies earn: 2 when a reply
-// held no edit or was over a limit, else 1 when an edit failed.
+// held no edit, was malformed JSON or was over a limit, else 1 when an
+// edit failed.
 func statusOf(results []*engine.ReplyResult) error {
 	var err error
 	for _, r := range results {
 		if errors.Is(r.Err, translate.ErrNoEdits) {
 			return &exitError{exitUsage, errors.New("no edit found")}
+		}
+		if malformedReply(r.Err) {
+			return &exitError{exitUsage, errors.New("a reply is malformed")}
 		}
 		if errors.Is(r.Err, engine.ErrTooLarge) {
 			return &exitError{exitUsage, errors.New("a reply is over a limit (see the flags --max-*)")}

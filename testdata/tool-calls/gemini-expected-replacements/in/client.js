@@ -1,0 +1,2 @@
+const a = fetch(OLD_URL);
+const b = fetch(OLD_URL);

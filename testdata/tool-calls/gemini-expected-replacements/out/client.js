@@ -1,0 +1,2 @@
+const a = fetch(API_URL);
+const b = fetch(API_URL);

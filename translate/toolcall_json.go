@@ -1,0 +1,228 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// The tool-calls reader needs the reply line of every call, however
+// deep in a record it stands, and a record may be megabytes of JSON.
+// encoding/json checks the syntax (and names the offset of an error);
+// once a value is known to be valid, the spans below walk it in place,
+// so that each call's offset is known without decoding its record
+// twice and nothing is copied until a call's own fields are decoded.
+
+// jsonValues splits src into its top-level JSON values (one value, an
+// array, JSON Lines or values one after another), calling each with the
+// byte span it occupies, in order. A syntax error stops the split: it
+// returns the offset in src where the error was seen and the decoder's
+// message.
+func jsonValues(src string, each func(start, end int)) (errAt int, err error) {
+	dec := json.NewDecoder(strings.NewReader(src))
+	var skip json.RawMessage
+	for {
+		start := int(dec.InputOffset())
+		start = skipSpace(src, start)
+		e := dec.Decode(&skip)
+		if e == io.EOF {
+			return 0, nil
+		}
+		if e != nil {
+			// Input cut short: the error is where the text stops.
+			at := len(strings.TrimRight(src, " \t\r\n"))
+			var se *json.SyntaxError
+			if errors.As(e, &se) {
+				at = int(se.Offset)
+				if at > 0 {
+					at-- // Offset counts the byte the error was seen at
+				}
+			}
+			return min(at, len(src)), e
+		}
+		each(start, int(dec.InputOffset()))
+	}
+}
+
+// skipSpace returns the first offset at or after i that is not JSON
+// white space.
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonEnd returns the end of the valid JSON value starting at i.
+func jsonEnd(s string, i int) int {
+	switch s[i] {
+	case '"':
+		return stringEnd(s, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '"':
+				j = stringEnd(s, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(s)
+	}
+	j := i
+	for j < len(s) && !strings.ContainsRune(",}] \t\r\n", rune(s[j])) {
+		j++
+	}
+	return j
+}
+
+// stringEnd returns the end of the JSON string whose quote is at i.
+func stringEnd(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// jsonFields calls each with the key and value span of every member of
+// the valid JSON object starting at i, in order; it stops early when
+// each returns false.
+func jsonFields(s string, i int, each func(key string, start, end int) bool) {
+	i = skipSpace(s, i+1)
+	for i < len(s) && s[i] == '"' {
+		kend := stringEnd(s, i)
+		key := s[i+1 : kend-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			json.Unmarshal([]byte(s[i:kend]), &key)
+		}
+		vs := skipSpace(s, skipSpace(s, kend)+1) // past the colon
+		ve := jsonEnd(s, vs)
+		if !each(key, vs, ve) {
+			return
+		}
+		i = skipSpace(s, ve)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+		}
+	}
+}
+
+// jsonItems calls each with the span of every element of the valid
+// JSON array starting at i.
+func jsonItems(s string, i int, each func(start, end int)) {
+	i = skipSpace(s, i+1)
+	for i < len(s) && s[i] != ']' {
+		e := jsonEnd(s, i)
+		each(i, e)
+		i = skipSpace(s, e)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+		}
+	}
+}
+
+// jsonString decodes the JSON string value s (quotes included).
+func jsonString(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' {
+		return "", false
+	}
+	if inner := s[1 : len(s)-1]; strings.IndexByte(inner, '\\') < 0 {
+		return inner, true
+	}
+	var out string
+	return out, json.Unmarshal([]byte(s), &out) == nil
+}
+
+// lineIndex maps byte offsets of a text to 1-based lines and columns.
+type lineIndex struct {
+	text   string
+	starts []int // offset of each line's first byte
+	first  int   // the line number of the text's first line
+}
+
+func newLineIndex(text string, first int) *lineIndex {
+	starts := []int{0}
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+	return &lineIndex{text: text, starts: starts, first: first}
+}
+
+// line is the 1-based line holding offset at; column is its 1-based
+// column in characters.
+func (x *lineIndex) line(at int) (line, column int) {
+	n := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > at }) - 1
+	n = max(n, 0)
+	if at > len(x.text) {
+		at = len(x.text)
+	}
+	return x.first + n, utf8.RuneCountInString(x.text[x.starts[n]:at]) + 1
+}
+
+// decodeField decodes the JSON value raw into v, saying in a sentence
+// what is wrong when its type is not v's.
+func decodeField(name string, raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s is %s, not %s", name, jsonKind(raw), goKind(v))
+		}
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
+}
+
+// jsonKind names the JSON type of raw, for messages.
+func jsonKind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "empty"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func goKind(v any) string {
+	switch v.(type) {
+	case *string:
+		return "a string"
+	case *bool:
+		return "a boolean"
+	case *int:
+		return "an integer"
+	}
+	return "the expected type"
+}
