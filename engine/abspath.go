@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
 // Coding agents name files by absolute paths (/home/dev/proj/src/a.py:
@@ -160,11 +162,23 @@ func (r *resolver) revealedTops(name string) []string {
 	return tops
 }
 
-// relativeName is the name an operation gives, made relative to the
-// repository when it is absolute (see mapAbsolute).
-func (r *resolver) relativeName(name, root string) (rel, note string, err error) {
-	if !isAbsolute(name) {
+// agentPath reports whether op names its file by an absolute path to
+// map: an agent's tool call (its format, or a session's Root) does.
+// Every other format keeps SPEC section 5's rule that paths are
+// relative, and an absolute one is refused.
+func (r *resolver) agentPath(op *translate.Operation) bool {
+	return isAbsolute(op.Path) && isAgentOp(op, r.opts.Format)
+}
+
+func isAgentOp(op *translate.Operation, format string) bool {
+	return op.Root != "" || op.Format == translate.FormatToolCalls || op.Format == "" && format == translate.FormatToolCalls
+}
+
+// relativeName is name, a path op gives, made relative to the
+// repository when it is an agent's absolute path (see mapAbsolute).
+func (r *resolver) relativeName(op *translate.Operation, name string) (rel, note string, err error) {
+	if !isAbsolute(name) || !isAgentOp(op, r.opts.Format) {
 		return name, "", nil
 	}
-	return r.mapAbsolute(name, root)
+	return r.mapAbsolute(name, op.Root)
 }

@@ -83,7 +83,7 @@ func TestAbsolutePaths(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := Resolve(base, c.ops, Options{})
+			res, err := Resolve(base, c.ops, Options{Format: translate.FormatToolCalls})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,5 +110,28 @@ func TestAbsolutePaths(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAbsolutePathsOnlyForAgents: other formats keep SPEC section 5's
+// rule that a path is relative; an agent's operation read by another
+// format's reader (Codex's apply_patch call) maps by its Root.
+func TestAbsolutePathsOnlyForAgents(t *testing.T) {
+	base := files("src/a.py", "x = 1\n")
+	op := translate.Operation{Kind: translate.Edit, Format: "udiff", Path: "/home/dev/proj/src/a.py", Old: []string{"x = 1"}, New: []string{"x = 2"}}
+	res, err := Resolve(base, []translate.Operation{op}, Options{Format: "udiff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Outcomes[0]; o.Status != Failed || !strings.Contains(o.Err.Msg, "paths must be relative") {
+		t.Errorf("udiff with an absolute path: %s %v, want refused", o.Status, o.Err)
+	}
+	op.Format, op.Root = "apply-patch", "/home/dev/proj"
+	res, err = Resolve(base, []translate.Operation{op}, Options{Format: "apply-patch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Outcomes[0]; o.Status != Applied || o.Path != "src/a.py" {
+		t.Errorf("apply-patch call under its root: %s %q %v", o.Status, o.Path, o.Err)
 	}
 }

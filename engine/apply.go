@@ -37,7 +37,7 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			}
 			op.Path, o.Op.Path = p, p
 		}
-		if isAbsolute(op.Path) {
+		if r.agentPath(&op) {
 			rel, note, err := r.mapAbsolute(op.Path, op.Root)
 			if err != nil {
 				if isIOError(err) {
@@ -389,7 +389,7 @@ func (r *resolver) deleteFile(o *Outcome, f *fileState) {
 }
 
 func (r *resolver) rename(o *Outcome, f *fileState) error {
-	name, _, err := r.relativeName(o.Op.NewPath, o.Op.Root)
+	name, _, err := r.relativeName(&o.Op, o.Op.NewPath)
 	to := ""
 	if err == nil {
 		to, _, err = r.resolvePath(name, false)
