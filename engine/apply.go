@@ -37,6 +37,20 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			}
 			op.Path, o.Op.Path = p, p
 		}
+		if r.agentPath(&op) {
+			rel, note, err := r.mapAbsolute(op.Path, op.Root)
+			if err != nil {
+				if isIOError(err) {
+					return nil, err
+				}
+				r.failWith(o, err)
+				continue
+			}
+			if note != "" {
+				o.Warnings = append(o.Warnings, note)
+			}
+			op.Path, o.Op.Path = rel, rel
+		}
 		if op.Kind == translate.Delete && op.Recursive {
 			if done, err := r.deleteDir(o); err != nil || done {
 				if err != nil {
@@ -48,7 +62,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		// Only an edit of a file's lines may find its file by suffix:
 		// a create, delete or move by a short name would touch a file
 		// the reply never named.
-		p, note, err := r.resolvePath(op.Path, op.Kind == translate.Edit)
+		lines := op.Kind == translate.Edit || op.Kind == translate.Insert ||
+			op.Kind == translate.Replace && op.OldText != ""
+		p, note, err := r.resolvePath(op.Path, lines)
 		if err != nil {
 			if isIOError(err) {
 				return nil, err
@@ -90,6 +106,18 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			}
 		case translate.Chmod:
 			r.chmod(o, f)
+		case translate.Replace, translate.Insert:
+			if target == f {
+				// Text edits apply at once, to the file as the edits
+				// before them left it.
+				r.applyPlans(target, plans)
+				plans, target = nil, nil
+			}
+			if op.Kind == translate.Replace {
+				r.replaceText(o, f)
+			} else {
+				r.insertLines(o, f)
+			}
 		}
 	}
 	if target != nil {
@@ -361,7 +389,11 @@ func (r *resolver) deleteFile(o *Outcome, f *fileState) {
 }
 
 func (r *resolver) rename(o *Outcome, f *fileState) error {
-	to, _, err := r.resolvePath(o.Op.NewPath, false)
+	name, _, err := r.relativeName(&o.Op, o.Op.NewPath)
+	to := ""
+	if err == nil {
+		to, _, err = r.resolvePath(name, false)
+	}
 	if err != nil {
 		if isIOError(err) {
 			return err

@@ -112,6 +112,16 @@ func OpName(op translate.Operation) string {
 	return op.Kind.String()
 }
 
+// Excerpt quotes what an operation looks for, for a report line: the
+// first line of a Replace's old text ("" for other operations, whose
+// lines the closest place and the reply show).
+func Excerpt(op translate.Operation) string {
+	if op.Kind != translate.Replace || op.OldText == "" {
+		return ""
+	}
+	return firstLineOf(breaksRead(op.OldText))
+}
+
 // NewReplyReport describes one reply. branch and patch are where its
 // commit and patch file went ("" for none).
 func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {

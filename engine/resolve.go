@@ -85,6 +85,7 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 	defer recoverStopped(&err)
 	r := newResolver(src, opts)
 	r.ctx = ctx
+	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
 	res := &Result{}
 	for i := 0; i < len(ops); {
 		j := i + 1
@@ -141,6 +142,7 @@ type resolver struct {
 	top   Rung
 	files map[string]*fileState
 	paths *pathSet
+	ops   []translate.Operation // the reply's operations
 }
 
 func newResolver(src Source, opts Options) *resolver {

@@ -175,6 +175,9 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 			if e.Op.Kind == translate.Rename {
 				target += " -> " + displayPath(e.Op.NewPath)
 			}
+			if x := engine.Excerpt(e.Op); x != "" {
+				target += " " + x
+			}
 			fmt.Fprintf(w, "  edit %d: %s %s%s: %s%s\n", e.N, engine.OpName(e.Op), target, lineRange(e), e.Status, rungNote(e))
 			if e.Op.Comment != "" {
 				fmt.Fprintf(w, "    comment: %s\n", e.Op.Comment)
@@ -294,6 +297,7 @@ var words = map[string][2]string{
 	"fiup":        {"the [ANCHOR] section", "use [OP]: CREATE"},
 	"chunk":       {"the marker (and before/after)", "use op: create_file"},
 	"udiffx":      {"the hunk's context and removed lines", "use FILE_NEW"},
+	"tool-calls":  {"the old text", "write it with the tool that creates files"},
 }
 
 // advice is the one thing to do about a failed edit, its git commands
@@ -315,6 +319,8 @@ func advice(r *engine.ReplyResult, e engine.Outcome, at place) string {
 		return fmt.Sprintf("Send this edit again with %s copied exactly from those lines.", w[0])
 	case errors.Is(e.Err, engine.ErrNotFound):
 		return fmt.Sprintf("Read the file again and copy %s exactly as it stands.", w[0])
+	case errors.Is(e.Err, engine.ErrAmbiguous) && e.Op.Kind == translate.Insert:
+		return "" // the reason says what to do: an insert by number has no lines to add
 	case errors.Is(e.Err, engine.ErrAmbiguous):
 		return fmt.Sprintf("Add lines to %s so that it matches one place only.", w[0])
 	case errors.Is(e.Err, engine.ErrNoFile) && len(e.Err.Suggestions) > 0:
