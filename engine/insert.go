@@ -11,7 +11,10 @@ package engine
 // Already applied: the new lines standing right after the line named
 // are the file a first run left. They may also be lines the edit means
 // to write twice (a "}" before a "}"): lines with no letter or digit
-// prove nothing, and the edit then fails rather than guess.
+// prove nothing, and the edit then fails rather than guess. Lines with
+// a letter or digit standing whole a few lines away are most likely a
+// first run's, moved by the other inserts of the reply (a line number
+// is not an anchor): the edit fails rather than write them twice.
 func (r *resolver) insertLines(o *Outcome, f *fileState) {
 	if !r.editable(o, f) {
 		return
@@ -35,6 +38,12 @@ func (r *resolver) insertLines(o *Outcome, f *fileState) {
 		}
 		o.Status, o.Start, o.End = AlreadyApplied, at+1, at+len(op.New)
 		return
+	}
+	if distinctive(op.New) {
+		if k := nearRun(d, at, op.New); k > 0 {
+			r.fail(o, ErrAmbiguous, "the lines to insert after line %d of %s already stand at line %d, near it: inserting them again would write them twice (a second run after the lines above it moved); if a second copy is meant, insert it with the lines around it instead", at, f.path, k)
+			return
+		}
 	}
 	repl := make([]string, len(op.New))
 	for i, l := range op.New {
@@ -66,4 +75,19 @@ func sameExactRun(d *doc, at int, lines []string) bool {
 		}
 	}
 	return true
+}
+
+// nearInsert is how far from an insert's place its lines are looked
+// for, as a first run's that other edits of the reply moved.
+const nearInsert = 20
+
+// nearRun returns the 1-based line where lines stand whole within
+// nearInsert lines of line at (the block's start), or 0.
+func nearRun(d *doc, at int, lines []string) int {
+	for i := max(0, at-nearInsert); i <= min(d.len()-len(lines), at+nearInsert); i++ {
+		if sameExactRun(d, i, lines) {
+			return i + 1
+		}
+	}
+	return 0
 }

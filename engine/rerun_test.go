@@ -28,6 +28,9 @@ var rerunExceptions = map[string]string{
 	"udiffx/typographic-comment":      "the comments rung finds the lines again and writes the same comment (nothing changes)",
 	"apply-patch/move":                "the section edits a file it then moves away",
 	"apply-patch/bom-move-overwrites": "the section edits a file it then moves away",
+	"tool-calls/insert-top-and-end":   "an insert by line number whose lines the reply's other insert moved down: fails rather than write them twice",
+	"tool-calls/replace-all":          "replace_all names no number: with the old text gone, nothing tells a first run from a second",
+	"tool-calls/jsonl-mixed":          "a whole-file write that a later edit of the reply changes is written and edited again, to the same end",
 	"resolve/first_match_warns":       "changes: SEARCH/REPLACE takes the first match, and the second run the next one",
 	"resolve/sequential_and_suffix":   "changes: the second edit rewrote what the first one wrote, so the first is not found done",
 }

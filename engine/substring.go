@@ -35,7 +35,12 @@ import (
 //     new text (not blank) stands as often as the edit asks, and the
 //     lines most like the old text (the closest place a failure would
 //     report) are lines of an occurrence of the new text: the new text
-//     stands where the old was meant to be, not merely somewhere. A
+//     stands where the old was meant to be, not merely somewhere. When
+//     no line is like the old text at all, nothing competes with the
+//     new text's occurrences, which are then enough if they hold a
+//     letter or digit and are as many as the edit asks for (not for
+//     All, which names no number) (a short line rewritten whole leaves nothing of
+//     itself to find). A
 //     deletion (empty new text) leaves nothing to recognise: its second
 //     run fails as not found.
 
@@ -186,12 +191,12 @@ func (r *resolver) notFoundText(o *Outcome, f *fileState, ft flatText, old, new 
 	if !r.opts.forAdvice || strings.TrimSpace(new) != "" {
 		c = m.closest(pattern, RungExact)
 	}
-	if strings.TrimSpace(new) != "" && c != nil {
+	if strings.TrimSpace(new) != "" && (c != nil || !op.All && distinctive(strings.Split(new, "\n"))) {
 		held := occurrences(ft.text, new)
 		if len(held) > 0 && (op.Count == 0 && op.All || len(held) == max(op.Count, 1)) {
 			for _, s := range held {
 				from, to := ft.line(s)+1, ft.line(s+len(new)-1)+1
-				if c.Start <= to && from <= c.End {
+				if c == nil || c.Start <= to && from <= c.End {
 					o.Status, o.Rung, o.Start, o.End = AlreadyApplied, RungExact, from, to
 					return
 				}

@@ -131,7 +131,7 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 		switch o.Op.Kind {
 		case translate.Rename:
 			from[o.Op.NewPath] = o.Path
-		case translate.Edit, translate.Create:
+		case translate.Edit, translate.Create, translate.Replace, translate.Insert:
 			for k := range touched {
 				trailFirst, exact := k%2 == 1, k >= 2
 				touched[k][o.Path] = append(touched[k][o.Path], outcomeRange(o, prev[o.Path].data, trailFirst, exact))
