@@ -72,10 +72,19 @@ func (p *agentReader) clineBlocks(path string, el element) {
 	var b *clineBlock
 	n := len(p.r.Ops)
 	strayWarned := false
+	// skip: the rest of a block that failed, up to its end marker, is
+	// no more failures.
+	skip := false
 	for k, l := range el.lines {
 		i := el.first + k
 		t := strings.TrimSpace(l)
 		m := clineMarker(t)
+		isSearch := m.kind == mkClineSearch || m.kind == mkSearch
+		if skip && !isSearch {
+			skip = m.kind != mkClineReplace && m.kind != mkReplace
+			continue
+		}
+		skip = false
 		if m.kind != noMarker {
 			p.near.add(i+1, t, m)
 		}
@@ -97,7 +106,7 @@ func (p *agentReader) clineBlocks(path string, el element) {
 		case !b.divider:
 			if m.kind != noMarker {
 				p.r.failf(b.line+1, path, "the block has no %q divider: %q comes first, at line %d", "=======", t, i+1)
-				b = nil
+				b, skip = nil, m.kind != mkClineReplace && m.kind != mkReplace
 				continue
 			}
 			b.old = append(b.old, l)
@@ -106,7 +115,7 @@ func (p *agentReader) clineBlocks(path string, el element) {
 			b = nil
 		case clineDivider(t):
 			p.r.failf(b.line+1, path, "the block has a second %q at line %d before its end marker %q", "=======", i+1, clineReplace)
-			b = nil
+			b, skip = nil, true
 		default:
 			b.new = append(b.new, l)
 		}

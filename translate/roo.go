@@ -153,9 +153,12 @@ func (p *agentReader) rooBlocks(path string, el element, hint int) {
 	var b *rooBlock
 	n := len(p.r.Ops)
 	strayWarned := false
+	// skip: the rest of a block that failed, up to its end marker, is
+	// no more failures.
+	skip := false
 	fail := func(format string, args ...any) {
 		p.r.failf(b.line+1, path, format, args...)
-		b = nil
+		b, skip = nil, true
 	}
 	for k, l := range el.lines {
 		i := el.first + k
@@ -165,6 +168,11 @@ func (p *agentReader) rooBlocks(path string, el element, hint int) {
 		if !escaped {
 			m = markerAt(t)
 		}
+		if skip && m.kind != mkSearch {
+			skip = m.kind != mkReplace
+			continue
+		}
+		skip = false
 		switch {
 		case m.kind == mkSearch && m.fit == fitFar, m.kind == mkReplace && m.fit == fitFar:
 			p.r.failf(i+1, path, "%s", m.farMsg(t))
