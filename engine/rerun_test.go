@@ -29,6 +29,8 @@ var rerunExceptions = map[string]string{
 	"apply-patch/move":                "the section edits a file it then moves away",
 	"apply-patch/bom-move-overwrites": "the section edits a file it then moves away",
 	"resolve/first_match_warns":       "changes: SEARCH/REPLACE takes the first match, and the second run the next one",
+	"cline/first-match-in-order":      "the first block's line is gone, and the second block's now stands first: fails",
+	"roo/start-line-picks":            "changes: the old line still stands once, away from its start_line, and Roo Code would change it there too",
 	"resolve/sequential_and_suffix":   "changes: the second edit rewrote what the first one wrote, so the first is not found done",
 }
 
