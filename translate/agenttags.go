@@ -71,13 +71,55 @@ func agentTagAt(t string) (tool string, closing, exact bool, size int) {
 		return "", false, false, 0
 	}
 	name := t[i:j]
-	folded := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
 	for _, tool := range agentTools {
-		if folded == strings.ReplaceAll(tool, "_", "") {
+		if foldTool(name, tool) {
 			return tool, closing, name == tool, j + 1
 		}
 	}
 	return "", false, false, 0
+}
+
+// foldTool reports whether name is tool in any case, with "-" or
+// nothing for its "_". It allocates nothing: detection asks it of
+// every line that starts with a tag.
+func foldTool(name, tool string) bool {
+	j := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '_' || c == '-' {
+			continue
+		}
+		for j < len(tool) && tool[j] == '_' {
+			j++
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if j == len(tool) || c != tool[j] {
+			return false
+		}
+		j++
+	}
+	return j == len(tool)
+}
+
+// hasAgentCall reports whether a line of text starts with an agent
+// tool's opening tag, without splitting text into lines: most replies
+// have none, and some have millions of lines.
+func hasAgentCall(text string) bool {
+	for at := 0; at < len(text); {
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text) - at
+		}
+		if t := strings.TrimLeft(text[at:at+end], " \t"); len(t) > 0 && t[0] == '<' {
+			if tool, closing, _, _ := agentTagAt(strings.TrimRight(t, " \t\r")); tool != "" && !closing {
+				return true
+			}
+		}
+		at += end + 1
+	}
+	return false
 }
 
 // agentCalls finds the tool calls of a reply (its lines), in order. A
@@ -199,7 +241,7 @@ func callOwners(lines []string, calls []agentCall) {
 // nor their content; the reply keeps its line numbers. The text
 // itself comes back when nothing is masked.
 func maskCalls(text string, keep func(agentCall) bool) string {
-	if !strings.Contains(text, "<") {
+	if !hasAgentCall(text) {
 		return text
 	}
 	lines := splitLines(text)
@@ -380,6 +422,9 @@ func readAgentReply(text, format string, read func(p *agentReader, c agentCall))
 			}
 		}
 		i++
+	}
+	for i := range p.r.Ops {
+		p.r.Ops[i].Format = format
 	}
 	p.r.Prose = p.prose()
 	p.r.Warnings = append(p.r.Warnings, p.near.warnings()...)

@@ -70,7 +70,7 @@ type clineBlock struct {
 // clineBlocks reads the blocks of a diff element.
 func (p *agentReader) clineBlocks(path string, el element) {
 	var b *clineBlock
-	n := len(p.r.Ops)
+	n, failed := len(p.r.Ops), len(p.r.Failed)
 	strayWarned := false
 	// skip: the rest of a block that failed, up to its end marker, is
 	// no more failures.
@@ -128,20 +128,9 @@ func (p *agentReader) clineBlocks(path string, el element) {
 			p.clineOp(path, b, true)
 		}
 	}
-	if len(p.r.Ops) == n && len(el.lines) > 0 && !p.failedSince(el.first) {
+	if len(p.r.Ops) == n && len(p.r.Failed) == failed {
 		p.r.failf(el.at+1, path, "the <diff> of %s holds no SEARCH/REPLACE block", path)
 	}
-}
-
-// failedSince reports whether a failure was recorded at or after the
-// 0-based reply line i.
-func (p *agentReader) failedSince(i int) bool {
-	for _, f := range p.r.Failed {
-		if f.Line > i {
-			return true
-		}
-	}
-	return false
 }
 
 // clineOp turns a complete block into an operation.

@@ -261,7 +261,7 @@ func readerText(text, format string, auto bool) string {
 // offset of the first line of its first call.
 func callsAt(format string) func(string) int {
 	return func(text string) int {
-		if !strings.Contains(text, "<") {
+		if !hasAgentCall(text) {
 			return -1
 		}
 		lines := splitLines(text)

@@ -151,7 +151,7 @@ type rooBlock struct {
 // the multi-file shape, for the first block.
 func (p *agentReader) rooBlocks(path string, el element, hint int) {
 	var b *rooBlock
-	n := len(p.r.Ops)
+	n, failed := len(p.r.Ops), len(p.r.Failed)
 	strayWarned := false
 	// skip: the rest of a block that failed, up to its end marker, is
 	// no more failures.
@@ -243,7 +243,7 @@ func (p *agentReader) rooBlocks(path string, el element, hint int) {
 	if b != nil {
 		p.r.failf(b.line+1, path, "the block has no %s: the diff ends first", rooEndWant(b))
 	}
-	if len(p.r.Ops) == n && len(el.lines) > 0 && !p.failedSince(el.first) {
+	if len(p.r.Ops) == n && len(p.r.Failed) == failed {
 		p.r.failf(el.at+1, path, "the <diff> of %s holds no SEARCH/REPLACE block", path)
 	}
 }
