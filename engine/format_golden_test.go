@@ -14,7 +14,7 @@ import (
 
 // goldenFormats are the formats with golden case directories under
 // testdata/<format>/<case>/.
-var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "tool-calls", "whole"}
+var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "tool-calls", "whole", "cline", "roo"}
 
 // formatCaseDirs are the golden case directories of format, under the
 // project's testdata/ (whose replies the translate tests read too).

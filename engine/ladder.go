@@ -73,6 +73,13 @@ var formatTop = map[string]Rung{
 	"apply-patch": RungTypography,
 	"chunk":       RungComments,
 	"whole":       RungExact,
+	// Cline tries exact, then every line trimmed (diff.ts,
+	// lineTrimmedFallbackMatch); its block-anchor fallback, which
+	// replaces middle lines it never compared, has no rung.
+	"cline": RungWhitespace,
+	// Roo Code compares after normalizeString: white space collapsed,
+	// smart quotes, dashes and non-breaking spaces folded.
+	"roo": RungTypography,
 }
 
 // TopRung is the highest rung matching may use for format at level f.

@@ -32,6 +32,8 @@ var rerunExceptions = map[string]string{
 	"tool-calls/replace-all":          "replace_all names no number: with the old text gone, nothing tells a first run from a second",
 	"tool-calls/jsonl-mixed":          "a whole-file write that a later edit of the reply changes is written and edited again, to the same end",
 	"resolve/first_match_warns":       "changes: SEARCH/REPLACE takes the first match, and the second run the next one",
+	"cline/first-match-in-order":      "the first block's line is gone, and the second block's now stands first: fails",
+	"roo/start-line-picks":            "changes: the old line still stands once, away from its start_line, and Roo Code would change it there too",
 	"resolve/sequential_and_suffix":   "changes: the second edit rewrote what the first one wrote, so the first is not found done",
 }
 

@@ -26,6 +26,15 @@ type Debris struct {
 //     their closing forms;
 //   - apply-patch: "*** Begin Patch", "*** End Patch", "*** Update
 //     File:", "*** Add File:", "*** Delete File:", "*** Move to:";
+//   - cline: "------- SEARCH" and "+++++++ REPLACE" (three or more
+//     characters, as Cline reads them), and the tags of the agents'
+//     tool calls, "<replace_in_file>", "<apply_diff>",
+//     "<write_to_file>" and their closing forms;
+//   - roo: a ":start_line:N" line;
+//   - a pasted Anthropic tool call: "<function_calls>",
+//     "</function_calls>", and "<invoke name="...">" and
+//     "<parameter name="...">" with no other attribute (BPEL's
+//     <invoke> and JasperReports' <parameter> carry more);
 //   - the near misses of all of these that the readers read or refuse
 //     (see markerAt), reported as such: another case ("<<<<<<<
 //     search", "<file_changes>", "*** begin patch"), the space missing
@@ -88,7 +97,7 @@ func FindDebris(text string) []Debris {
 		var d debris
 		if i < len(line) {
 			switch line[i] {
-			case '<', '>', '*', '/', '#', '-', ';', '{':
+			case '<', '>', '*', '/', '#', '-', ';', '{', '+', ':':
 				d = debrisAt(strings.TrimRight(line[i:], " \t\r\f\v"))
 			}
 		}
@@ -128,12 +137,48 @@ func debrisAt(t string) debris {
 		return debris{what: found("near-miss "+m.what(), t)}
 	case t[0] == '>':
 		return debris{}
+	case pastedCallTag(t):
+		return debris{what: found("pasted tool-call tag", t)}
+	case rooLineMarker(t):
+		return debris{what: found("Roo Code line marker", t)}
 	}
 	opener, kind := classifyPlaceholder(t)
 	if kind < weakPlaceholder {
 		return debris{opener: opener}
 	}
 	return debris{what: found("elision placeholder", t), weak: kind == weakPlaceholder, opener: opener}
+}
+
+// pastedCallTag reports whether t is a tag of the tool-call envelope
+// an Anthropic model's reply holds: "<function_calls>" or its closing
+// tag, or "<invoke name="X">" or "<parameter name="X">" with nothing
+// after the tag but the parameter's value.
+func pastedCallTag(t string) bool {
+	if t == "<function_calls>" || t == "</function_calls>" {
+		return true
+	}
+	for _, tag := range [...]string{`<invoke name="`, `<parameter name="`} {
+		rest, ok := strings.CutPrefix(t, tag)
+		if !ok {
+			continue
+		}
+		name, after, ok := strings.Cut(rest, `">`)
+		return ok && name != "" && !strings.ContainsAny(name, `"<> =`) &&
+			(tag[1] == 'p' || after == "")
+	}
+	return false
+}
+
+// rooLineMarker reports whether t is Roo Code's ":start_line:N" or
+// ":end_line:N" line.
+func rooLineMarker(t string) bool {
+	for _, m := range [...]string{":start_line:", ":end_line:"} {
+		if rest, ok := strings.CutPrefix(t, m); ok {
+			_, err := atoiPlain(strings.TrimSpace(rest))
+			return err == nil
+		}
+	}
+	return false
 }
 
 // maxShown bounds the text a finding quotes, in bytes.

@@ -50,6 +50,30 @@ func TestFindDebris(t *testing.T) {
 		{"long line cut", "*** Update File: " + strings.Repeat("dir/", 20) + "a.py\n", []Debris{
 			{1, "apply-patch marker `*** Update File: dir/dir/dir/dir/dir/dir/dir/dir/dir/dir/dir…`"}}},
 
+		// The agents' tool calls (issue 14).
+		{"cline", "<replace_in_file>\n<path>a.py</path>\n<diff>\n------- SEARCH\nx\n=======\ny\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n", []Debris{
+			{1, "agent tool-call tag `<replace_in_file>`"},
+			{4, "Cline SEARCH/REPLACE marker `------- SEARCH`"},
+			{8, "Cline SEARCH/REPLACE marker `+++++++ REPLACE`"},
+			{10, "agent tool-call tag `</replace_in_file>`"}}},
+		{"cline three characters", "--- SEARCH\n+++ REPLACE>\n", []Debris{
+			{1, "Cline SEARCH/REPLACE marker `--- SEARCH`"}, {2, "Cline SEARCH/REPLACE marker `+++ REPLACE>`"}}},
+		{"cline near miss", "-------SEARCH\n", []Debris{{1, "near-miss Cline SEARCH/REPLACE marker `-------SEARCH`"}}},
+		{"roo", "<apply_diff>\n<<<<<<< SEARCH\n:start_line:12\n-------\nx\n=======\ny\n>>>>>>> REPLACE\n</apply_diff>\n", []Debris{
+			{1, "agent tool-call tag `<apply_diff>`"},
+			{2, "SEARCH/REPLACE marker `<<<<<<< SEARCH`"},
+			{3, "Roo Code line marker `:start_line:12`"},
+			{8, "SEARCH/REPLACE marker `>>>>>>> REPLACE`"},
+			{9, "agent tool-call tag `</apply_diff>`"}}},
+		{"write_to_file near miss", "<Write-To-File>\n", []Debris{{1, "near-miss agent tool-call tag `<Write-To-File>`"}}},
+		{"pasted tool call", "<function_calls>\n<invoke name=\"str_replace_based_edit_tool\">\n<parameter name=\"command\">str_replace</parameter>\n</invoke>\n</function_calls>\n", []Debris{
+			{1, "pasted tool-call tag `<function_calls>`"},
+			{2, "pasted tool-call tag `<invoke name=\"str_replace_based_edit_tool\">`"},
+			{3, "pasted tool-call tag `<parameter name=\"command\">str_replace</parameter>`"},
+			{5, "pasted tool-call tag `</function_calls>`"}}},
+		{"not tool calls", "<invoke name=\"a\" partnerLink=\"p\" operation=\"o\">\n<parameter name=\"Title\" class=\"java.lang.String\"/>\n<parameter name=\"x\"/>\n</invoke>\n" +
+			"--- a/x.py\n+++ b/x.py\n-- SEARCH\n:start_line: here\n:start_line:\n<path>a</path>\n<diff>\n<content>\n", nil},
+
 		// Near misses of the markers (SPEC section 7): the readers read
 		// them or refuse them, so they are debris too.
 		{"four angle brackets", "<<<< SEARCH\n>>>> REPLACE\n", []Debris{

@@ -35,6 +35,10 @@ func Formats() []Format {
 			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: readUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
 			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: readApplyPatch},
+		{Name: FormatCline, Markers: "<replace_in_file> with <path> and a <diff> of ------- SEARCH / ======= / +++++++ REPLACE blocks (or <<<<<<< SEARCH / >>>>>>> REPLACE); <write_to_file> with <path> and <content>",
+			Seed: "beyond the seeds: Cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/", detect: callsAt(FormatCline), read: readCline},
+		{Name: FormatRoo, Markers: "<apply_diff> with <path> and a <diff> of <<<<<<< SEARCH / :start_line:N / ------- / ======= / >>>>>>> REPLACE blocks; <write_to_file> with <line_count>",
+			Seed: "beyond the seeds: Roo Code, src/core/diff/strategies/multi-search-replace.ts", detect: callsAt(FormatRoo), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
 			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: readUdiff},
 		{Name: FormatToolCalls, Markers: "JSON tool calls (Edit, MultiEdit, Write, str_replace_based_edit_tool, replace, write_file, apply_patch): a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts, or a ```json fence of them",
@@ -111,11 +115,18 @@ func Detect(text string) []string {
 		at   int
 	}
 	var hits []hit
+	// The blocks inside an agent's tool calls are the agent format's:
+	// the other formats look at the reply without them.
+	others := maskCalls(text, func(agentCall) bool { return false })
 	for _, f := range Formats() {
 		if f.Name == "diff-fenced" || f.Name == "whole" {
 			continue
 		}
-		if at := f.detect(text); at >= 0 {
+		in := others
+		if f.Name == FormatCline || f.Name == FormatRoo {
+			in = text
+		}
+		if at := f.detect(in); at >= 0 {
 			hits = append(hits, hit{f.Name, at})
 		}
 	}
@@ -208,7 +219,7 @@ func parseFormat(text, format string) (*Reply, error) {
 		if f == nil {
 			return nil, fmt.Errorf("%w %q (supported: auto, %s)", ErrUnknownFormat, name, strings.Join(FormatNames(), ", "))
 		}
-		r, err := f.read(text)
+		r, err := f.read(readerText(text, name, format == "" || format == "auto"))
 		if r != nil {
 			if format != "" && format != "auto" {
 				r.Format = format // the user said which of the family
@@ -225,9 +236,59 @@ func parseFormat(text, format string) (*Reply, error) {
 		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
 	if format == "" || format == "auto" {
-		strayMarkers(text, names, r)
+		strayMarkers(maskCalls(text, func(agentCall) bool { return false }), names, r)
 	}
 	return r, nil
+}
+
+// readerText is the reply as the reader of format reads it: the agent
+// tool calls another reader reads are blank lines to it (the reply
+// keeps its line numbers), so that no block is read twice and the
+// SEARCH/REPLACE blocks inside an <apply_diff> are not the diff
+// format's. By detection (auto) a <write_to_file> goes to one of cline
+// and roo (see callOwners); named with --format, each of them reads
+// every <write_to_file>.
+func readerText(text, format string, auto bool) string {
+	switch format {
+	case FormatCline, FormatRoo:
+		if !auto {
+			return text
+		}
+		return maskCalls(text, func(c agentCall) bool { return c.owner == format })
+	}
+	return maskCalls(text, func(agentCall) bool { return false })
+}
+
+// callsAt detects the agent tool calls format reads by detection: the
+// offset of the first line of its first call.
+func callsAt(format string) func(string) int {
+	return func(text string) int {
+		if !hasAgentCall(text) {
+			return -1
+		}
+		lines := splitLines(text)
+		calls := agentCalls(lines)
+		callOwners(lines, calls)
+		for _, c := range calls {
+			if c.owner == format {
+				return lineOffset(text, c.open)
+			}
+		}
+		return -1
+	}
+}
+
+// lineOffset is the byte offset of the 0-based line n of text.
+func lineOffset(text string, n int) int {
+	at := 0
+	for ; n > 0; n-- {
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		at += i + 1
+	}
+	return at
 }
 
 // strayMarkers adds to r an Invalid operation for the first line of

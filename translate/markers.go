@@ -31,6 +31,9 @@ const (
 	mkApDelete                // apply-patch: *** Delete File: P
 	mkApUpdate                // apply-patch: *** Update File: P
 	mkApMove                  // apply-patch: *** Move to: P
+	mkClineSearch             // cline: ------- SEARCH
+	mkClineReplace            // cline: +++++++ REPLACE
+	mkAgentTag                // cline, roo: <replace_in_file>, <apply_diff>, <write_to_file> or their closing tags
 )
 
 // markerFit says how closely a line resembles its marker.
@@ -82,13 +85,35 @@ func markerAt(t string) markerLike {
 		if m := angleMarker(t); m.kind != noMarker {
 			return m
 		}
-		return udxMarker(t)
+		if m := udxMarker(t); m.kind != noMarker {
+			return m
+		}
+		return agentTagMarker(t)
 	case '>':
 		return replaceMarker(t)
 	case '*':
 		return patchMarker(t)
+	case '-', '+':
+		return clineMarker(t)
 	}
 	return markerLike{}
+}
+
+// agentTagMarker reads the tag of an agent's tool call at the start of
+// t (see agentTagAt); arg is the tag as the tool spells it.
+func agentTagMarker(t string) markerLike {
+	tool, closing, exact, _ := agentTagAt(t)
+	if tool == "" {
+		return markerLike{}
+	}
+	m := markerLike{kind: mkAgentTag, fit: fitNear, arg: "<" + tool + ">"}
+	if closing {
+		m.arg = "</" + tool + ">"
+	}
+	if exact {
+		m.fit = fitExact
+	}
+	return m
 }
 
 // angleMarker reads a run of "<" and a keyword: SEARCH, EDIT, FIUP
@@ -324,6 +349,13 @@ func (m markerLike) format() string {
 		return fiupFormat
 	case mkUdxEnvelope, mkUdxDirective:
 		return FormatUdiffx
+	case mkClineSearch, mkClineReplace:
+		return FormatCline
+	case mkAgentTag:
+		if strings.Contains(m.arg, toolApplyDiff) {
+			return FormatRoo
+		}
+		return FormatCline
 	}
 	return FormatApplyPatch
 }
@@ -340,6 +372,10 @@ func (m markerLike) what() string {
 		return "FIUP marker"
 	case mkUdxEnvelope, mkUdxDirective:
 		return "udiffx tag"
+	case mkClineSearch, mkClineReplace:
+		return "Cline SEARCH/REPLACE marker"
+	case mkAgentTag:
+		return "agent tool-call tag"
 	}
 	return "apply-patch marker"
 }
@@ -357,8 +393,12 @@ func (m markerLike) spelled() string {
 		return fiupStart
 	case mkFiupEnd:
 		return fiupEnd
-	case mkUdxEnvelope, mkUdxDirective:
+	case mkUdxEnvelope, mkUdxDirective, mkAgentTag:
 		return m.arg
+	case mkClineSearch:
+		return clineSearch
+	case mkClineReplace:
+		return clineReplace
 	case mkApBegin:
 		return apBegin
 	case mkApEnd:

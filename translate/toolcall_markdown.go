@@ -153,16 +153,3 @@ func toolCallsAt(text string) int {
 	})
 	return at
 }
-
-// lineOffset is the offset of the 0-based line n of text.
-func lineOffset(text string, n int) int {
-	at := 0
-	for ; n > 0; n-- {
-		i := strings.IndexByte(text[at:], '\n')
-		if i < 0 {
-			return len(text)
-		}
-		at += i + 1
-	}
-	return at
-}

@@ -1,0 +1,4 @@
+module.exports = {
+  port: 8080,
+  debug: false,
+};

@@ -1,0 +1,4 @@
+module.exports = {
+  port: 9090,
+  debug: false,
+};
