@@ -410,8 +410,16 @@ func readAgentReply(text, format string, read func(p *agentReader, c agentCall))
 		default:
 			if f, ok := openFence(t); ok {
 				if f.isShell() {
+					// A shell block ends at the next call at the latest:
+					// read past it, the call and every later one would
+					// be dropped (an unclosed fence, a call pasted in a
+					// here-document).
+					bound := len(p.lines)
+					if next < len(calls) {
+						bound = calls[next].open
+					}
 					var sh Shell
-					sh, i = readShell(p.lines, p.kind, i, f, f.closes)
+					sh, i = readShell(p.lines[:bound], p.kind, i, f, f.closes)
 					p.r.Shell = append(p.r.Shell, sh)
 					continue
 				}

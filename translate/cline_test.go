@@ -45,6 +45,9 @@ func TestParseCline(t *testing.T) {
 			failed: []Failure{{Line: 3, Path: "p.md", Msg: "the <content> of p.md has no </content>: the file may be cut short, so it is not written; send the whole file again"}}},
 		{name: "inline tags", reply: "<write_to_file><path>p.txt</path><content>one</content></write_to_file>\n",
 			ops: []Operation{{Kind: Create, Format: FormatCline, Overwrite: true, Path: "p.txt", New: []string{"one"}, Line: 1}}},
+		{name: "a call after an unclosed shell fence", reply: "Run:\n```bash\nnpm test\n\n<write_to_file>\n<path>p.txt</path>\n<content>\none\n</content>\n</write_to_file>\n",
+			ops:   []Operation{{Kind: Create, Format: FormatCline, Overwrite: true, Path: "p.txt", New: []string{"one"}, Line: 5}},
+			prose: []string{"Run:"}, shell: []Shell{{Line: 2, Lang: "bash", Text: "npm test\n\n"}}},
 		{name: "roo's tool under cline", reply: "<apply_diff>\n<path>a.py</path>\n</apply_diff>\n",
 			failed: []Failure{{Line: 1, Msg: "<apply_diff> is a tool of the roo format, not of cline: read the reply with --format auto or --format roo"}}},
 	})

@@ -127,11 +127,38 @@ func (c *callReader) readMarkdown(text string) error {
 	return err
 }
 
+// jsonOpens reports whether the value text opens (white space and a
+// byte order mark aside) goes on as JSON does: a "{" by a key or "}",
+// a "[" by a value or "]". A Markdown reply may start with a bracket
+// too ("[Updated] ...", a link, "{Note}"); detection must not take it
+// for malformed JSON tool calls when its diff shows a "name" member.
+// JSON cut short right after its opener still counts.
+func jsonOpens(text string) bool {
+	t := strings.TrimLeft(strings.TrimPrefix(text, "\uFEFF"), " \t\r\n")
+	rest := strings.TrimLeft(t[1:], " \t\r\n")
+	if rest == "" {
+		return true
+	}
+	if t[0] == '{' {
+		return rest[0] == '"' || rest[0] == '}'
+	}
+	switch {
+	case strings.ContainsRune("{[\"]-", rune(rest[0])), '0' <= rest[0] && rest[0] <= '9':
+		return true
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if strings.HasPrefix(rest, lit) {
+			return true
+		}
+	}
+	return false
+}
+
 // toolCallsAt is the detector of tool-calls: the offset of a reply that
 // is JSON throughout and names a call's members, or of the first fence
 // the reader would take (or stop at); -1 when none.
 func toolCallsAt(text string) int {
-	if jsonReply(text) {
+	if jsonReply(text) && jsonOpens(text) {
 		if !containsAny(text, callKeys) {
 			return -1
 		}

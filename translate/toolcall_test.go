@@ -246,6 +246,9 @@ func TestToolCallsDetect(t *testing.T) {
 		{"a malformed fence of an edit", "```json\n{\"name\": \"Edit\", \"input\": {\"old_string\": \n```\n", 0},
 		{"prose naming the keys", "Use \"name\" and \"old_string\".\n", -1},
 		{"a SEARCH/REPLACE reply", srSample, -1},
+		{"prose in brackets over a diff of a JSON file", "[Updated] Bump it:\n```diff\n-  \"name\": \"a\",\n+  \"name\": \"b\",\n```\n", -1},
+		{"a reply that opens with {Note}", "{Note} \"name\" changes.\n", -1},
+		{"an array of strings", `["name"]`, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -111,7 +111,9 @@ func (a *aiderReader) line(s string, n int) {
 		if !a.b.empty() {
 			a.pending = append(a.pending, a.b.finish())
 		}
-	case strings.HasPrefix(s, "#### ") || trimmed == "####":
+	case (strings.HasPrefix(s, "#### ") || trimmed == "####") && (twoSpaces || !a.inMsg):
+		// aider ends every line of a request with two spaces; within a
+		// reply, a "#### " line without them is the reply's heading.
 		if a.req == nil {
 			a.close()
 			a.inMsg = false
