@@ -33,8 +33,10 @@ import (
 //
 // Every tool_use is read by translate.ToolCall with the record's cwd as
 // root. A call whose tool_result has is_error (failures and the user's
-// rejections alike) is skipped; a call with no result in the log is
-// replayed, with a warning.
+// rejections alike) is skipped; so is a call with no result in the log:
+// the session ended before the call ran or reported (a permission
+// prompt left unanswered, a killed session), and an edit the session
+// never saw happen is not replayed.
 type claudeReader struct {
 	lines lines
 	n     int // requests so far
@@ -186,7 +188,11 @@ func (c *claudeReader) finish() *Turn {
 			continue
 		}
 		if !answered {
-			c.b.warn(call.line, call.name+" call has no result in the log; replayed as made")
+			if path == "" {
+				path = ops[0].Path
+			}
+			c.b.skip(call.line, path, call.name+" has no result in the log: the session ended before it ran or reported")
+			continue
 		}
 		c.b.ops = append(c.b.ops, ops...)
 	}

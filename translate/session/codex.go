@@ -366,7 +366,7 @@ func codexFailure(raw json.RawMessage) string {
 		}
 	}
 	low := strings.ToLower(firstLine(out))
-	for _, p := range []string{"error", "apply_patch verification failed", "failed to apply", "exec command rejected", "patch rejected", "aborted"} {
+	for _, p := range []string{"error", "apply_patch verification failed", "failed to apply", "exec command rejected", "patch rejected", "aborted", "apply_patch handler received invalid patch input"} {
 		if strings.HasPrefix(low, p) {
 			return firstLine(out)
 		}
