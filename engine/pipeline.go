@@ -244,7 +244,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if err := enter(PhaseResolve); err != nil {
 		return nil, err
 	}
-	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits}
+	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
 	result, err := ResolveContext(ctx, cur, reply.Ops, ropts)
 	if err != nil {
 		return res, err
