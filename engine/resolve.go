@@ -97,7 +97,7 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 	}
 	// Dropping a call only takes edits away, so each round fails at
 	// least one more edit or ends: at most one round per call.
-	var drop map[int]int    // edit number -> the failed edit of its call
+	var drop map[int]int   // edit number -> the failed edit of its call
 	cause := map[int]int{} // call -> its first edit that failed of itself, in any round
 	for {
 		for _, o := range res.Outcomes {
