@@ -22,11 +22,12 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		}
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
-		if n, ok := r.drop[o.N]; ok {
-			if n == o.N {
+		if d, ok := r.drop[o.N]; ok {
+			o.Path = d.path
+			if d.cause == o.N {
 				r.fail(o, ErrCallFailed, "it failed while the tool calls before it stood, and they are dropped: the agent never saw it apply, and the tool applies all of a call's edits or none, so nothing of the call is kept")
 			} else {
-				r.fail(o, ErrCallFailed, "edit %d of the same tool call failed, and the tool applies all of a call's edits or none: nothing of the call is kept", n)
+				r.fail(o, ErrCallFailed, "edit %d of the same tool call failed, and the tool applies all of a call's edits or none: nothing of the call is kept", d.cause)
 			}
 			continue
 		}

@@ -97,7 +97,7 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 	}
 	// Dropping a call only takes edits away, so each round fails at
 	// least one more edit or ends: at most one round per call.
-	var drop map[int]int   // edit number -> the failed edit of its call
+	var drop map[int]dropped
 	cause := map[int]int{} // call -> its first edit that failed of itself, in any round
 	for {
 		for _, o := range res.Outcomes {
@@ -112,9 +112,9 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 			// dropped, the edit with it.
 			if n := cause[o.Op.Call]; n != 0 && o.Op.Call != 0 && o.Status != Failed {
 				if drop == nil {
-					drop = map[int]int{}
+					drop = map[int]dropped{}
 				}
-				drop[o.N], more = n, true
+				drop[o.N], more = dropped{cause: n, path: o.Path}, true
 			}
 		}
 		if !more {
@@ -126,9 +126,17 @@ func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, 
 	}
 }
 
+// dropped is an edit failed for its call's sake: the edit of the call
+// that failed (see Options.WholeCalls), and the path the edit resolved
+// to before, for the report.
+type dropped struct {
+	cause int
+	path  string
+}
+
 // resolveOnce resolves ops, failing the edits drop names (by number)
 // without trying them.
-func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opts Options, drop map[int]int) (_ *Result, err error) {
+func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opts Options, drop map[int]dropped) (_ *Result, err error) {
 	defer recoverStopped(&err)
 	r := newResolver(src, opts)
 	r.drop = drop
@@ -191,7 +199,7 @@ type resolver struct {
 	files map[string]*fileState
 	paths *pathSet
 	ops   []translate.Operation // the reply's operations
-	drop  map[int]int           // edits failed for their call's sake (see Options.WholeCalls)
+	drop  map[int]dropped       // edits failed for their call's sake, by number
 }
 
 func newResolver(src Source, opts Options) *resolver {
