@@ -90,6 +90,8 @@ type ReplyResult struct {
 	// ShortCommit is Commit abbreviated as git would show it (see
 	// PatchOptions.ShortID), for reports.
 	ShortCommit string
+
+	stats []FileReport // FileStats once Compact dropped the diff
 }
 
 // Failed reports whether the reply counts as failed for the exit status.

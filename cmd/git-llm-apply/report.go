@@ -143,7 +143,7 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 		fmt.Fprintf(w, "%s (%s): %s\n", r.Source, r.Format, headline(r, branch, failed))
 	}
 	if !o.Quiet {
-		for _, f := range engine.Stats(r.Changes, r.Patch) {
+		for _, f := range r.FileStats() {
 			switch f.Status {
 			case "R":
 				fmt.Fprintf(w, "  R %s -> %s (", displayPath(f.OldPath), displayPath(f.Path))
