@@ -19,7 +19,10 @@ import (
 //	    but the path ends in a longer tracked path, the session ran in
 //	    a directory below the top, and the tracked path is taken.
 //	(b) the longest tracked path (a file of the tree as the reply has
-//	    left it) the name ends in, at a component boundary.
+//	    left it) the name ends in, at a component boundary; with a
+//	    Root, only when the directory above that tracked path holds
+//	    Root (the session ran below the repository's top): a path
+//	    elsewhere (/tmp/notes.md) is a file outside the repository.
 //	(c) with no Root: the path below the one directory that the
 //	    reply's other absolute paths reveal as the top (each, by (b),
 //	    is that directory followed by a tracked path), for a file the
@@ -54,7 +57,13 @@ func (r *resolver) mapAbsolute(name, root string) (rel, note string, err error) 
 		}
 	}
 	if t := r.trackedSuffix(clean); t != "" {
-		return t, fmt.Sprintf("took %s for %s, the tracked file its path ends in", t, name), nil
+		if root == "" || holds(strings.TrimSuffix(clean, t), path.Clean(slashed(root))) {
+			return t, fmt.Sprintf("took %s for %s, the tracked file its path ends in", t, name), nil
+		}
+		// An agent that ran in root and wrote /tmp/notes.md wrote a
+		// scratch file, not the repository's notes.md: the tracked path
+		// counts only where the top it reveals holds the session.
+		return "", "", fmt.Errorf("%w: %q is outside the session's root %s; it ends in the tracked path %s, but the repository is not in %s", ErrUnsafePath, name, root, t, strings.TrimSuffix(strings.TrimSuffix(clean, t), "/"))
 	}
 	if root != "" {
 		return "", "", fmt.Errorf("%w: %q is outside the session's root %s and ends in no file of the repository", ErrUnsafePath, name, root)
@@ -181,4 +190,14 @@ func (r *resolver) relativeName(op *translate.Operation, name string) (rel, note
 		return name, "", nil
 	}
 	return r.mapAbsolute(name, op.Root)
+}
+
+// holds reports whether directory dir (ending in "/" or not) is top or
+// one of its ancestors.
+func holds(dir, top string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		return true // the file system's root holds everything
+	}
+	return top == dir || strings.HasPrefix(top, dir+"/")
 }

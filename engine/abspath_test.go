@@ -57,8 +57,12 @@ func TestAbsolutePaths(t *testing.T) {
 			paths: []string{"lib/src/b.py"}, note: "took lib/src/b.py"},
 		{name: "b: at a component boundary", ops: []translate.Operation{edit("/work/x/notb.py", "")},
 			paths: []string{""}, err: ErrUnsafePath, msg: "ends in no file of the repository"},
-		{name: "b: outside the root", ops: []translate.Operation{edit("/elsewhere/src/a.py", "/home/dev/proj")},
+		{name: "b: outside the root, in the repository above it", ops: []translate.Operation{edit("/home/dev/proj/src/a.py", "/home/dev/proj/sub/deep")},
 			paths: []string{"src/a.py"}, note: "tracked file its path ends in"},
+		{name: "b: outside the root and the repository", ops: []translate.Operation{edit("/elsewhere/src/a.py", "/home/dev/proj")},
+			paths: []string{""}, err: ErrUnsafePath, msg: "ends in the tracked path src/a.py, but the repository is not in /elsewhere"},
+		{name: "b: a scratch file of the agent", ops: []translate.Operation{create("/tmp/b.py", "/home/dev/proj")},
+			paths: []string{""}, err: ErrUnsafePath, msg: "outside the session's root /home/dev/proj"},
 		{name: "b: outside the root and no file", ops: []translate.Operation{create("/elsewhere/n.py", "/home/dev/proj")},
 			paths: []string{""}, err: ErrUnsafePath, msg: "outside the session's root /home/dev/proj"},
 		{name: "c: a new file below the revealed top", ops: []translate.Operation{

@@ -22,6 +22,15 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		}
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
+		if d, ok := r.drop[o.N]; ok {
+			o.Path = d.path
+			if d.cause == o.N {
+				r.fail(o, ErrCallFailed, "it failed while the tool calls before it stood, and they are dropped: the agent never saw it apply, and the tool applies all of a call's edits or none, so nothing of the call is kept")
+			} else {
+				r.fail(o, ErrCallFailed, "edit %d of the same tool call failed, and the tool applies all of a call's edits or none: nothing of the call is kept", d.cause)
+			}
+			continue
+		}
 		if op.Kind == translate.Invalid {
 			o.Path = op.Path
 			r.fail(o, ErrUnreadable, "%s", op.Comment)

@@ -19,6 +19,9 @@ var (
 	ErrElided      = errors.New("engine: placeholder instead of code")
 	ErrNoAnchor    = errors.New("engine: nothing to anchor the edit to")
 	ErrUnreadable  = errors.New("engine: block could not be read")
+	// ErrCallFailed: another edit of the same tool call failed, and
+	// the agent's tool applies a call's edits all or none.
+	ErrCallFailed = errors.New("engine: another edit of the same tool call failed")
 )
 
 // Closest is the place in a file that best resembles text an edit

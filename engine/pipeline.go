@@ -90,6 +90,8 @@ type ReplyResult struct {
 	// ShortCommit is Commit abbreviated as git would show it (see
 	// PatchOptions.ShortID), for reports.
 	ShortCommit string
+
+	stats []FileReport // FileStats once Compact dropped the diff
 }
 
 // Failed reports whether the reply counts as failed for the exit status.
@@ -244,7 +246,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if err := enter(PhaseResolve); err != nil {
 		return nil, err
 	}
-	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits}
+	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
 	result, err := ResolveContext(ctx, cur, reply.Ops, ropts)
 	if err != nil {
 		return res, err

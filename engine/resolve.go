@@ -28,6 +28,15 @@ type Options struct {
 	Fuzz   Fuzz
 	// Limits refuses files over its FileSize and LineLength.
 	Limits Limits
+	// WholeCalls keeps or drops the operations of one tool call
+	// (translate.Operation.Call) together: when one fails, the others
+	// fail too (ErrCallFailed) and the reply is resolved again without
+	// them, so that nothing of the call is recorded and the edits that
+	// depended on it fail as well. The agent's tool applied the call
+	// all or none (Claude Code's MultiEdit, Codex's apply_patch): a
+	// part of it is a state the agent never saw. Run sets it with
+	// Partial; without Partial a failed edit rejects the whole reply.
+	WholeCalls bool
 	// forAdvice is the second resolution that looks for advice in the
 	// other base (addElsewhere), which needs only the edits' statuses:
 	// it leaves out the path suggestions (see addSuggestions) and the
@@ -81,9 +90,56 @@ func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, erro
 // error and no result. It looks at ctx between operations and every
 // few thousand lines of a loop over a file, so that no file is too
 // long to stop in.
-func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (_ *Result, err error) {
+func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	res, err := resolveOnce(ctx, src, ops, opts, nil)
+	if err != nil || !opts.WholeCalls {
+		return res, err
+	}
+	// Dropping a call only takes edits away, so each round fails at
+	// least one more edit or ends: at most one round per call.
+	var drop map[int]dropped
+	cause := map[int]int{} // call -> its first edit that failed of itself, in any round
+	for {
+		for _, o := range res.Outcomes {
+			if o.Status == Failed && o.Op.Call != 0 && cause[o.Op.Call] == 0 && !errors.Is(o.Err, ErrCallFailed) {
+				cause[o.Op.Call] = o.N
+			}
+		}
+		more := false
+		for _, o := range res.Outcomes {
+			// An edit that failed in an earlier round may apply once
+			// the calls before it are dropped: its call is still
+			// dropped, the edit with it.
+			if n := cause[o.Op.Call]; n != 0 && o.Op.Call != 0 && o.Status != Failed {
+				if drop == nil {
+					drop = map[int]dropped{}
+				}
+				drop[o.N], more = dropped{cause: n, path: o.Path}, true
+			}
+		}
+		if !more {
+			return res, nil
+		}
+		if res, err = resolveOnce(ctx, src, ops, opts, drop); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// dropped is an edit failed for its call's sake: the edit of the call
+// that failed (see Options.WholeCalls), and the path the edit resolved
+// to before, for the report.
+type dropped struct {
+	cause int
+	path  string
+}
+
+// resolveOnce resolves ops, failing the edits drop names (by number)
+// without trying them.
+func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opts Options, drop map[int]dropped) (_ *Result, err error) {
 	defer recoverStopped(&err)
 	r := newResolver(src, opts)
+	r.drop = drop
 	r.ctx = ctx
 	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
 	res := &Result{}
@@ -143,6 +199,7 @@ type resolver struct {
 	files map[string]*fileState
 	paths *pathSet
 	ops   []translate.Operation // the reply's operations
+	drop  map[int]dropped       // edits failed for their call's sake, by number
 }
 
 func newResolver(src Source, opts Options) *resolver {

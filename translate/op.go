@@ -213,6 +213,14 @@ type Operation struct {
 	// leaves absolute paths as written.
 	Root string
 
+	// Call, when not 0, names the one tool call the operation came
+	// from: the operations of a call (a MultiEdit's edits, the files of
+	// an apply_patch) share it, and no other call's have it. The agent
+	// applied a call's edits all or none (Claude Code's MultiEdit,
+	// Codex's apply_patch), so with --partial the engine keeps or drops
+	// them together.
+	Call int
+
 	// Line is the 1-based reply line the operation came from.
 	Line int
 	// Comment is a note the reply attached to the operation.

@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // FormatToolCalls is the JSON tool calls coding agents make.
@@ -67,6 +68,11 @@ var shellTools = map[string]bool{
 	"shell_command": true, "bash": true, "run_shell_command": true, "execute_bash": true,
 }
 
+// callSeq numbers the tool calls read, for Operation.Call: a number
+// drawn once per call is unique within any reply, whichever reader
+// (the tool-calls format, a session log's) gathers the calls.
+var callSeq atomic.Int64
+
 func readCall(name string, input []byte, root string, line int) callResult {
 	tool := strings.ToLower(strings.TrimPrefix(name, "functions."))
 	var c callResult
@@ -105,9 +111,10 @@ func readCall(name string, input []byte, root string, line int) callResult {
 		c.err = fmt.Errorf("%s: %w", name, c.err)
 		c.ops = nil
 	}
+	call := int(callSeq.Add(1))
 	for i := range c.ops {
 		op := &c.ops[i]
-		op.Line, op.Root = line, root
+		op.Line, op.Root, op.Call = line, root, call
 		if op.Format == "" {
 			op.Format = FormatToolCalls
 		}

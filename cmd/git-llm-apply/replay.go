@@ -164,9 +164,7 @@ func runReplay(o applyOptions, s streams) error {
 		if cur.dir && errors.Is(r.Err, translate.ErrNoEdits) {
 			r.Status, r.Err = noEdits, nil // a reply file with no edit is a turn without edits
 		}
-		if o.PatchDir == "" {
-			r.Changes = withoutContent(r.Changes) // the report needs their paths only
-		}
+		r.Compact(o.PatchDir == "") // -o writes the patch files from the contents at the end
 		keep(r, cur)
 		if r.Failed() && !o.Partial {
 			return &replayStop{&exitError{exitFailed, fmt.Errorf("the replay stopped at %s%s, whose edits failed (see above); the turns before it are recorded",
@@ -210,17 +208,6 @@ func runReplay(o applyOptions, s streams) error {
 type replayStop struct{ err error }
 
 func (e *replayStop) Error() string { return e.err.Error() }
-
-// withoutContent is changes with their paths and modes only: what the
-// report shows of a turn, without holding every version of the files
-// the session touched.
-func withoutContent(changes []engine.FileChange) []engine.FileChange {
-	out := make([]engine.FileChange, len(changes))
-	for i, c := range changes {
-		out[i] = engine.FileChange{OldPath: c.OldPath, NewPath: c.NewPath, OldMode: c.OldMode, NewMode: c.NewMode}
-	}
-	return out
-}
 
 // requestSubject is a commit subject from a user's request: its first
 // line that holds text (CommitMessage shortens it when long, and keeps

@@ -94,7 +94,7 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 	}
 	p := s.reportPainter()
 	for i, r := range results {
-		printReply(p, o, r, branch, out.patches[i], s.at)
+		printReply(p, o, r, branch, out.patches[i], s.at, lineWord(out.turns[i]))
 		printTurn(p, o, r, out.turns[i])
 	}
 }
@@ -112,7 +112,18 @@ func writeJSON(w io.Writer, v any) {
 	}
 }
 
-func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patch string, at place) {
+// lineWord names the lines an edit's Line counts: those of the log for
+// a turn of a session log (replay), else those of the reply.
+func lineWord(t *turnReport) string {
+	if t != nil && t.Line != 0 {
+		return "log line"
+	}
+	return "reply line"
+}
+
+// printReply writes the human report of r; lines names what its edits'
+// line numbers count (see lineWord).
+func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patch string, at place, lines string) {
 	if r.Status == noEdits {
 		return // a turn of a session that edited nothing (see printTurn)
 	}
@@ -132,7 +143,7 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 		fmt.Fprintf(w, "%s (%s): %s\n", r.Source, r.Format, headline(r, branch, failed))
 	}
 	if !o.Quiet {
-		for _, f := range engine.Stats(r.Changes, r.Patch) {
+		for _, f := range r.FileStats() {
 			switch f.Status {
 			case "R":
 				fmt.Fprintf(w, "  R %s -> %s (", displayPath(f.OldPath), displayPath(f.Path))
@@ -155,10 +166,10 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 		for _, x := range r.Warnings {
 			fmt.Fprint(w, "  ")
 			w.paint(slotWarning, "warning:")
-			fmt.Fprintf(w, " reply line %d: %s\n", x.Line, x.Msg)
+			fmt.Fprintf(w, " %s %d: %s\n", lines, x.Line, relined(x.Msg, lines))
 		}
 		for _, sh := range r.Shell {
-			fmt.Fprintf(w, "  shell block at reply line %d (suggested, not run):\n%s", sh.Line, indent(sh.Text, "    $ "))
+			fmt.Fprintf(w, "  shell block at %s %d (suggested, not run):\n%s", lines, sh.Line, indent(sh.Text, "    $ "))
 		}
 	}
 	for _, e := range r.Outcomes {
@@ -166,7 +177,7 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 			for _, x := range e.Warnings {
 				fmt.Fprint(w, "  ")
 				w.paint(slotWarning, "warning:")
-				fmt.Fprintf(w, " edit %d (%s): %s\n", e.N, displayPath(e.Path), x)
+				fmt.Fprintf(w, " edit %d (%s): %s\n", e.N, displayPath(e.Path), relined(x, lines))
 			}
 		}
 		// -q leaves only errors: it wins over -v (-qv, given together)
@@ -184,7 +195,7 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 			}
 		}
 		if e.Status == engine.Failed {
-			printFailure(w, r, e, at)
+			printFailure(w, r, e, at, lines)
 		}
 	}
 }
@@ -265,7 +276,7 @@ func rungNote(e engine.Outcome) string {
 
 // printFailure writes a failed edit so that it can be pasted back to
 // the model as it is: what, where, why, the closest lines, what to do.
-func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome, at place) {
+func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome, at place, lines string) {
 	path := e.Path
 	if path == "" {
 		path = e.Op.Path
@@ -275,7 +286,7 @@ func printFailure(w *painter, r *engine.ReplyResult, e engine.Outcome, at place)
 		what += " " + displayPath(path)
 	}
 	w.paint(slotError, "error:")
-	fmt.Fprintf(w, " edit %d (%s, reply line %d) failed: %s.\n", e.N, what, e.Op.Line, strings.TrimSuffix(e.Err.Msg, "."))
+	fmt.Fprintf(w, " edit %d (%s, %s %d) failed: %s.\n", e.N, what, lines, e.Op.Line, strings.TrimSuffix(relined(e.Err.Msg, lines), "."))
 	if c := e.Err.Closest; c != nil {
 		// An edit the other base takes as it stands is not to be
 		// loosened onto these lines: their difference is the change
@@ -345,4 +356,13 @@ func indent(text, prefix string) string {
 		}
 	}
 	return b.String()
+}
+
+// relined is msg, in which the engine counts "reply line"s, with the
+// lines named lines instead.
+func relined(msg, lines string) string {
+	if lines == "reply line" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, "reply line ", lines+" ")
 }
