@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/translate"
@@ -23,6 +24,10 @@ import (
 //	    Root, only when the directory above that tracked path holds
 //	    Root (the session ran below the repository's top): a path
 //	    elsewhere (/tmp/notes.md) is a file outside the repository.
+//	    Without a Root, an operation that finds no text of the file
+//	    (a write, an insert by number, a delete, a rename) takes it
+//	    only when that directory is one the reply's other absolute
+//	    paths place the repository in, if they place it anywhere.
 //	(c) with no Root: the path below the one directory that the
 //	    reply's other absolute paths reveal as the top (each, by (b),
 //	    is that directory followed by a tracked path), for a file the
@@ -34,7 +39,7 @@ import (
 // name under Root that climbs out of it ("..") is refused as leaving
 // the repository. note says which mapping was taken when it is more
 // than the plain path under Root.
-func (r *resolver) mapAbsolute(name, root string) (rel, note string, err error) {
+func (r *resolver) mapAbsolute(name, root string, evidence bool) (rel, note string, err error) {
 	abs := slashed(name)
 	clean := path.Clean(abs)
 	if root != "" {
@@ -57,7 +62,19 @@ func (r *resolver) mapAbsolute(name, root string) (rel, note string, err error) 
 		}
 	}
 	if t := r.trackedSuffix(clean); t != "" {
-		if root == "" || holds(strings.TrimSuffix(clean, t), path.Clean(slashed(root))) {
+		mine := topOf(clean, t)
+		if root == "" {
+			// The reply's other paths may place the repository: a write
+			// or delete whose path places it elsewhere (/tmp/b.py beside
+			// /home/dev/proj/a.py) is of a file outside it, not of the
+			// tracked file its name ends in. An edit that must find
+			// its old text in the file carries its own evidence.
+			if tops := r.revealedTops(name); !evidence && len(tops) > 0 && !slices.Contains(tops, mine) {
+				return "", "", fmt.Errorf("%w: %q ends in the tracked path %s, but the reply's other paths place the repository in %s, not %s; give the path relative to the repository, or the session's root (its cwd)", ErrUnsafePath, name, t, strings.Join(tops, ", "), mine)
+			}
+			return t, fmt.Sprintf("took %s for %s, the tracked file its path ends in", t, name), nil
+		}
+		if holds(strings.TrimSuffix(clean, t), path.Clean(slashed(root))) {
 			return t, fmt.Sprintf("took %s for %s, the tracked file its path ends in", t, name), nil
 		}
 		// An agent that ran in root and wrote /tmp/notes.md wrote a
@@ -160,15 +177,26 @@ func (r *resolver) revealedTops(name string) []string {
 			}
 			clean := path.Clean(slashed(p))
 			if t := r.trackedSuffix(clean); t != "" {
-				top := strings.TrimSuffix(clean[:len(clean)-len(t)], "/")
-				if top == "" {
-					top = "/"
-				}
-				add(top)
+				add(topOf(clean, t))
 			}
 		}
 	}
 	return tops
+}
+
+// topOf is the directory a cleaned absolute path places the
+// repository in when it ends in the tracked path t.
+func topOf(clean, t string) string {
+	if top := strings.TrimSuffix(clean[:len(clean)-len(t)], "/"); top != "" {
+		return top
+	}
+	return "/"
+}
+
+// findsText reports whether op must find text of its file to apply,
+// which shows that the file is the one the agent meant.
+func findsText(op *translate.Operation) bool {
+	return op.Kind == translate.Replace && op.OldText != "" || op.Kind == translate.Edit && len(op.Old)+len(op.Before)+len(op.After) > 0
 }
 
 // agentPath reports whether op names its file by an absolute path to
@@ -189,7 +217,7 @@ func (r *resolver) relativeName(op *translate.Operation, name string) (rel, note
 	if !isAbsolute(name) || !isAgentOp(op, r.opts.Format) {
 		return name, "", nil
 	}
-	return r.mapAbsolute(name, op.Root)
+	return r.mapAbsolute(name, op.Root, false)
 }
 
 // holds reports whether directory dir (ending in "/" or not) is top or

@@ -74,6 +74,12 @@ func TestAbsolutePaths(t *testing.T) {
 		{name: "c: then edited by the same path", ops: []translate.Operation{
 			edit("/p/src/a.py", ""), create("/p/n.py", ""), edit("/p/n.py", "")},
 			paths: []string{"src/a.py", "n.py", "n.py"}, note: "took n.py for /p/n.py"},
+		{name: "b: a scratch file beside paths that place the repository", ops: []translate.Operation{
+			edit("/home/dev/proj/src/a.py", ""), create("/tmp/b.py", "")},
+			paths: []string{"src/a.py", ""}, err: ErrUnsafePath, msg: "place the repository in /home/dev/proj, not /tmp"},
+		{name: "b: two paths that agree", ops: []translate.Operation{
+			edit("/home/dev/proj/src/a.py", ""), edit("/home/dev/proj/b.py", "")},
+			paths: []string{"src/a.py", "b.py"}, note: "took b.py for /home/dev/proj/b.py"},
 		{name: "d: nothing reveals the top", ops: []translate.Operation{create("/home/dev/proj/n.py", "")},
 			paths: []string{""}, err: ErrUnsafePath, msg: "give the path relative to the repository, or the session's root (its cwd)"},
 		{name: "d: two tops", ops: []translate.Operation{

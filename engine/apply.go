@@ -47,7 +47,7 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			op.Path, o.Op.Path = p, p
 		}
 		if r.agentPath(&op) {
-			rel, note, err := r.mapAbsolute(op.Path, op.Root)
+			rel, note, err := r.mapAbsolute(op.Path, op.Root, findsText(&op))
 			if err != nil {
 				if isIOError(err) {
 					return nil, err
