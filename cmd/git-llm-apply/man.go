@@ -43,6 +43,7 @@ var manExamples = [][2]string{
 	{"git llm-apply translate reply.md | git apply --check --cached", "The canonical diff of the reply, for other tools."},
 	{"git llm-apply apply -o patches/ r1.md r2.md", "Also write 0001-<slug>.patch, 0002-<slug>.patch for git am."},
 	{"git llm-apply apply --json reply.md", "A machine-readable report on standard output."},
+	{"git llm-apply replay ~/.claude/projects/-home-dev-proj/SESSION.jsonl", "One commit per turn of a Claude Code session that changed files, on a new branch llm/<slug>."},
 	{"git llm-apply hook install", "Refuse commits holding the debris of pasted model replies."},
 	{"git llm-apply prompt diff", "The instructions to give a model so that it writes the diff format."},
 }

@@ -39,18 +39,21 @@ what the assistant said; trailers name the format (LLM-Edit-Format) and
 the turn (LLM-Session: <file>#<turn>, the file's base name). -m replaces
 subject and body of every commit and keeps the trailers. The default
 branch is llm/<slug of the first request>. Edits the session itself saw
-fail (a tool result that is an error, a block aider reported as not
-matching) are not replayed: the report lists them. Turns without edits
-record nothing; -v lists them.
+fail (a tool result that is an error, a user's rejection included, a call
+with no result in the log, a Codex call whose output reports a failure, a
+block aider reported as not matching) are not replayed: the report lists
+them. Turns without edits record nothing; -v lists them.
 
 A turn with a failed edit stops the replay there: the commits before it
 stay on the branch, the report names the turn and its log line, and the
 exit status is 1. With --partial the edits of that turn that resolved are
 recorded and the replay goes on. A SESSION that is no session log is bad
-input (exit 2), found before anything is recorded. The turns are read one
-at a time, so that a session of thousands of turns costs the memory of
-its largest turn and of the report; with -o each recorded turn's files
-are kept until the patch files are written at the end.`,
+input (exit 2), found before anything is recorded; a log that breaks off
+further on (a line that is no JSON record) stops the replay there, exit 2,
+the turns before it recorded. The turns are read one at a time, so that a
+session of thousands of turns costs the memory of its largest turn and of
+the report; with -o each recorded turn's files are kept until the patch
+files are written at the end.`,
 		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
