@@ -452,15 +452,22 @@ func formatTools(format string) []string {
 }
 
 // path reads the <path> parameter of the call c, failing the call when
-// it has none or one that spans lines; "" then.
+// it has none, one without its </path>, or one that spans lines; ""
+// then.
 func (p *agentReader) path(c agentCall, from, to int) string {
 	el, ok := findElement(p.lines, from, to, "path", false)
 	if !ok {
 		p.r.failf(c.open+1, "", "the <%s> call has no <path>: write <path>the file's path</path> first inside it", c.tool)
 		return ""
 	}
+	if el.close < 0 {
+		// What follows <path> is then the rest of the call, its other
+		// parameters included: no name to write to.
+		p.r.failf(el.at+1, "", "the <path> of the <%s> call has no </path>: write <path>the file's path</path>", c.tool)
+		return ""
+	}
 	v, one := el.value()
-	if !one || v == "" {
+	if !one || v == "" || strings.ContainsRune(v, '\r') {
 		p.r.failf(el.at+1, "", "the <path> of the <%s> call must hold the file's path on one line", c.tool)
 		return ""
 	}
