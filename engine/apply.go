@@ -332,10 +332,7 @@ func endsWith(d *doc, lines []string) bool {
 // names, as the reply has left it; done is false when the name is not
 // a directory.
 func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
-	ps, err := r.pathSet()
-	if err != nil {
-		return false, err
-	}
+	ps := r.pathSet()
 	// The readings of the name are tried as for a file; when none
 	// names a directory, the name is deleted as a file.
 	rs, _ := readings(o.Op.Path)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func TestFormatGolden(t *testing.T) {
 // (which TestFormatGolden runs), and that every edit of it applies.
 func TestPromptExamples(t *testing.T) {
 	for _, format := range translate.FormatNames() {
-		example, err := translate.PromptExample(format)
+		example, err := promptExample(format)
 		if err != nil {
 			t.Errorf("%s: %v", format, err)
 			continue
@@ -66,6 +67,22 @@ func TestPromptExamples(t *testing.T) {
 			t.Errorf("%s: the example does not apply cleanly: status %s, format %s, %v", format, r.Status, r.Format, r.Err)
 		}
 	}
+}
+
+// promptExample is the worked example reply of a format's prompt: the
+// text between the lines "<!-- example -->" and "<!-- /example -->" of
+// translate/prompts/<format>.md.
+func promptExample(format string) (string, error) {
+	p, err := os.ReadFile(filepath.Join("..", "translate", "prompts", format+".md"))
+	if err != nil {
+		return "", err
+	}
+	_, rest, ok := strings.Cut(string(p), "<!-- example -->\n")
+	example, _, ok2 := strings.Cut(rest, "<!-- /example -->")
+	if !ok || !ok2 {
+		return "", fmt.Errorf("the %s prompt has no example", format)
+	}
+	return example, nil
 }
 
 func runFormatCase(t *testing.T, format, dir string) {

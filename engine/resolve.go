@@ -215,7 +215,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 	e, err := r.src.Lookup(p)
 	switch {
 	case errors.Is(err, ErrNotExist):
-		ps, _ := r.pathSet()
+		ps := r.pathSet()
 		ps.addNew(p)
 	case err != nil:
 		return nil, err
@@ -255,11 +255,13 @@ func (r *resolver) present(p string) (Entry, bool) {
 	return e, err == nil
 }
 
-func (r *resolver) pathSet() (*pathSet, error) {
+// pathSet is the reply's set of paths, loaded on its first use (its
+// methods return the error of reading the source's paths).
+func (r *resolver) pathSet() *pathSet {
 	if r.paths == nil {
 		r.paths = newPathSet(r.src.Paths, r.present)
 	}
-	return r.paths, nil
+	return r.paths
 }
 
 // resolvePath turns the name an operation gives into a safe path of
@@ -270,10 +272,7 @@ func (r *resolver) pathSet() (*pathSet, error) {
 // reply has touched, stands for the one file ending in "/name", and
 // note says so for the report.
 func (r *resolver) resolvePath(name string, bySuffix bool) (p, note string, err error) {
-	ps, err := r.pathSet()
-	if err != nil {
-		return "", "", err
-	}
+	ps := r.pathSet()
 	rs, written := readings(name)
 	p, err = rs[written].path, rs[written].err
 	found, touched := false, false

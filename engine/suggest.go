@@ -43,7 +43,7 @@ func (r *resolver) addSuggestions(outs []Outcome) {
 	if len(names) == 0 {
 		return
 	}
-	ps, _ := r.pathSet()
+	ps := r.pathSet()
 	if ps.load() != nil {
 		return // advice only: a base that cannot be listed gets none
 	}

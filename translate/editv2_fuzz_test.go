@@ -21,7 +21,7 @@ var editV2Contract = readerContract{
 // replies and the prompt's example are the seeds.
 func FuzzParseEditV2(f *testing.F) {
 	addSeedFiles(f, goldenReplies(FormatEditV2))
-	if example, err := PromptExample(FormatEditV2); err == nil {
+	if example, err := exampleOf(FormatEditV2); err == nil {
 		f.Add(example)
 	}
 	f.Add("a.py\n<<<<<<< EDIT\nx\n-------\ny\n=======\nz\n-------\nw\n>>>>>>>\n")

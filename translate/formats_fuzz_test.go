@@ -26,7 +26,7 @@ var (
 func FuzzParseAuto(f *testing.F) {
 	for _, name := range FormatNames() {
 		addSeedFiles(f, goldenReplies(name))
-		if example, err := PromptExample(name); err == nil {
+		if example, err := exampleOf(name); err == nil {
 			f.Add(example)
 		}
 	}

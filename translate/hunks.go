@@ -68,34 +68,17 @@ var hunkGitHeaders = []string{
 	"copy from ", "copy to ", "Binary files ", "GIT binary patch",
 }
 
-// readHunks reads the unified diff of one file, lines (without line
-// terminators) whose first stands at reply line first, and returns one
-// Edit per hunk that changes something, in order: Old the hunk's
-// context and removed lines, New its context and added lines, LineHint
-// the old start line of its "@@ -a,b +c,d @@" header when it has one,
-// Group group (non-zero, shared by the patch), Ordered set, Line the
-// reply line of the header, Path path and Format format. A hunk of
-// added lines only goes at the start of the file (Where AtStart) when
-// its header says "-0" ("@@ -0,0 +1,2 @@"), else at the end (AtEnd,
-// with its old start line, if any, as LineHint); the hunks of a patch
-// that go at the end are one Edit, the first one's, adding all their
-// lines in order.
-//
-// The returned warnings name lines that were ignored (text before the
-// first "@@", context-only hunks) or read by a tolerance (a patch
-// without "@@" lines). A patch that is empty, holds no hunk, or whose
-// hunks change nothing is a *ParseError (of format) naming first.
-func readHunks(format, path string, group int, lines []string, first int) ([]Operation, []Warning, error) {
-	p, err := parseHunks(lines, first)
-	if err != nil {
-		err.Format = format
-		return nil, p.Warnings, err
-	}
-	return hunkOps(p, format, path, group), p.Warnings, nil
-}
-
-// hunkOps turns the hunks of p that change something into operations
-// (see readHunks).
+// hunkOps turns the hunks of p (the unified diff of one file, read by
+// parseHunks) into one Edit per hunk that changes something, in order:
+// Old the hunk's context and removed lines, New its context and added
+// lines, LineHint the old start line of its "@@ -a,b +c,d @@" header
+// when it has one, Group group (non-zero, shared by the patch), Ordered
+// set, Line the reply line of the header, Path path and Format format.
+// A hunk of added lines only goes at the start of the file (Where
+// AtStart) when its header says "-0" ("@@ -0,0 +1,2 @@"), else at the
+// end (AtEnd, with its old start line, if any, as LineHint); the hunks
+// of a patch that go at the end are one Edit, the first one's, adding
+// all their lines in order.
 func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 	var ops []Operation
 	atEnd := -1 // the op that the patch's hunks going at the end join

@@ -458,3 +458,16 @@ func TestHunkBinaryData(t *testing.T) {
 		}
 	}
 }
+
+// readHunks reads the unified diff of one file, lines whose first
+// stands at reply line first, as the udiff and udiffx readers do
+// (parseHunks, then hunkOps), with parseHunks' warnings; its error is
+// a *ParseError of format.
+func readHunks(format, path string, group int, lines []string, first int) ([]Operation, []Warning, error) {
+	p, err := parseHunks(lines, first)
+	if err != nil {
+		err.Format = format
+		return nil, p.Warnings, err
+	}
+	return hunkOps(p, format, path, group), p.Warnings, nil
+}

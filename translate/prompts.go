@@ -19,7 +19,7 @@ func Prompt(format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The example markers are for PromptExample, not for the model.
+	// The example markers are for the tests, not for the model.
 	text = strings.Replace(text, "<!-- example -->\n", "", 1)
 	return strings.Replace(text, "<!-- /example -->\n", "", 1), nil
 }
@@ -30,22 +30,4 @@ func promptFile(format string) (string, error) {
 		return "", fmt.Errorf("translate: no prompt for %s", format)
 	}
 	return string(data), nil
-}
-
-// PromptExample returns the worked example reply of a format's prompt:
-// the text between the lines "<!-- example -->" and "<!-- /example -->".
-func PromptExample(format string) (string, error) {
-	if lookup(format) == nil {
-		return "", fmt.Errorf("%w %q", ErrUnknownFormat, format)
-	}
-	p, err := promptFile(format)
-	if err != nil {
-		return "", err
-	}
-	_, rest, ok := strings.Cut(p, "<!-- example -->\n")
-	example, _, ok2 := strings.Cut(rest, "<!-- /example -->")
-	if !ok || !ok2 {
-		return "", fmt.Errorf("translate: the %s prompt has no example", format)
-	}
-	return example, nil
 }

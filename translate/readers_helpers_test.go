@@ -91,8 +91,8 @@ func promptExample(t *testing.T, format string) string {
 	if !ok || !ok2 || strings.Contains(rest, "<!-- example -->") || strings.TrimSpace(tail) != "" || !strings.HasSuffix(example, "\n") {
 		t.Fatalf("prompts/%s.md must end with exactly one example, between a <!-- example --> line and a <!-- /example --> line", format)
 	}
-	if got, err := PromptExample(format); err != nil || got != example {
-		t.Fatalf("PromptExample(%q) = %q, %v; want the example between the markers", format, got, err)
+	if got, err := exampleOf(format); err != nil || got != example {
+		t.Fatalf("exampleOf(%q) = %q, %v; want the example between the markers", format, got, err)
 	}
 	golden := filepath.Join("..", "testdata", format, "prompt-example", "reply.md")
 	data, err := os.ReadFile(golden)
@@ -419,4 +419,22 @@ func asParseError(t *testing.T, err error) *ParseError {
 		t.Fatalf("error %v (%T), want a *ParseError", err, err)
 	}
 	return pe
+}
+
+// exampleOf returns the worked example reply of a format's prompt:
+// the text between the lines "<!-- example -->" and "<!-- /example -->".
+func exampleOf(format string) (string, error) {
+	if lookup(format) == nil {
+		return "", fmt.Errorf("%w %q", ErrUnknownFormat, format)
+	}
+	p, err := promptFile(format)
+	if err != nil {
+		return "", err
+	}
+	_, rest, ok := strings.Cut(p, "<!-- example -->\n")
+	example, _, ok2 := strings.Cut(rest, "<!-- /example -->")
+	if !ok || !ok2 {
+		return "", fmt.Errorf("translate: the %s prompt has no example", format)
+	}
+	return example, nil
 }

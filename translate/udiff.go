@@ -33,7 +33,7 @@ const FormatUdiff = "udiff"
 //   - "old mode"/"new mode": a Chmod of the new path, Executable when
 //     the new mode is 100755;
 //   - its hunks that change something: one Edit each, read by the hunk
-//     reader udiffx uses too (see readHunks: numbers in "@@" lines are
+//     reader udiffx uses too (see hunkOps: numbers in "@@" lines are
 //     hints, counts are ignored, a context line may lack its space),
 //     sharing a Group per file, Ordered, on the new path.
 //

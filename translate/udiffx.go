@@ -28,7 +28,7 @@ const (
 //     content with Overwrite set (the seed creates or overwrites);
 //   - <FILE_PATCH file_path="P">unified diff</FILE_PATCH>: one Edit per
 //     hunk that changes something, sharing a Group, Ordered, each with
-//     the hunk's old start line as LineHint (see readHunks);
+//     the hunk's old start line as LineHint (see hunkOps);
 //   - <FILE_RENAME from_path="A" to_path="B" />: a Rename;
 //   - <FILE_DELETE file_path="P" />: a Delete with Recursive set (a
 //     path that names an existing directory deletes every file in it).

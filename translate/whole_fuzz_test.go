@@ -20,7 +20,7 @@ var wholeContract = readerContract{
 // cases' replies and the prompt's example are the seeds.
 func FuzzParseWhole(f *testing.F) {
 	addSeedFiles(f, goldenReplies(FormatWhole))
-	if example, err := PromptExample(FormatWhole); err == nil {
+	if example, err := exampleOf(FormatWhole); err == nil {
 		f.Add(example)
 	}
 	f.Add("a.py\n```python\nx\n```\n")

@@ -77,16 +77,8 @@ func commonFlags() []cli.Flag {
 	}, append(limitFlags(), terminalFlags()...)...)
 }
 
-func joinNames() string {
-	s := ""
-	for i, n := range translate.FormatNames() {
-		if i > 0 {
-			s += ", "
-		}
-		s += n
-	}
-	return s
-}
+// joinNames lists the format names for a usage message.
+func joinNames() string { return strings.Join(translate.FormatNames(), ", ") }
 
 // readCommon fills the shared options from a parsed command.
 func readCommon(cmd *cli.Command) (commonOptions, error) {
@@ -178,12 +170,48 @@ func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
 	return &exitError{exitUsage, &flagError{err}}
 }
 
+// trimPkgPrefix is err's message without the package prefixes inner
+// packages give their errors for callers in Go ("engine: "): a person
+// needs only the sentence. A prefix is one only where a message starts:
+// at the start, or after the ": " of a wrapping error, and never inside
+// a quoted string, which holds reply text or a file name as written.
 func trimPkgPrefix(err error) string {
 	msg := err.Error()
-	for _, p := range []string{"engine: ", "gitops: ", "translate: "} {
-		// Inner packages prefix their errors for callers in Go; a
-		// person needs only the sentence.
-		msg = strings.ReplaceAll(msg, p, "")
+	var b strings.Builder
+	quoted, escaped, start := false, false, true
+	for i := 0; i < len(msg); i++ {
+		if start {
+			start = false
+			if p := pkgPrefixAt(msg[i:]); p > 0 {
+				i += p - 1
+				start = true // "engine: gitops: " wraps twice
+				continue
+			}
+		}
+		c := msg[i]
+		b.WriteByte(c)
+		switch {
+		case escaped:
+			escaped = false
+		case quoted && c == '\\':
+			escaped = true
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == ':' && i+1 < len(msg) && msg[i+1] == ' ':
+			b.WriteByte(' ')
+			i++
+			start = true
+		}
 	}
-	return msg
+	return b.String()
+}
+
+// pkgPrefixAt is the length of the package prefix s starts with, or 0.
+func pkgPrefixAt(s string) int {
+	for _, p := range []string{"engine: ", "gitops: ", "translate: ", "session: "} {
+		if strings.HasPrefix(s, p) {
+			return len(p)
+		}
+	}
+	return 0
 }

@@ -29,11 +29,12 @@ func usageError(format string, args ...any) error {
 	return &exitError{exitUsage, fmt.Errorf(format, args...)}
 }
 
-// failedError is the quiet error of a run whose report already said
+// errEditsFailed is the quiet error of a run whose report already said
 // what failed.
 var errEditsFailed = &exitError{exitFailed, errors.New("some edits failed")}
 
-// exitCode maps an error to the exit status: the one place that does.
+// exitCode maps an error to the exit status: an *exitError carries its
+// own; the others are told apart here by their kind.
 func exitCode(err error) int {
 	var ee *exitError
 	switch {
