@@ -185,5 +185,9 @@ func trimPkgPrefix(err error) string {
 		// person needs only the sentence.
 		msg = strings.ReplaceAll(msg, p, "")
 	}
-	return msg
+	// Package patch's prefix is a word a reply may hold ("apply_patch:
+	// ..."), so it goes only where a prefix stands: at the start or
+	// after a wrapping error's ": ".
+	msg = strings.TrimPrefix(msg, "patch: ")
+	return strings.ReplaceAll(msg, ": patch: ", ": ")
 }
