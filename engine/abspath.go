@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -147,7 +148,7 @@ func (r *resolver) trackedSuffix(abs string) string {
 		if rd := checkReading(cand, cand); rd.err != nil {
 			continue
 		}
-		if e, ok := r.present(cand); ok && e.Mode != ModeGitlink {
+		if e, ok := r.present(cand); ok && e.Mode != patch.ModeGitlink {
 			return cand
 		}
 	}

@@ -5,17 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
 func TestAbsolutePaths(t *testing.T) {
 	base := memSource{
-		"src/a.py":      {ModeRegular, "x = 1\n"},
-		"lib/src/b.py":  {ModeRegular, "y = 2\n"},
-		"b.py":          {ModeRegular, "z = 3\n"},
-		"link":          {ModeSymlink, "src"},
-		"README.md":     {ModeRegular, "title = x\n"},
-		"sub/deep/c.py": {ModeRegular, "c = 4\n"},
+		"src/a.py":      {patch.ModeRegular, "x = 1\n"},
+		"lib/src/b.py":  {patch.ModeRegular, "y = 2\n"},
+		"b.py":          {patch.ModeRegular, "z = 3\n"},
+		"link":          {patch.ModeSymlink, "src"},
+		"README.md":     {patch.ModeRegular, "title = x\n"},
+		"sub/deep/c.py": {patch.ModeRegular, "c = 4\n"},
 	}
 	edit := func(p, root string) translate.Operation {
 		return translate.Operation{Kind: translate.Replace, Path: p, Root: root, OldText: "= ", NewText: "== ", Line: 7}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -188,11 +189,11 @@ func (r *resolver) editable(o *Outcome, f *fileState) bool {
 	return false
 }
 
-func modeName(m Mode) string {
+func modeName(m patch.Mode) string {
 	switch m {
-	case ModeSymlink:
+	case patch.ModeSymlink:
 		return "symbolic link"
-	case ModeGitlink:
+	case patch.ModeGitlink:
 		return "submodule"
 	}
 	return "special file"
@@ -206,7 +207,7 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 	if !f.exists {
 		d := r.createdDoc(op)
 		f.setDoc(d)
-		f.exists, f.mode, f.binary = true, ModeRegular, false
+		f.exists, f.mode, f.binary = true, patch.ModeRegular, false
 		o.Status, o.Start, o.End = Applied, 1, d.len()
 		return
 	}
@@ -363,7 +364,7 @@ func (r *resolver) deleteDir(o *Outcome) (done bool, err error) {
 		if err != nil {
 			return true, err
 		}
-		if f.mode == ModeGitlink {
+		if f.mode == patch.ModeGitlink {
 			r.fail(o, ErrNotEditable, "%s holds the submodule %s, which is never edited", dir, p)
 			return true, nil
 		}
@@ -448,9 +449,9 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 // chmod makes a file executable or not; only the mode changes, so a
 // binary file may have it too.
 func (r *resolver) chmod(o *Outcome, f *fileState) {
-	want := ModeRegular
+	want := patch.ModeRegular
 	if o.Op.Executable {
-		want = ModeExec
+		want = patch.ModeExec
 	}
 	switch {
 	case !f.exists:

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -19,7 +20,7 @@ type memRecorder struct {
 	after    func()
 }
 
-func (m *memRecorder) Record(ctx context.Context, _ []FileChange, message string) (string, error) {
+func (m *memRecorder) Record(ctx context.Context, _ []patch.FileChange, message string) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -140,22 +141,5 @@ func TestResolveStopsInsideALongFile(t *testing.T) {
 	res, err = ResolveContext(cut, src, ops, Options{Format: "chunk"})
 	if !errors.Is(err, context.Canceled) || res != nil {
 		t.Errorf("cancelled at the second look: %v, %v; want context.Canceled and no result", err, res)
-	}
-}
-
-// The diff and its verification stop too.
-func TestPatchStepsStop(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	changes := []FileChange{{OldPath: "a", NewPath: "a", Old: []byte("a\n"), New: []byte("b\n")}}
-	if _, err := formatPatch(ctx, changes, PatchOptions{}); !errors.Is(err, context.Canceled) {
-		t.Errorf("formatPatch: %v", err)
-	}
-	patch, err := FormatPatch(changes, PatchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := verifyPatch(ctx, patch, changes); !errors.Is(err, context.Canceled) {
-		t.Errorf("verifyPatch: %v", err)
 	}
 }

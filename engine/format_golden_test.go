@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -151,7 +152,7 @@ func loadFormatCase(t *testing.T, format, dir string) (string, memSource, RunOpt
 }
 
 // withChanges is src with changes laid over it: the files after a reply.
-func withChanges(src memSource, changes []FileChange) memSource {
+func withChanges(src memSource, changes []patch.FileChange) memSource {
 	out := memSource{}
 	for p, f := range src {
 		out[p] = f
@@ -178,9 +179,9 @@ func readTree(t *testing.T, root string) memSource {
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
-		mode := ModeRegular
+		mode := patch.ModeRegular
 		if strings.HasSuffix(rel, ".x") {
-			rel, mode = strings.TrimSuffix(rel, ".x"), ModeExec
+			rel, mode = strings.TrimSuffix(rel, ".x"), patch.ModeExec
 		}
 		src[rel] = memFile{mode, string(data)}
 		return nil
@@ -192,7 +193,7 @@ func writeTree(t *testing.T, root string, files memSource) {
 	t.Helper()
 	for p, f := range files {
 		name := p
-		if f.mode == ModeExec {
+		if f.mode == patch.ModeExec {
 			name += ".x"
 		}
 		full := filepath.Join(root, filepath.FromSlash(name))
@@ -212,7 +213,7 @@ func treeString(files memSource) string {
 	var b strings.Builder
 	for _, p := range names {
 		b.WriteString("== " + p)
-		if files[p].mode == ModeExec {
+		if files[p].mode == patch.ModeExec {
 			b.WriteString(" (executable)")
 		}
 		b.WriteString("\n" + files[p].data + "\n")
@@ -227,7 +228,7 @@ func TestReadmeExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := memSource{"app.py": memFile{ModeRegular, "def main():\n    return 1\n"}}
+	src := memSource{"app.py": memFile{patch.ModeRegular, "def main():\n    return 1\n"}}
 	seen := map[string]bool{}
 	rest := string(data)
 	for {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -51,7 +52,7 @@ func TestEngineForFormats(t *testing.T) {
 			want: map[string]string{"a.txt": "top\nmid\nend\n"}, status: []Status{Applied, Applied}},
 		{name: "prepend already there", src: files("a.txt", "top\nmid\n"), ops: []translate.Operation{
 			{Kind: translate.Edit, Where: translate.AtStart, New: []string{"top"}, Path: "a.txt"}}, status: []Status{AlreadyApplied}},
-		{name: "overwrite keeps the mode", src: memSource{"t.sh": {ModeExec, "old\r\n"}}, ops: []translate.Operation{
+		{name: "overwrite keeps the mode", src: memSource{"t.sh": {patch.ModeExec, "old\r\n"}}, ops: []translate.Operation{
 			{Kind: translate.Create, Overwrite: true, New: []string{"new", "lines"}, Path: "t.sh"}},
 			want: map[string]string{"t.sh": "new\r\nlines\r\n"}, status: []Status{Applied}},
 		{name: "delete a directory", src: files("d/a", "a\n", "d/e/b", "b\n", "dx", "x\n"), ops: []translate.Operation{

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -111,9 +112,9 @@ func loadResolveCase(t *testing.T, name string) (*txtar.Archive, string, memSour
 		case f.Name == "reply":
 			reply = string(f.Data)
 		case strings.HasPrefix(f.Name, "file:"):
-			src[strings.TrimPrefix(f.Name, "file:")] = memFile{ModeRegular, string(f.Data)}
+			src[strings.TrimPrefix(f.Name, "file:")] = memFile{patch.ModeRegular, string(f.Data)}
 		case strings.HasPrefix(f.Name, "file+x:"):
-			src[strings.TrimPrefix(f.Name, "file+x:")] = memFile{ModeExec, string(f.Data)}
+			src[strings.TrimPrefix(f.Name, "file+x:")] = memFile{patch.ModeExec, string(f.Data)}
 		}
 	}
 	return ar, reply, src, opts
@@ -187,7 +188,7 @@ func gitApplyCheck(t *testing.T, src memSource, diff string) {
 		full := filepath.Join(dir, p)
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		mode := os.FileMode(0o644)
-		if f.mode == ModeExec {
+		if f.mode == patch.ModeExec {
 			mode = 0o755
 		}
 		if err := os.WriteFile(full, []byte(f.data), mode); err != nil {

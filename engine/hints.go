@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -107,7 +108,7 @@ func sameFiles(base, other Source, ops []translate.Operation, outs []Outcome) bo
 		}
 		if len(a.ID) == 40 {
 			// The index knows its blob's name: no need to read it.
-			return BlobID(y) == a.ID
+			return patch.BlobID(y) == a.ID
 		}
 		x, err := base.Read(p)
 		return err == nil && bytes.Equal(x, y)

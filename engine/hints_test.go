@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -124,7 +125,7 @@ func (s withIDs) Lookup(p string) (Entry, error) {
 	e, err := s.memSource.Lookup(p)
 	if err == nil {
 		data, _ := s.memSource.Read(p)
-		e.ID = BlobID(data)
+		e.ID = patch.BlobID(data)
 	}
 	return e, err
 }

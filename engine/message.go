@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -20,7 +21,7 @@ const maxSubject = translate.MaxSubject
 // "Key: value" line (replay's LLM-Session), cleaned like a subject. The
 // message is valid UTF-8 with no control character but line feeds, and
 // tabs in the body (see cleanText).
-func CommitMessage(override, subject, body, format string, changes []FileChange, edits int, trailers ...string) string {
+func CommitMessage(override, subject, body, format string, changes []patch.FileChange, edits int, trailers ...string) string {
 	if o := strings.TrimSpace(cleanText(override, true)); o != "" {
 		subject, body, _ = strings.Cut(o, "\n")
 	}
@@ -84,7 +85,7 @@ func cleanText(s string, multiline bool) string {
 // fallbackSubject names the edits and the files they change, as many
 // files as fit in a subject ("Apply 9 edits to a.go, b.go and 7 more
 // files").
-func fallbackSubject(changes []FileChange, edits int) string {
+func fallbackSubject(changes []patch.FileChange, edits int) string {
 	what := "edit"
 	if edits != 1 {
 		what = "edits"

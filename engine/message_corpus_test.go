@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -173,14 +174,14 @@ func TestCorpusMessages(t *testing.T) {
 		}
 		n++
 		subject, body := translate.Describe(r)
-		var changes []FileChange
+		var changes []patch.FileChange
 		var paths []string
 		seen := map[string]bool{}
 		for _, op := range r.Ops {
 			paths = append(paths, op.Path)
 			if !seen[op.Path] {
 				seen[op.Path] = true
-				changes = append(changes, FileChange{OldPath: op.Path, NewPath: op.Path})
+				changes = append(changes, patch.FileChange{OldPath: op.Path, NewPath: op.Path})
 			}
 		}
 		msg := strings.TrimSuffix(CommitMessage("", subject, body, r.Format, changes, len(r.Ops)), "LLM-Edit-Format: "+r.Format+"\n")

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 func TestCommitMessage(t *testing.T) {
@@ -32,9 +34,9 @@ func TestCommitMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var changes []FileChange
+			var changes []patch.FileChange
 			for _, p := range tt.changes {
-				changes = append(changes, FileChange{OldPath: p, NewPath: p})
+				changes = append(changes, patch.FileChange{OldPath: p, NewPath: p})
 			}
 			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, tt.edits)
 			if got != tt.want {
@@ -64,7 +66,7 @@ func TestCommitMessageControlCharacters(t *testing.T) {
 		{"only controls: the fallback", "", "\x00\x1b\u009b", "\x00", "Apply 2 edits to a.go\n\nLLM-Edit-Format: diff\n"},
 		{"override", "Mine\x1b[2J\r\n\r\nbody\x00\xff", "Fix it.", "", "Mine[2J\n\nbody\uFFFD\n\nLLM-Edit-Format: diff\n"},
 	}
-	changes := []FileChange{{OldPath: "x/a.go", NewPath: "x/a.go"}}
+	changes := []patch.FileChange{{OldPath: "x/a.go", NewPath: "x/a.go"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, 2)

@@ -1,6 +1,10 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
+)
 
 // overlay is a base with file changes laid over it: what the next reply
 // of a run sees once the replies before it are recorded.
@@ -16,7 +20,7 @@ type overlay struct {
 }
 
 type overlayFile struct {
-	mode Mode
+	mode patch.Mode
 	data []byte
 }
 
@@ -24,7 +28,7 @@ func newOverlay(base Source) *overlay {
 	return &overlay{base: base, files: map[string]overlayFile{}, deleted: map[string]bool{}}
 }
 
-func (o *overlay) apply(changes []FileChange) {
+func (o *overlay) apply(changes []patch.FileChange) {
 	for _, c := range changes {
 		if c.OldPath != "" {
 			delete(o.files, c.OldPath)

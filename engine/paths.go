@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // reading is one path a name as a reply writes it may stand for:
@@ -202,9 +204,9 @@ func (ps *pathSet) checkPlace(p string) error {
 		if e, ok := ps.present(d); ok {
 			what := "a file"
 			switch e.Mode {
-			case ModeSymlink:
+			case patch.ModeSymlink:
 				what = "a symbolic link"
-			case ModeGitlink:
+			case patch.ModeGitlink:
 				what = "a submodule"
 			}
 			return fmt.Errorf("%w: %q goes through %s (%s)", ErrUnsafePath, p, what, d)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -38,7 +39,7 @@ type RunOptions struct {
 	// note that a touched path's base content differs from it (the
 	// index base, whose staged changes become part of the commit).
 	Parent Source
-	Patch  PatchOptions
+	Patch  patch.Options
 	// ShellOps turns the file commands of shell blocks into delete and
 	// rename operations (--shell-ops).
 	ShellOps bool
@@ -80,7 +81,7 @@ type ReplyResult struct {
 	Status   ReplyStatus
 	Err      error // why the reply could not be read (parse error, no edits)
 	Outcomes []Outcome
-	Changes  []FileChange
+	Changes  []patch.FileChange
 	Patch    []byte // canonical diff of Changes, verified
 	Commit   string
 	Shell    []translate.Shell
@@ -88,7 +89,7 @@ type ReplyResult struct {
 	Notes    []string
 
 	// ShortCommit is Commit abbreviated as git would show it (see
-	// PatchOptions.ShortID), for reports.
+	// patch.Options.ShortID), for reports.
 	ShortCommit string
 
 	stats []FileReport // FileStats once Compact dropped the diff
@@ -278,13 +279,13 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if err := enter(PhaseDiff); err != nil {
 		return nil, err
 	}
-	if res.Patch, err = formatPatch(ctx, res.Changes, opts.Patch); err != nil {
+	if res.Patch, err = patch.FormatContext(ctx, res.Changes, opts.Patch); err != nil {
 		return res, fmt.Errorf("engine: writing the diff of %s: %w", in.Source, err)
 	}
 	if err := enter(PhaseVerify); err != nil {
 		return nil, err
 	}
-	if err := verifyPatch(ctx, res.Patch, res.Changes); err != nil {
+	if err := patch.VerifyContext(ctx, res.Patch, res.Changes); err != nil {
 		return res, fmt.Errorf("engine: the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
 	}
 	if parent != nil {
@@ -347,7 +348,7 @@ func onlySnippets(outs []Outcome) error {
 
 // stagedNotes names the touched paths whose base content differs from
 // the commit's parent: that difference becomes part of the commit.
-func stagedNotes(cur, parent Source, changes []FileChange) ([]string, error) {
+func stagedNotes(cur, parent Source, changes []patch.FileChange) ([]string, error) {
 	var notes []string
 	for _, c := range changes {
 		if c.OldPath == "" {

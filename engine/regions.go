@@ -3,24 +3,21 @@ package engine
 import (
 	"slices"
 	"sort"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // A diff of a whole file costs time in its length for every change it
 // finds, so a patch of many edits to a long file would spend most of its
 // time on lines nobody touched. The engine knows which lines each edit
 // replaced: this file turns a doc's splice log into the regions that
-// changed (patch_regions.go diffs only around them).
-
-// span is one changed region of a file: old lines [oldStart, oldEnd)
-// became new lines [newStart, newEnd). Lines outside every span are
-// the old lines, unchanged and aligned one to one.
-type span struct{ oldStart, oldEnd, newStart, newEnd int }
+// changed (package patch diffs only around them).
 
 // changedSpans returns the regions a splice log changed, sorted, with
 // at least one unchanged line between two of them. A splice merges
 // with the spans it overlaps or touches, so each span holds at least
 // one splice; it costs a search and a shift of the later spans.
-func changedSpans(log []spliceRec) []span {
+func changedSpans(log []spliceRec) []patch.Span {
 	// cur spans are in the coordinates of the doc as it stands: lines
 	// [start, end) now, which replaced orig lines of the original.
 	type cur struct{ start, end, orig int }
@@ -55,10 +52,10 @@ func changedSpans(log []spliceRec) []span {
 			spans[k].end += shift
 		}
 	}
-	out := make([]span, len(spans))
+	out := make([]patch.Span, len(spans))
 	delta := 0 // new minus old line numbers before the span
 	for k, s := range spans {
-		out[k] = span{s.start - delta, s.start - delta + s.orig, s.start, s.end}
+		out[k] = patch.Span{OldStart: s.start - delta, OldEnd: s.start - delta + s.orig, NewStart: s.start, NewEnd: s.end}
 		delta += s.end - s.start - s.orig
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -15,24 +16,24 @@ func TestChangedSpans(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		log  []spliceRec
-		want []span
+		want []patch.Span
 	}{
 		{"none", nil, nil},
 		{"no-op splice", []spliceRec{{3, 0, 0}}, nil},
-		{"replace one", []spliceRec{{4, 1, 1}}, []span{{4, 5, 4, 5}}},
-		{"insert", []spliceRec{{2, 0, 3}}, []span{{2, 2, 2, 5}}},
-		{"delete", []spliceRec{{2, 2, 0}}, []span{{2, 4, 2, 2}}},
-		{"apart, top first", []spliceRec{{1, 1, 2}, {10, 1, 0}}, []span{{1, 2, 1, 3}, {9, 10, 10, 10}}},
-		{"apart, bottom first", []spliceRec{{9, 1, 0}, {1, 1, 2}}, []span{{1, 2, 1, 3}, {9, 10, 10, 10}}},
-		{"touching below", []spliceRec{{4, 1, 2}, {6, 1, 1}}, []span{{4, 6, 4, 7}}},
-		{"touching above", []spliceRec{{4, 1, 2}, {3, 1, 1}}, []span{{3, 5, 3, 6}}},
-		{"insert right after", []spliceRec{{4, 1, 1}, {5, 0, 1}}, []span{{4, 5, 4, 6}}},
-		{"one line apart", []spliceRec{{4, 1, 1}, {6, 1, 1}}, []span{{4, 5, 4, 5}, {6, 7, 6, 7}}},
-		{"inside an earlier one", []spliceRec{{4, 2, 5}, {5, 2, 1}}, []span{{4, 6, 4, 8}}},
-		{"over two", []spliceRec{{2, 1, 1}, {8, 1, 3}, {1, 12, 1}}, []span{{1, 11, 1, 2}}},
-		{"deletion joins neighbours", []spliceRec{{2, 1, 1}, {5, 1, 1}, {3, 2, 0}}, []span{{2, 6, 2, 4}}},
-		{"whole file", []spliceRec{{0, 7, 3}}, []span{{0, 7, 0, 3}}},
-		{"shifts later spans", []spliceRec{{20, 1, 1}, {5, 0, 4}, {2, 3, 0}}, []span{{2, 5, 2, 6}, {20, 21, 21, 22}}},
+		{"replace one", []spliceRec{{4, 1, 1}}, []patch.Span{sp(4, 5, 4, 5)}},
+		{"insert", []spliceRec{{2, 0, 3}}, []patch.Span{sp(2, 2, 2, 5)}},
+		{"delete", []spliceRec{{2, 2, 0}}, []patch.Span{sp(2, 4, 2, 2)}},
+		{"apart, top first", []spliceRec{{1, 1, 2}, {10, 1, 0}}, []patch.Span{sp(1, 2, 1, 3), sp(9, 10, 10, 10)}},
+		{"apart, bottom first", []spliceRec{{9, 1, 0}, {1, 1, 2}}, []patch.Span{sp(1, 2, 1, 3), sp(9, 10, 10, 10)}},
+		{"touching below", []spliceRec{{4, 1, 2}, {6, 1, 1}}, []patch.Span{sp(4, 6, 4, 7)}},
+		{"touching above", []spliceRec{{4, 1, 2}, {3, 1, 1}}, []patch.Span{sp(3, 5, 3, 6)}},
+		{"insert right after", []spliceRec{{4, 1, 1}, {5, 0, 1}}, []patch.Span{sp(4, 5, 4, 6)}},
+		{"one line apart", []spliceRec{{4, 1, 1}, {6, 1, 1}}, []patch.Span{sp(4, 5, 4, 5), sp(6, 7, 6, 7)}},
+		{"inside an earlier one", []spliceRec{{4, 2, 5}, {5, 2, 1}}, []patch.Span{sp(4, 6, 4, 8)}},
+		{"over two", []spliceRec{{2, 1, 1}, {8, 1, 3}, {1, 12, 1}}, []patch.Span{sp(1, 11, 1, 2)}},
+		{"deletion joins neighbours", []spliceRec{{2, 1, 1}, {5, 1, 1}, {3, 2, 0}}, []patch.Span{sp(2, 6, 2, 4)}},
+		{"whole file", []spliceRec{{0, 7, 3}}, []patch.Span{sp(0, 7, 0, 3)}},
+		{"shifts later spans", []spliceRec{{20, 1, 1}, {5, 0, 4}, {2, 3, 0}}, []patch.Span{sp(2, 5, 2, 6), sp(20, 21, 21, 22)}},
 		{"added and taken out", []spliceRec{{3, 0, 2}, {3, 2, 0}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,22 +69,22 @@ func TestChangedSpansRandom(t *testing.T) {
 		ctx := fmt.Sprintf("iteration %d: log %v, spans %v", iter, log, spans)
 		old, cur := 0, 0 // next line outside the spans, old and new
 		for k, s := range spans {
-			if s.oldStart-old != s.newStart-cur || s.oldStart < old || (k > 0 && s.oldStart == old) {
+			if s.OldStart-old != s.NewStart-cur || s.OldStart < old || (k > 0 && s.OldStart == old) {
 				t.Fatalf("%s: span %d is not apart from the one before", ctx, k)
 			}
-			for ; cur < s.newStart; old, cur = old+1, cur+1 {
+			for ; cur < s.NewStart; old, cur = old+1, cur+1 {
 				if lines[cur] != old {
 					t.Fatalf("%s: line %d outside spans is %d, want old line %d", ctx, cur, lines[cur], old)
 				}
 			}
-			changed := s.oldEnd-s.oldStart != s.newEnd-s.newStart
-			for i := s.newStart; i < s.newEnd; i++ {
-				changed = changed || lines[i] != s.oldStart+i-s.newStart
+			changed := s.OldEnd-s.OldStart != s.NewEnd-s.NewStart
+			for i := s.NewStart; i < s.NewEnd; i++ {
+				changed = changed || lines[i] != s.OldStart+i-s.NewStart
 			}
 			if !changed {
 				t.Fatalf("%s: span %d changes nothing", ctx, k)
 			}
-			old, cur = s.oldEnd, s.newEnd
+			old, cur = s.OldEnd, s.NewEnd
 		}
 		if n-old != len(lines)-cur {
 			t.Fatalf("%s: after the spans %d old lines and %d new", ctx, n-old, len(lines)-cur)
@@ -128,7 +129,7 @@ func codeLines(rng *rand.Rand, n int, dense bool) []string {
 // replacements that often repeat lines found nearby, and returns the
 // change with its hint as changes() builds it. Clustered edits fall
 // within 30 lines of each other.
-func randomEdits(rng *rand.Rand, old []byte, edits int, clustered bool) FileChange {
+func randomEdits(rng *rand.Rand, old []byte, edits int, clustered bool) patch.FileChange {
 	d := newDoc(old)
 	common := []string{"}", "", "\treturn nil", "\t}", "\tx++"}
 	band := rng.IntN(d.len() + 1)
@@ -157,7 +158,7 @@ func randomEdits(rng *rand.Rand, old []byte, edits int, clustered bool) FileChan
 		}
 		d.splice(at, at+removed, repl)
 	}
-	return FileChange{OldPath: "f.go", NewPath: "f.go", Old: old, New: d.bytes(), regions: changedSpans(d.log)}
+	return patch.FileChange{OldPath: "f.go", NewPath: "f.go", Old: old, New: d.bytes(), Regions: changedSpans(d.log)}
 }
 
 // TestRegionHunksMatchWholeFile sends random edits of files of a few
@@ -170,8 +171,8 @@ func randomEdits(rng *rand.Rand, old []byte, edits int, clustered bool) FileChan
 // what a region gives). Such a patch must still apply and change no
 // more lines than the whole-file one; the test reports how many differ.
 func TestRegionHunksMatchWholeFile(t *testing.T) {
-	defer func(n int) { regionMinLines = n }(regionMinLines)
-	regionMinLines = 0
+	defer func(n int) { patch.RegionMinLines = n }(patch.RegionMinLines)
+	patch.RegionMinLines = 0
 	rng := rand.New(rand.NewPCG(3, 4))
 	const cases = 400
 	differ, apart, hunks, hunksDiffer := 0, 0, 0, 0
@@ -184,7 +185,7 @@ func TestRegionHunksMatchWholeFile(t *testing.T) {
 		case 4:
 			text = strings.ReplaceAll(text, "\n", "\r\n")
 		}
-		var c FileChange
+		var c patch.FileChange
 		switch iter % 4 {
 		case 0:
 			c = randomEdits(rng, []byte(text), 1, false)
@@ -193,27 +194,26 @@ func TestRegionHunksMatchWholeFile(t *testing.T) {
 		default:
 			c = randomEdits(rng, []byte(text), 1+rng.IntN(40), false)
 		}
-		oldLines := splitLines([]byte(text))
 		// A doc whose last line is empty and unterminated writes one line
 		// fewer than it holds; the spans do not fit and the whole file is
 		// diffed, as it must be.
-		fits := len(splitLines(c.New)) == newLineCount(c.regions, len(oldLines))
-		if _, ok := regionHunks(c.Old, c.New, oldLines, c.regions, 3); ok != (fits && len(c.regions) > 0) {
-			t.Fatalf("case %d: region path ok=%v with spans %v", iter, ok, c.regions)
+		fits := len(textLines(string(c.New))) == newLineCount(c.Regions, len(textLines(text)))
+		windows, ok := patch.RegionsFit(c)
+		if ok != (fits && len(c.Regions) > 0) {
+			t.Fatalf("case %d: region path ok=%v with spans %v", iter, ok, c.Regions)
 		}
-		margins := slices.Repeat([]int{regionMargin}, len(c.regions))
-		oneWindow := len(regionWindows(c.regions, margins, margins, len(oldLines))) <= 1
+		oneWindow := windows <= 1
 		if !oneWindow {
 			apart++
 		}
-		opts := []PatchOptions{{}, {Context: -1}, {Context: 1}, {Context: 10}}[iter%7%4]
-		got, err := FormatPatch([]FileChange{c}, opts)
+		opts := []patch.Options{{}, {Context: -1}, {Context: 1}, {Context: 10}}[iter%7%4]
+		got, err := patch.Format([]patch.FileChange{c}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		whole := c
-		whole.regions = nil
-		want, err := FormatPatch([]FileChange{whole}, opts)
+		whole.Regions = nil
+		want, err := patch.Format([]patch.FileChange{whole}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,9 +238,9 @@ func TestRegionHunksMatchWholeFile(t *testing.T) {
 		differ++
 		// go-gitdiff takes a hunk "+0,0" for the deletion of the whole
 		// file, while git's -U0 writes it for the deletion of its first
-		// lines; VerifyPatch cannot check such a patch.
+		// lines; patch.Verify cannot check such a patch.
 		gitdiffMisreads := opts.Context < 0 && bytes.Contains(got, []byte(" +0,0 @@"))
-		if err := VerifyPatch(got, []FileChange{c}); err != nil && !gitdiffMisreads {
+		if err := patch.Verify(got, []patch.FileChange{c}); err != nil && !gitdiffMisreads {
 			t.Fatalf("case %d: region patch does not apply: %v", iter, err)
 		}
 		if a, b := changedLines(got), changedLines(want); a > b {
@@ -251,9 +251,9 @@ func TestRegionHunksMatchWholeFile(t *testing.T) {
 }
 
 // patchHunks cuts a patch into its hunks, each with its header.
-func patchHunks(patch []byte) []string {
+func patchHunks(diff []byte) []string {
 	var out []string
-	for _, l := range strings.SplitAfter(string(patch), "\n") {
+	for _, l := range strings.SplitAfter(string(diff), "\n") {
 		if strings.HasPrefix(l, "@@ ") {
 			out = append(out, "")
 		}
@@ -266,17 +266,17 @@ func patchHunks(patch []byte) []string {
 
 // newLineCount is the length of the new file that spans of an old one
 // of oldN lines describe.
-func newLineCount(spans []span, oldN int) int {
+func newLineCount(spans []patch.Span, oldN int) int {
 	for _, s := range spans {
-		oldN += s.newEnd - s.newStart - (s.oldEnd - s.oldStart)
+		oldN += s.NewEnd - s.NewStart - (s.OldEnd - s.OldStart)
 	}
 	return oldN
 }
 
 // changedLines counts the lines a patch adds and deletes.
-func changedLines(patch []byte) int {
+func changedLines(diff []byte) int {
 	n := 0
-	for _, l := range strings.Split(string(patch), "\n") {
+	for _, l := range strings.Split(string(diff), "\n") {
 		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++ ") && !strings.HasPrefix(l, "--- ") {
 			n++
 		}
@@ -323,69 +323,32 @@ func largeEdits(n, edits int) []translate.Operation {
 // give the whole-file patch.
 func TestFormatPatchLargeFile(t *testing.T) {
 	const n, edits = 500000, 500
-	src := memSource{"big.go": {ModeRegular, largeFile(n)}}
+	src := memSource{"big.go": {patch.ModeRegular, largeFile(n)}}
 	res, err := Resolve(src, largeEdits(n, edits), Options{Format: "diff"})
 	if err != nil || res.Failed() > 0 {
 		t.Fatalf("Resolve: %v, %d failed", err, res.Failed())
 	}
-	if len(res.Changes) != 1 || len(res.Changes[0].regions) != edits {
+	if len(res.Changes) != 1 || len(res.Changes[0].Regions) != edits {
 		t.Fatalf("want one change with %d regions, got %d changes", edits, len(res.Changes))
 	}
 	c := res.Changes[0]
-	if _, ok := regionHunks(c.Old, c.New, splitLines(c.Old), c.regions, 3); !ok {
+	if _, ok := patch.RegionsFit(c); !ok {
 		t.Fatalf("the region path refused the regions of Resolve")
 	}
-	patch, err := FormatPatch(res.Changes, PatchOptions{})
+	diff, err := patch.Format(res.Changes, patch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyPatch(patch, res.Changes); err != nil {
+	if err := patch.Verify(diff, res.Changes); err != nil {
 		t.Fatal(err)
 	}
-	if got := bytes.Count(patch, []byte("\n@@ ")); got != edits {
+	if got := bytes.Count(diff, []byte("\n@@ ")); got != edits {
 		t.Errorf("%d hunks, want %d", got, edits)
 	}
 	whole := c
-	whole.regions = nil
-	if want, _ := FormatPatch([]FileChange{whole}, PatchOptions{}); !bytes.Equal(patch, want) {
-		t.Errorf("the patch is not the whole-file one:\n%s", firstDiff(want, patch))
-	}
-}
-
-// TestRegionHunksWrongHint: spans that do not describe the files make
-// FormatPatch diff them whole, never write a wrong patch.
-func TestRegionHunksWrongHint(t *testing.T) {
-	defer func(n int) { regionMinLines = n }(regionMinLines)
-	regionMinLines = 0
-	old := ptNumbered("line ", 1, 200)
-	new := ptEdit(ptEdit(old, 150, "x", "y"), 50)
-	right := []span{{49, 50, 49, 49}, {149, 150, 148, 150}}
-	for _, tc := range []struct {
-		name  string
-		spans []span
-		ok    bool
-	}{
-		{"right", right, true},
-		{"one missing", right[1:], false},
-		{"a line off, within the margin", []span{{48, 49, 48, 48}, {149, 150, 148, 150}}, true},
-		{"far off", []span{{10, 11, 10, 10}, {149, 150, 148, 150}}, false},
-		{"new count off", []span{{49, 50, 49, 49}, {149, 150, 148, 151}}, false},
-		{"unsorted", []span{right[1], right[0]}, false},
-		{"past the end", []span{{49, 50, 49, 49}, {149, 250, 148, 250}}, false},
-		{"wide", []span{{40, 160, 40, 160}}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if _, ok := regionHunks([]byte(old), []byte(new), splitLines([]byte(old)), tc.spans, 3); ok != tc.ok {
-				t.Errorf("regionHunks ok = %v, want %v", ok, tc.ok)
-			}
-			c := ptMod("f.txt", old, new)
-			want, _ := FormatPatch(c, PatchOptions{})
-			c[0].regions = tc.spans
-			got, _ := FormatPatch(c, PatchOptions{})
-			if !bytes.Equal(got, want) {
-				t.Errorf("patch with the hint differs:\n%s", firstDiff(want, got))
-			}
-		})
+	whole.Regions = nil
+	if want, _ := patch.Format([]patch.FileChange{whole}, patch.Options{}); !bytes.Equal(diff, want) {
+		t.Errorf("the patch is not the whole-file one:\n%s", firstDiff(want, diff))
 	}
 }
 
@@ -403,7 +366,43 @@ func TestChangesRecreatedFile(t *testing.T) {
 	if err != nil || res.Failed() > 0 {
 		t.Fatalf("Resolve: %v, %d failed", err, res.Failed())
 	}
-	if len(res.Changes) != 1 || string(res.Changes[0].New) != "four\n" || res.Changes[0].regions != nil {
+	if len(res.Changes) != 1 || string(res.Changes[0].New) != "four\n" || res.Changes[0].Regions != nil {
 		t.Fatalf("changes = %+v, want a.txt becoming \"four\\n\" without regions", res.Changes)
 	}
+}
+
+// BenchmarkFormatPatchLarge: one-line edits spread over a long file,
+// diffed around the edits (region) or whole, as patch.Format did before
+// the engine passed its regions on. The time per edit of the region
+// path should not grow with the file.
+func BenchmarkFormatPatchLarge(b *testing.B) {
+	for _, n := range []int{50000, 500000} {
+		src := memSource{"big.go": {patch.ModeRegular, largeFile(n)}}
+		for _, edits := range []int{1, 500} {
+			res, err := Resolve(src, largeEdits(n, edits), Options{Format: "diff"})
+			if err != nil || res.Failed() > 0 {
+				b.Fatalf("Resolve: %v, %d failed", err, res.Failed())
+			}
+			whole := slices.Clone(res.Changes)
+			whole[0].Regions = nil
+			for _, path := range []struct {
+				name    string
+				changes []patch.FileChange
+			}{{"region", res.Changes}, {"whole", whole}} {
+				b.Run(fmt.Sprintf("%s/lines=%d/edits=%d", path.name, n, edits), func(b *testing.B) {
+					for b.Loop() {
+						if _, err := patch.Format(path.changes, patch.Options{}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// sp is the span of old lines [oldStart, oldEnd) and new lines
+// [newStart, newEnd).
+func sp(oldStart, oldEnd, newStart, newEnd int) patch.Span {
+	return patch.Span{OldStart: oldStart, OldEnd: oldEnd, NewStart: newStart, NewEnd: newEnd}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -188,7 +189,7 @@ func opt(s string) *string {
 
 // Stats counts the lines each file's part of patch adds and removes.
 // patch holds one section per change, in the order of changes.
-func Stats(changes []FileChange, patch []byte) []FileReport {
+func Stats(changes []patch.FileChange, patch []byte) []FileReport {
 	out := []FileReport{}
 	sections := bytes.Split(patch, []byte("\ndiff --git "))
 	for i, c := range changes {
@@ -254,7 +255,7 @@ func (r *ReplyResult) Compact(contents bool) {
 		r.stats = r.FileStats()
 		r.Patch = nil
 		for i, c := range r.Changes {
-			r.Changes[i] = FileChange{OldPath: c.OldPath, NewPath: c.NewPath, OldMode: c.OldMode, NewMode: c.NewMode}
+			r.Changes[i] = patch.FileChange{OldPath: c.OldPath, NewPath: c.NewPath, OldMode: c.OldMode, NewMode: c.NewMode}
 		}
 	}
 	for i := range r.Outcomes {

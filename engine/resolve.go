@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -63,7 +64,7 @@ type Outcome struct {
 type Result struct {
 	Outcomes []Outcome
 	// Changes are the files the applied edits change, by path.
-	Changes []FileChange
+	Changes []patch.FileChange
 }
 
 // Failed reports how many edits failed.
@@ -166,10 +167,10 @@ func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opt
 type fileState struct {
 	path     string
 	origPath string // path in the base; "" for a file the reply creates
-	origMode Mode
+	origMode patch.Mode
 	orig     []byte
 	exists   bool
-	mode     Mode
+	mode     patch.Mode
 	d        *doc
 	base     *doc // the doc read from the base: d is another once the reply replaced the file
 	m        *matcher
@@ -221,13 +222,13 @@ func (r *resolver) file(p string) (*fileState, error) {
 		return nil, err
 	default:
 		f.origPath, f.origMode, f.mode, f.exists = p, e.Mode, e.Mode, true
-		if e.Mode != ModeGitlink {
+		if e.Mode != patch.ModeGitlink {
 			if f.orig, err = r.src.Read(p); err != nil {
 				return nil, err
 			}
 			if f.refused = r.opts.Limits.checkSize(p, len(f.orig)); f.refused == "" {
 				f.setDoc(newDoc(f.orig))
-				f.binary = isBinary(f.orig)
+				f.binary = patch.IsBinary(f.orig)
 				if !f.binary {
 					// Lines matter where text is matched; a binary file
 					// may still be deleted, moved or made executable.
@@ -317,17 +318,17 @@ func (r *resolver) resolvePath(name string, bySuffix bool) (p, note string, err 
 }
 
 // changes lists what the reply did to each file, by path.
-func (r *resolver) changes() []FileChange {
-	var out []FileChange
+func (r *resolver) changes() []patch.FileChange {
+	var out []patch.FileChange
 	for _, f := range r.files {
-		var c FileChange
+		var c patch.FileChange
 		switch {
 		case f.origPath != "" && !f.exists:
-			c = FileChange{OldPath: f.origPath, OldMode: f.origMode, Old: f.orig}
+			c = patch.FileChange{OldPath: f.origPath, OldMode: f.origMode, Old: f.orig}
 		case f.origPath == "" && f.exists:
-			c = FileChange{NewPath: f.path, NewMode: f.mode, New: f.d.bytes()}
+			c = patch.FileChange{NewPath: f.path, NewMode: f.mode, New: f.d.bytes()}
 		case f.origPath != "" && f.exists:
-			c = FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig}
+			c = patch.FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig}
 			c.New = f.orig
 			switch {
 			case f.d != f.base:
@@ -336,7 +337,7 @@ func (r *resolver) changes() []FileChange {
 				c.New = f.d.bytes()
 			case f.d != nil && len(f.d.log) > 0:
 				c.New = f.d.bytes() // only edited files are written back
-				c.regions = changedSpans(f.d.log)
+				c.Regions = changedSpans(f.d.log)
 			}
 			if c.OldPath == c.NewPath && c.OldMode == c.NewMode && string(c.Old) == string(c.New) {
 				continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -33,7 +34,7 @@ func bigReply(lines, edits int, indent string) []translate.Operation {
 }
 
 func benchResolve(b *testing.B, lines, edits int, indent string, fuzz Fuzz) {
-	src := memSource{"big.go": {ModeRegular, bigFile(lines)}}
+	src := memSource{"big.go": {patch.ModeRegular, bigFile(lines)}}
 	ops := bigReply(lines, edits, indent)
 	b.ResetTimer()
 	for b.Loop() {

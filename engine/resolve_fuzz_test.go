@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -50,12 +51,12 @@ func FuzzResolve(f *testing.F) {
 		if len(res.Changes) == 0 {
 			return
 		}
-		patch, err := FormatPatch(res.Changes, PatchOptions{})
+		diff, err := patch.Format(res.Changes, patch.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := VerifyPatch(patch, res.Changes); err != nil {
-			t.Fatalf("%v\n%s", err, patch)
+		if err := patch.Verify(diff, res.Changes); err != nil {
+			t.Fatalf("%v\n%s", err, diff)
 		}
 		if !strings.HasSuffix(file, "\n") && file != "" && strings.HasSuffix(string(res.Changes[0].New), "\n") &&
 			res.Outcomes[0].End < strings.Count(file, "\n")+1 && res.Outcomes[1].Status != Applied {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -13,7 +14,7 @@ import (
 type memSource map[string]memFile
 
 type memFile struct {
-	mode Mode
+	mode patch.Mode
 	data string
 }
 
@@ -22,7 +23,7 @@ func (m memSource) Lookup(p string) (Entry, error) {
 	if !ok {
 		return Entry{}, ErrNotExist
 	}
-	return Entry{Mode: f.mode, ID: BlobID([]byte(f.data))}, nil
+	return Entry{Mode: f.mode, ID: patch.BlobID([]byte(f.data))}, nil
 }
 
 func (m memSource) Read(p string) ([]byte, error) {
@@ -45,7 +46,7 @@ func (m memSource) Paths() ([]string, error) {
 func files(kv ...string) memSource {
 	m := memSource{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = memFile{ModeRegular, kv[i+1]}
+		m[kv[i]] = memFile{patch.ModeRegular, kv[i+1]}
 	}
 	return m
 }
@@ -172,9 +173,9 @@ func TestResolve(t *testing.T) {
 			want: map[string]string{"src/pkg/a.py": "z\n"}, status: []Status{Applied}, warn: true},
 		{name: "missing file", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("b.txt", "x\n", "y\n")},
 			status: []Status{Failed}, errKind: ErrNoFile},
-		{name: "symlink never edited", src: memSource{"l": {ModeSymlink, "target"}}, ops: []translate.Operation{sr("l", "target\n", "x\n")},
+		{name: "symlink never edited", src: memSource{"l": {patch.ModeSymlink, "target"}}, ops: []translate.Operation{sr("l", "target\n", "x\n")},
 			status: []Status{Failed}, errKind: ErrNotEditable},
-		{name: "through a symlink refused", src: memSource{"d": {ModeSymlink, "elsewhere"}}, ops: []translate.Operation{{Kind: translate.Create, Path: "d/x", New: []string{"x"}}},
+		{name: "through a symlink refused", src: memSource{"d": {patch.ModeSymlink, "elsewhere"}}, ops: []translate.Operation{{Kind: translate.Create, Path: "d/x", New: []string{"x"}}},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
 		{name: "a directory is not a file", src: files("d/a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "d", New: []string{"x"}}},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
@@ -347,12 +348,12 @@ func TestByteOrderMark(t *testing.T) {
 			if len(res.Changes) != 1 || string(res.Changes[0].New) != tt.want {
 				t.Fatalf("got %+v, want %q", res.Changes, tt.want)
 			}
-			patch, err := FormatPatch(res.Changes, PatchOptions{})
+			diff, err := patch.Format(res.Changes, patch.Options{})
 			if err == nil {
-				err = VerifyPatch(patch, res.Changes)
+				err = patch.Verify(diff, res.Changes)
 			}
 			if err != nil {
-				t.Errorf("%v\n%s", err, patch)
+				t.Errorf("%v\n%s", err, diff)
 			}
 		})
 	}
@@ -391,12 +392,12 @@ func TestEmptyLastLine(t *testing.T) {
 			if _, violations, err := replayUntouched(files("f.txt", tt.file), tt.ops, Options{Format: "diff"}); err != nil || len(violations) > 0 {
 				t.Errorf("%v %v", err, violations)
 			}
-			patch, err := FormatPatch(res.Changes, PatchOptions{})
+			diff, err := patch.Format(res.Changes, patch.Options{})
 			if err == nil {
-				err = VerifyPatch(patch, res.Changes)
+				err = patch.Verify(diff, res.Changes)
 			}
 			if err != nil {
-				t.Errorf("%v\n%s", err, patch)
+				t.Errorf("%v\n%s", err, diff)
 			}
 		})
 	}
@@ -407,15 +408,15 @@ func TestChmodChangesOnlyTheMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Changes) != 1 || res.Changes[0].OldMode != ModeRegular || res.Changes[0].NewMode != ModeExec || string(res.Changes[0].New) != "echo\n" {
+	if len(res.Changes) != 1 || res.Changes[0].OldMode != patch.ModeRegular || res.Changes[0].NewMode != patch.ModeExec || string(res.Changes[0].New) != "echo\n" {
 		t.Fatalf("changes: %+v", res.Changes)
 	}
-	patch, err := FormatPatch(res.Changes, PatchOptions{})
+	diff, err := patch.Format(res.Changes, patch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"; string(patch) != want {
-		t.Errorf("patch:\n%s", patch)
+	if want := "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"; string(diff) != want {
+		t.Errorf("patch:\n%s", diff)
 	}
 }
 

@@ -3,28 +3,16 @@ package engine
 import (
 	"context"
 	"errors"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
-
-// Mode is a git tree entry mode.
-type Mode uint32
-
-// The modes a tree entry can have.
-const (
-	ModeRegular Mode = 0o100644
-	ModeExec    Mode = 0o100755
-	ModeSymlink Mode = 0o120000
-	ModeGitlink Mode = 0o160000
-)
-
-// Editable reports whether files of mode m may be edited.
-func (m Mode) Editable() bool { return m == ModeRegular || m == ModeExec }
 
 // ErrNotExist is returned by a Source for a path it does not hold.
 var ErrNotExist = errors.New("engine: no such file in the base")
 
 // Entry is what a base knows of one path.
 type Entry struct {
-	Mode Mode
+	Mode patch.Mode
 	// ID is the hex blob id of the content when the base knows it
 	// without hashing (index and tree entries); empty otherwise.
 	ID string
@@ -47,5 +35,5 @@ type Source interface {
 // When ctx ends first, Record returns its error and the commit is not
 // made (objects written meanwhile may stay, unreachable).
 type Recorder interface {
-	Record(ctx context.Context, changes []FileChange, message string) (commit string, err error)
+	Record(ctx context.Context, changes []patch.FileChange, message string) (commit string, err error)
 }

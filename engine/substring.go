@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"znkr.io/diff"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // A Replace is the string-replace edit of coding agents: the old text
@@ -379,7 +381,7 @@ func (r *resolver) createByReplace(o *Outcome, f *fileState, new string) {
 		d := newDocWhole(new, strings.Count(new, "\n"))
 		d.stop = r.ctx
 		f.setDoc(d)
-		f.exists, f.mode, f.binary = true, ModeRegular, false
+		f.exists, f.mode, f.binary = true, patch.ModeRegular, false
 		o.Status, o.Start, o.End = Applied, 1, d.len()
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -50,12 +51,12 @@ func FuzzReplace(f *testing.F) {
 		if len(res.Changes) == 0 {
 			return
 		}
-		patch, err := FormatPatch(res.Changes, PatchOptions{})
+		diff, err := patch.Format(res.Changes, patch.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := VerifyPatch(patch, res.Changes); err != nil {
-			t.Fatalf("the diff does not verify: %v\n%s", err, patch)
+		if err := patch.Verify(diff, res.Changes); err != nil {
+			t.Fatalf("the diff does not verify: %v\n%s", err, diff)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -46,7 +47,7 @@ func runTextCase(t *testing.T, c textCase) {
 	t.Helper()
 	src := memSource{}
 	if c.file != nil {
-		src["a.txt"] = memFile{ModeRegular, *c.file}
+		src["a.txt"] = memFile{patch.ModeRegular, *c.file}
 	}
 	res, err := Resolve(src, c.ops, Options{Format: translate.FormatToolCalls})
 	if err != nil {
@@ -87,14 +88,14 @@ func runTextCase(t *testing.T, c textCase) {
 	if len(res.Changes) == 0 {
 		return
 	}
-	patch, err := FormatPatch(res.Changes, PatchOptions{})
+	diff, err := patch.Format(res.Changes, patch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyPatch(patch, res.Changes); err != nil {
-		t.Errorf("the diff does not verify: %v\n%s", err, patch)
+	if err := patch.Verify(diff, res.Changes); err != nil {
+		t.Errorf("the diff does not verify: %v\n%s", err, diff)
 	}
-	gitApplyCheck(t, src, string(patch))
+	gitApplyCheck(t, src, string(diff))
 }
 
 func TestReplace(t *testing.T) {
@@ -251,9 +252,9 @@ func TestReplaceClosest(t *testing.T) {
 
 func TestReplaceRefuses(t *testing.T) {
 	src := memSource{
-		"bin":  {ModeRegular, "a\x00b\n"},
-		"link": {ModeSymlink, "target"},
-		"sub":  {ModeGitlink, ""},
+		"bin":  {patch.ModeRegular, "a\x00b\n"},
+		"link": {patch.ModeSymlink, "target"},
+		"sub":  {patch.ModeGitlink, ""},
 	}
 	for _, p := range []string{"bin", "link", "sub"} {
 		op := rep("a", "b")

@@ -269,15 +269,6 @@ func (d *doc) forward(pos, from int) (int, bool) {
 	return pos, true
 }
 
-// isBinary reports whether data looks binary the way git decides it: a
-// NUL byte in the first 8000 bytes (FIRST_FEW_BYTES, buffer_is_binary).
-func isBinary(data []byte) bool {
-	if len(data) > 8000 {
-		data = data[:8000]
-	}
-	return bytes.IndexByte(data, 0) >= 0
-}
-
 // indentUnit guesses one level of indentation in the file: "\t" when
 // tab-indented lines dominate, else the most common step between the
 // indents of consecutive lines, else four spaces.
@@ -321,4 +312,12 @@ func (d *doc) guessUnit() string {
 		}
 	}
 	return strings.Repeat(" ", best)
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

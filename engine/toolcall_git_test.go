@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -45,11 +46,11 @@ func gitIn(t *testing.T, dir string, stdin []byte, args ...string) string {
 // toolCallSession is a session's Replace and Insert edits, named by
 // absolute paths under its cwd (a real repository holding base), and
 // what they leave; check asks git whether the diff applies.
-func toolCallSession(t *testing.T) (base memSource, ops []translate.Operation, check func(*testing.T, []FileChange, []byte), dir string, want map[string]string) {
+func toolCallSession(t *testing.T) (base memSource, ops []translate.Operation, check func(*testing.T, []patch.FileChange, []byte), dir string, want map[string]string) {
 	base = memSource{
-		"src/app.py": {ModeRegular, "import os\n\ndef main():\n    print(os.getcwd())\n"},
-		"win.txt":    {ModeRegular, "alpha\r\nbeta\r\ngamma\r\n"},
-		"tail.txt":   {ModeRegular, "first\nlast"},
+		"src/app.py": {patch.ModeRegular, "import os\n\ndef main():\n    print(os.getcwd())\n"},
+		"win.txt":    {patch.ModeRegular, "alpha\r\nbeta\r\ngamma\r\n"},
+		"tail.txt":   {patch.ModeRegular, "first\nlast"},
 	}
 	dir = toolCallRepo(t, base)
 	at := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
@@ -70,7 +71,7 @@ func toolCallSession(t *testing.T) (base memSource, ops []translate.Operation, c
 		"tail.txt":    "first\nthe last",
 		"docs/new.md": "# New\n",
 	}
-	check = func(t *testing.T, changes []FileChange, patch []byte) {
+	check = func(t *testing.T, changes []patch.FileChange, diff []byte) {
 		for _, c := range changes {
 			if string(c.New) != want[c.Path()] {
 				t.Errorf("%s is %q, want %q", c.Path(), c.New, want[c.Path()])
@@ -79,8 +80,8 @@ func toolCallSession(t *testing.T) (base memSource, ops []translate.Operation, c
 		if len(changes) != len(want) {
 			t.Errorf("%d files changed, want %d", len(changes), len(want))
 		}
-		gitIn(t, dir, patch, "apply", "--check", "--cached", "-")
-		gitIn(t, dir, patch, "apply", "--check", "-")
+		gitIn(t, dir, diff, "apply", "--check", "--cached", "-")
+		gitIn(t, dir, diff, "apply", "--check", "-")
 	}
 	return base, ops, check, dir, want
 }
@@ -99,15 +100,15 @@ func TestToolCallEditsApplyWithGit(t *testing.T) {
 			t.Fatalf("edit %d (%s): %s %v", o.N, o.Op.Path, o.Status, o.Err)
 		}
 	}
-	patch, err := FormatPatch(res.Changes, PatchOptions{})
+	diff, err := patch.Format(res.Changes, patch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyPatch(patch, res.Changes); err != nil {
-		t.Fatalf("%v\n%s", err, patch)
+	if err := patch.Verify(diff, res.Changes); err != nil {
+		t.Fatalf("%v\n%s", err, diff)
 	}
-	check(t, res.Changes, patch)
-	gitIn(t, dir, patch, "apply", "--cached", "-")
+	check(t, res.Changes, diff)
+	gitIn(t, dir, diff, "apply", "--cached", "-")
 	for p, content := range want {
 		if got := gitIn(t, dir, nil, "cat-file", "blob", ":"+p); got != content {
 			t.Errorf("the index's %s is %q after git apply, want %q", p, got, content)

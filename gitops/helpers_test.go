@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // The identities and dates every test repository and every writer
@@ -217,7 +218,7 @@ func (tr *testRepo) looseObjects() []string {
 
 // gitRecord records changes on parent with git's plumbing (a temporary
 // index, update-index, write-tree, commit-tree) and returns the commit.
-func (tr *testRepo) gitRecord(parent string, changes []engine.FileChange, message string) string {
+func (tr *testRepo) gitRecord(parent string, changes []patch.FileChange, message string) string {
 	tr.t.Helper()
 	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tr.t.TempDir(), "index")}
 	if parent != "" {
@@ -245,20 +246,20 @@ func (tr *testRepo) gitRecord(parent string, changes []engine.FileChange, messag
 }
 
 // modify, create, remove and rename build file changes.
-func modify(path, content string, mode engine.Mode) engine.FileChange {
-	return engine.FileChange{OldPath: path, NewPath: path, OldMode: mode, NewMode: mode, New: []byte(content)}
+func modify(path, content string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{OldPath: path, NewPath: path, OldMode: mode, NewMode: mode, New: []byte(content)}
 }
 
-func create(path, content string, mode engine.Mode) engine.FileChange {
-	return engine.FileChange{NewPath: path, NewMode: mode, New: []byte(content)}
+func create(path, content string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{NewPath: path, NewMode: mode, New: []byte(content)}
 }
 
-func remove(path string, mode engine.Mode) engine.FileChange {
-	return engine.FileChange{OldPath: path, OldMode: mode}
+func remove(path string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{OldPath: path, OldMode: mode}
 }
 
-func rename(from, to, content string, mode engine.Mode) engine.FileChange {
-	return engine.FileChange{OldPath: from, NewPath: to, OldMode: mode, NewMode: mode, New: []byte(content)}
+func rename(from, to, content string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{OldPath: from, NewPath: to, OldMode: mode, NewMode: mode, New: []byte(content)}
 }
 
 // writeFile writes a file, creating its directory.
@@ -292,10 +293,10 @@ func checkPaths(t *testing.T, tr *testRepo, src engine.Source, leftOut string) {
 
 // checkRead checks that src reads path as content, or refuses to read
 // it when it is a submodule.
-func checkRead(t *testing.T, src engine.Source, path string, mode engine.Mode, content string) {
+func checkRead(t *testing.T, src engine.Source, path string, mode patch.Mode, content string) {
 	t.Helper()
 	data, err := src.Read(path)
-	if mode == engine.ModeGitlink {
+	if mode == patch.ModeGitlink {
 		if err == nil {
 			t.Errorf("Read(%s) of a submodule: no error", path)
 		}

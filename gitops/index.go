@@ -17,7 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // index is what gitops needs of the git index: per path, its mode, blob
@@ -70,7 +70,7 @@ type index struct {
 }
 
 type indexEntry struct {
-	mode        engine.Mode
+	mode        patch.Mode
 	id          plumbing.Hash
 	unmerged    bool // some stage other than 0 is present
 	intentToAdd bool // `git add -N`: no content staged yet

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // entryAt decodes the entry at the start of e, which newIndex checked.
@@ -224,16 +224,16 @@ func (idx *index) paths() []string {
 	return out
 }
 
-// modeOf maps an index entry's mode to an engine.Mode.
-func modeOf(m uint32) engine.Mode {
+// modeOf maps an index entry's mode to a patch.Mode.
+func modeOf(m uint32) patch.Mode {
 	switch m & modeTypeMask {
 	case 0o120000:
-		return engine.ModeSymlink
+		return patch.ModeSymlink
 	case 0o160000:
-		return engine.ModeGitlink
+		return patch.ModeGitlink
 	}
 	if m&0o111 != 0 {
-		return engine.ModeExec
+		return patch.ModeExec
 	}
-	return engine.ModeRegular
+	return patch.ModeRegular
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // indexPath is this worktree's index file: GIT_INDEX_FILE (relative to
@@ -95,7 +96,7 @@ func (s *indexSource) Paths() ([]string, error) {
 // readBlob loads the blob of an index or tree entry; a submodule has
 // no blob to read.
 func (r *Repo) readBlob(path string, e engine.Entry) ([]byte, error) {
-	if e.Mode == engine.ModeGitlink {
+	if e.Mode == patch.ModeGitlink {
 		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
 	}
 	return r.readObject(plumbing.BlobObject, plumbing.NewHash(e.ID))

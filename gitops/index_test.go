@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // stagedRepo is the fixture with staged changes that differ from both
@@ -41,7 +42,7 @@ func TestIndexSource(t *testing.T) {
 	}
 	tests := []struct {
 		path    string
-		mode    engine.Mode
+		mode    patch.Mode
 		content string
 	}{
 		{"a.txt", reg, "staged\n"},
@@ -49,7 +50,7 @@ func TestIndexSource(t *testing.T) {
 		{"run.sh", exe, "#!/bin/sh\necho hi\n"},
 		{"link", slnk, "a.txt"},
 		{"new.txt", reg, "new\n"},
-		{"subm", engine.ModeGitlink, ""},
+		{"subm", patch.ModeGitlink, ""},
 	}
 	for _, tc := range tests {
 		e, err := src.Lookup(tc.path)
@@ -209,7 +210,7 @@ func checkIndex(t *testing.T, tr *testRepo, idx *index, indexFile string, ita []
 		meta, path, _ := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		mode, _ := strconv.ParseUint(f[0], 8, 32)
-		e := indexEntry{mode: engine.Mode(mode), unmerged: f[2] != "0", intentToAdd: slices.Contains(ita, path)}
+		e := indexEntry{mode: patch.Mode(mode), unmerged: f[2] != "0", intentToAdd: slices.Contains(ita, path)}
 		copy(e.id[:], mustHex(t, f[1]))
 		if n := len(want); n > 0 && want[n-1].path == path {
 			e.unmerged = true

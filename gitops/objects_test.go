@@ -18,7 +18,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // newObjectFixture makes a repository with every kind of object:
@@ -516,9 +516,9 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := w.Record(context.Background(), []engine.FileChange{
-		modify("doc/many.txt", "rewritten\n", engine.ModeRegular),
-		create("dir/sub/new.txt", "new\n", engine.ModeRegular),
+	first, err := w.Record(context.Background(), []patch.FileChange{
+		modify("doc/many.txt", "rewritten\n", patch.ModeRegular),
+		create("dir/sub/new.txt", "new\n", patch.ModeRegular),
 	}, "first")
 	if err != nil {
 		t.Fatal(err)
@@ -535,7 +535,7 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 		t.Errorf("reading back a blob just written: %q, %v", data, err)
 	}
 	// The second commit rewrites the trees the first one wrote.
-	second, err := w.Record(context.Background(), []engine.FileChange{create("dir/sub/newer.txt", "newer\n", engine.ModeRegular)}, "second")
+	second, err := w.Record(context.Background(), []patch.FileChange{create("dir/sub/newer.txt", "newer\n", patch.ModeRegular)}, "second")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // Objects are git's loose objects: read-only, readable by git, with no
@@ -16,7 +16,7 @@ func TestRecordWritesLooseObjects(t *testing.T) {
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "objs", Parent: tr.git("rev-parse", "HEAD")})
 	before := len(tr.looseObjects())
-	id, err := w.Record(context.Background(), []engine.FileChange{
+	id, err := w.Record(context.Background(), []patch.FileChange{
 		create("new/a.txt", "same\n", 0),
 		create("new/b.txt", "same\n", 0), // one blob for both
 	}, "two files")
@@ -45,7 +45,7 @@ func TestRecordWritesLooseObjects(t *testing.T) {
 	}
 	// Recording the same content again writes nothing new.
 	n := len(tr.looseObjects())
-	if _, err := w.Record(context.Background(), []engine.FileChange{create("new/c.txt", "same\n", 0)}, "third"); err != nil {
+	if _, err := w.Record(context.Background(), []patch.FileChange{create("new/c.txt", "same\n", 0)}, "third"); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(tr.looseObjects()) - n; got != 3 { // tree new/, root tree, commit

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 func TestFinishCreatesBranchWithReflog(t *testing.T) {
@@ -17,11 +17,11 @@ func TestFinishCreatesBranchWithReflog(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "llm/new", Parent: head, ReflogMsg: "llm-apply: created from HEAD"})
-	c1, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "1\n", reg)}, "one")
+	c1, err := w.Record(context.Background(), []patch.FileChange{modify("a.txt", "1\n", reg)}, "one")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "2\n", reg)}, "two")
+	c2, err := w.Record(context.Background(), []patch.FileChange{modify("a.txt", "2\n", reg)}, "two")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestFinishAdvancesBranch(t *testing.T) {
 	tr.git("branch", "feature")
 	tip := tr.git("rev-parse", "feature")
 	w := newWriter(t, r, WriteOptions{Branch: "feature", Parent: tip, Expect: tip, ReflogMsg: "llm-apply:  multi\nline  "})
-	c, err := w.Record(context.Background(), []engine.FileChange{create("f.txt", "f\n", reg)}, "add f")
+	c, err := w.Record(context.Background(), []patch.FileChange{create("f.txt", "f\n", reg)}, "add f")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestFinishAdvancesBranch(t *testing.T) {
 		t.Errorf("reflog:\n%s", strings.Join(lines, "\n"))
 	}
 	// Another round continues from the new tip.
-	c2, err := w.Record(context.Background(), []engine.FileChange{modify("f.txt", "F\n", reg)}, "change f")
+	c2, err := w.Record(context.Background(), []patch.FileChange{modify("f.txt", "F\n", reg)}, "change f")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestFinishRefMoved(t *testing.T) {
 			r := tr.open(tr.dir)
 			tip := tr.git("rev-parse", "feature")
 			w := newWriter(t, r, WriteOptions{Branch: "feature", Parent: tip, Expect: tip})
-			if _, err := w.Record(context.Background(), []engine.FileChange{create("f", "f\n", reg)}, "f"); err != nil {
+			if _, err := w.Record(context.Background(), []patch.FileChange{create("f", "f\n", reg)}, "f"); err != nil {
 				t.Fatal(err)
 			}
 			tr.git("branch", "-f", "feature", "main") // another writer
@@ -244,7 +244,7 @@ func TestFinishPackedBranch(t *testing.T) {
 		t.Fatalf("BranchTip(feature) = %s, %v, %v", tip, exists, err)
 	}
 	w := newWriter(t, r, WriteOptions{Branch: "feature", Parent: tip, Expect: tip})
-	c, err := w.Record(context.Background(), []engine.FileChange{create("p", "p\n", reg)}, "p")
+	c, err := w.Record(context.Background(), []patch.FileChange{create("p", "p\n", reg)}, "p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestFinishFromLinkedWorktree(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWriter(t, r, WriteOptions{Branch: "from-wt", Parent: head})
-	c, err := w.Record(context.Background(), []engine.FileChange{create("w", "w\n", reg)}, "w")
+	c, err := w.Record(context.Background(), []patch.FileChange{create("w", "w\n", reg)}, "w")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +344,7 @@ func TestRecordingLeavesCheckoutAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWriter(t, r, WriteOptions{Branch: "side", Parent: headBefore})
-	if _, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", string(old)+"more\n", reg)}, "m"); err != nil {
+	if _, err := w.Record(context.Background(), []patch.FileChange{modify("a.txt", string(old)+"more\n", reg)}, "m"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Finish(); err != nil {

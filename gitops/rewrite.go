@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // editNode is one path component touched by a record: its children
@@ -70,7 +70,7 @@ func (b *blobObject) Writer() (io.WriteCloser, error) {
 // planChanges turns file changes into an edit tree and the blobs to
 // write. Deletions (and the old side of renames) are marked first, so
 // a change may write a path another change of the record vacates.
-func planChanges(changes []engine.FileChange) (*editNode, []pendingObject, error) {
+func planChanges(changes []patch.FileChange) (*editNode, []pendingObject, error) {
 	root := newEditNode()
 	for _, c := range changes {
 		if c.OldPath == "" && c.NewPath == "" {
@@ -97,10 +97,10 @@ func planChanges(changes []engine.FileChange) (*editNode, []pendingObject, error
 			mode = c.OldMode
 		}
 		if mode == 0 {
-			mode = engine.ModeRegular
+			mode = patch.ModeRegular
 		}
 		switch mode {
-		case engine.ModeRegular, engine.ModeExec, engine.ModeSymlink:
+		case patch.ModeRegular, patch.ModeExec, patch.ModeSymlink:
 		default:
 			return nil, nil, fmt.Errorf("gitops: %s: cannot write a file of mode %o", c.NewPath, mode)
 		}

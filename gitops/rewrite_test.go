@@ -7,11 +7,11 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // rewrite runs planChanges and rewriteTree on the fixture's HEAD tree.
-func rewrite(t *testing.T, tr *testRepo, changes []engine.FileChange) (plumbing.Hash, []pendingObject, []pendingObject) {
+func rewrite(t *testing.T, tr *testRepo, changes []patch.FileChange) (plumbing.Hash, []pendingObject, []pendingObject) {
 	t.Helper()
 	r := tr.open(tr.dir)
 	root, blobs, err := planChanges(changes)
@@ -29,7 +29,7 @@ func rewrite(t *testing.T, tr *testRepo, changes []engine.FileChange) (plumbing.
 func TestRewriteTreeUnchangedWritesNothing(t *testing.T) {
 	tr := newFixture(t)
 	// Rewriting a file with its own content and mode changes no tree.
-	id, blobs, trees := rewrite(t, tr, []engine.FileChange{modify("dir/sub/c.txt", "c\n", reg)})
+	id, blobs, trees := rewrite(t, tr, []patch.FileChange{modify("dir/sub/c.txt", "c\n", reg)})
 	if id.String() != tr.git("rev-parse", "HEAD^{tree}") {
 		t.Errorf("tree %s, want HEAD's", id)
 	}
@@ -43,7 +43,7 @@ func TestRewriteTreeUnchangedWritesNothing(t *testing.T) {
 
 func TestRewriteTreeOrderAndCount(t *testing.T) {
 	tr := newFixture(t)
-	_, blobs, trees := rewrite(t, tr, []engine.FileChange{
+	_, blobs, trees := rewrite(t, tr, []patch.FileChange{
 		create("n/1.txt", "same\n", reg), create("n/2.txt", "same\n", reg), modify("dir/sub/c.txt", "C\n", reg),
 	})
 	if len(blobs) != 2 {
@@ -75,7 +75,7 @@ func TestRewriteTreeOrderAndCount(t *testing.T) {
 
 func TestPlanChangesRenameOntoVacatedPath(t *testing.T) {
 	// a -> b and b -> a in one change: both deletions happen first.
-	root, _, err := planChanges([]engine.FileChange{
+	root, _, err := planChanges([]patch.FileChange{
 		rename("a", "b", "A\n", reg), rename("b", "a", "B\n", reg),
 	})
 	if err != nil {
@@ -90,7 +90,7 @@ func TestPlanChangesRenameOntoVacatedPath(t *testing.T) {
 }
 
 func TestPlanChangesDefaultsModes(t *testing.T) {
-	root, _, err := planChanges([]engine.FileChange{
+	root, _, err := planChanges([]patch.FileChange{
 		{NewPath: "new", New: []byte("x")},
 		{OldPath: "old", NewPath: "old", OldMode: exe, New: []byte("y")},
 	})
@@ -103,7 +103,7 @@ func TestPlanChangesDefaultsModes(t *testing.T) {
 	if m := root.children["old"].write.mode; m != "100755" {
 		t.Errorf("mode 0 kept %s, want the old 100755", m)
 	}
-	if _, _, err := planChanges([]engine.FileChange{{NewPath: "x", NewMode: 0o100600}}); err == nil || !strings.Contains(err.Error(), "mode") {
+	if _, _, err := planChanges([]patch.FileChange{{NewPath: "x", NewMode: 0o100600}}); err == nil || !strings.Contains(err.Error(), "mode") {
 		t.Errorf("odd mode: %v", err)
 	}
 }

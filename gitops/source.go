@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // RevisionSource returns the files of the tree of the commit rev names
@@ -172,7 +173,7 @@ func (s *worktreeSource) staged(path string) ([]byte, error) {
 	if err := s.idx.err(); err != nil {
 		return nil, err
 	}
-	if !ok || e.intentToAdd || (e.mode != engine.ModeRegular && e.mode != engine.ModeExec) {
+	if !ok || e.intentToAdd || (e.mode != patch.ModeRegular && e.mode != patch.ModeExec) {
 		return nil, nil
 	}
 	return s.r.readObject(plumbing.BlobObject, e.id)
@@ -223,20 +224,20 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return engine.Entry{Mode: engine.ModeSymlink}, nil
+		return engine.Entry{Mode: patch.ModeSymlink}, nil
 	case fi.Mode().IsRegular():
 		if !s.fileMode {
-			if inIndex && ie.mode == engine.ModeExec {
-				return engine.Entry{Mode: engine.ModeExec}, nil
+			if inIndex && ie.mode == patch.ModeExec {
+				return engine.Entry{Mode: patch.ModeExec}, nil
 			}
-			return engine.Entry{Mode: engine.ModeRegular}, nil
+			return engine.Entry{Mode: patch.ModeRegular}, nil
 		}
 		if fi.Mode()&0o111 != 0 {
-			return engine.Entry{Mode: engine.ModeExec}, nil
+			return engine.Entry{Mode: patch.ModeExec}, nil
 		}
-		return engine.Entry{Mode: engine.ModeRegular}, nil
-	case fi.IsDir() && inIndex && ie.mode == engine.ModeGitlink:
-		return engine.Entry{Mode: engine.ModeGitlink}, nil
+		return engine.Entry{Mode: patch.ModeRegular}, nil
+	case fi.IsDir() && inIndex && ie.mode == patch.ModeGitlink:
+		return engine.Entry{Mode: patch.ModeGitlink}, nil
 	}
 	return engine.Entry{}, engine.ErrNotExist
 }
@@ -248,9 +249,9 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 	}
 	full := filepath.Join(s.root, filepath.FromSlash(path))
 	switch e.Mode {
-	case engine.ModeGitlink:
+	case patch.ModeGitlink:
 		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
-	case engine.ModeSymlink:
+	case patch.ModeSymlink:
 		target, err := os.Readlink(full)
 		if err != nil {
 			return nil, fmt.Errorf("gitops: %w", err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 func TestRevisionSource(t *testing.T) {
@@ -24,7 +25,7 @@ func TestRevisionSource(t *testing.T) {
 	}
 	tests := []struct {
 		path    string
-		mode    engine.Mode
+		mode    patch.Mode
 		content string
 	}{
 		{"a.txt", reg, "hello\n"},
@@ -33,7 +34,7 @@ func TestRevisionSource(t *testing.T) {
 		{"run.sh", exe, "#!/bin/sh\necho hi\n"},
 		{"link", slnk, "a.txt"},
 		{"ab.txt", reg, "ab\n"},
-		{"subm", engine.ModeGitlink, ""},
+		{"subm", patch.ModeGitlink, ""},
 	}
 	for _, tc := range tests {
 		e, err := src.Lookup(tc.path)
@@ -82,7 +83,7 @@ func TestWorktreeSource(t *testing.T) {
 	}
 	tests := []struct {
 		path    string
-		mode    engine.Mode
+		mode    patch.Mode
 		content string
 	}{
 		{"a.txt", reg, "worktree\n"},
@@ -92,7 +93,7 @@ func TestWorktreeSource(t *testing.T) {
 		{"link", slnk, "a.txt"},
 		{"ab.txt", reg, "ab\n"}, // removed from the index, still on disk
 		{"untracked.txt", reg, "u\n"},
-		{"subm", engine.ModeGitlink, ""},
+		{"subm", patch.ModeGitlink, ""},
 	}
 	for _, tc := range tests {
 		e, err := src.Lookup(tc.path)
@@ -121,7 +122,7 @@ func TestWorktreeSourceWithoutFileMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]engine.Mode{"run.sh": exe, "a.txt": reg} {
+	for path, want := range map[string]patch.Mode{"run.sh": exe, "a.txt": reg} {
 		if e, err := src.Lookup(path); err != nil || e.Mode != want {
 			t.Errorf("Lookup(%s) = %+v, %v, want mode %o (from the index)", path, e, err, want)
 		}

@@ -10,15 +10,15 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // StagedFile is a file whose staged content is what the next commit
 // would record and differs from HEAD's.
 type StagedFile struct {
-	Path string      // slash-separated, from the top of the working tree
-	Mode engine.Mode // engine.ModeRegular or engine.ModeExec
-	ID   string      // the staged blob's id
+	Path string     // slash-separated, from the top of the working tree
+	Mode patch.Mode // patch.ModeRegular or patch.ModeExec
+	ID   string     // the staged blob's id
 	r    *Repo
 }
 
@@ -70,12 +70,12 @@ func (r *Repo) StagedFiles() ([]StagedFile, error) {
 		if len(meta) != 5 || !isFullHex(meta[3]) {
 			return nil, fmt.Errorf("gitops: git diff-index: unexpected record %q", fields[i])
 		}
-		var mode engine.Mode
+		var mode patch.Mode
 		switch meta[1] {
 		case "100644":
-			mode = engine.ModeRegular
+			mode = patch.ModeRegular
 		case "100755":
-			mode = engine.ModeExec
+			mode = patch.ModeExec
 		default:
 			continue // a symbolic link or a submodule
 		}

@@ -8,13 +8,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // staged describes a StagedFile and its content, for comparing.
 type staged struct {
 	Path    string
-	Mode    engine.Mode
+	Mode    patch.Mode
 	Content string
 }
 

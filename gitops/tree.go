@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // emptyTree is the id of the tree with no entries, which git knows
@@ -28,22 +28,22 @@ type treeEntry struct {
 
 func (e treeEntry) isDir() bool { return modeBits(e.mode)&0o170000 == 0o040000 }
 
-// engineMode maps the stored mode to an engine.Mode (legacy 100664 is a
+// engineMode maps the stored mode to a patch.Mode (legacy 100664 is a
 // regular file, as git reads it).
-func (e treeEntry) engineMode() engine.Mode {
+func (e treeEntry) engineMode() patch.Mode {
 	m := modeBits(e.mode)
 	switch m & 0o170000 {
 	case 0o100000:
 		if m&0o111 != 0 {
-			return engine.ModeExec
+			return patch.ModeExec
 		}
-		return engine.ModeRegular
+		return patch.ModeRegular
 	case 0o120000:
-		return engine.ModeSymlink
+		return patch.ModeSymlink
 	case 0o160000:
-		return engine.ModeGitlink
+		return patch.ModeGitlink
 	}
-	return engine.Mode(m)
+	return patch.Mode(m)
 }
 
 func modeBits(mode string) uint32 {
@@ -56,7 +56,7 @@ func modeBits(mode string) uint32 {
 
 // treeMode is how a mode is written in a tree object: octal, no
 // leading zero ("40000" for a directory).
-func treeMode(m engine.Mode) string { return strconv.FormatUint(uint64(m), 8) }
+func treeMode(m patch.Mode) string { return strconv.FormatUint(uint64(m), 8) }
 
 const dirMode = "40000"
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 func TestEncodeTreeSortsAsGit(t *testing.T) {
@@ -87,8 +87,8 @@ func TestParseTreeRejectsGarbage(t *testing.T) {
 }
 
 func TestTreeEntryModes(t *testing.T) {
-	for mode, want := range map[string]engine.Mode{
-		"100644": reg, "100664": reg, "100755": exe, "120000": slnk, "160000": engine.ModeGitlink,
+	for mode, want := range map[string]patch.Mode{
+		"100644": reg, "100664": reg, "100755": exe, "120000": slnk, "160000": patch.ModeGitlink,
 	} {
 		if got := (treeEntry{mode: mode}).engineMode(); got != want {
 			t.Errorf("engineMode(%s) = %o, want %o", mode, got, want)
@@ -111,7 +111,7 @@ func TestRecordKeepsLegacyModes(t *testing.T) {
 	base := tr.git("commit-tree", root, "-m", "legacy")
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "x", Parent: base})
-	c, err := w.Record(context.Background(), []engine.FileChange{create("new", "n\n", reg)}, "m")
+	c, err := w.Record(context.Background(), []patch.FileChange{create("new", "n\n", reg)}, "m")
 	if err != nil {
 		t.Fatal(err)
 	}

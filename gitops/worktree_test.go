@@ -16,7 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // gitModes runs a test with the git CLI visible to gitops, and hidden
@@ -61,10 +61,10 @@ func newWorktreeFixture(t *testing.T, git bool) (*testRepo, string) {
 	tr := newFixture(t)
 	tr.isolate()
 	setGit(t, git)
-	feat := tr.gitRecord(tr.git("rev-parse", "main"), []engine.FileChange{
-		modify("a.txt", "feat\n", engine.ModeRegular),
-		create("new/deep/n.txt", "n\n", engine.ModeRegular),
-		create("new/tool", "#!/bin/sh\n", engine.ModeExec),
+	feat := tr.gitRecord(tr.git("rev-parse", "main"), []patch.FileChange{
+		modify("a.txt", "feat\n", patch.ModeRegular),
+		create("new/deep/n.txt", "n\n", patch.ModeRegular),
+		create("new/tool", "#!/bin/sh\n", patch.ModeExec),
 	}, "feat")
 	tr.git("update-ref", "refs/heads/feat", feat)
 	// Packed, so that a stray write of a branch shows as a loose ref.
@@ -408,7 +408,7 @@ func TestAddWorktreeRefused(t *testing.T) {
 		}, nil, "registered"},
 		{"checkout fails midway", func(tr *testRepo, path string) string {
 			blob := tr.gitEnv(tr.dir, nil, "only here\n", "hash-object", "-w", "--stdin")
-			c := tr.gitRecord(tr.git("rev-parse", "main"), []engine.FileChange{create("z/lost.txt", "only here\n", engine.ModeRegular)}, "lost")
+			c := tr.gitRecord(tr.git("rev-parse", "main"), []patch.FileChange{create("z/lost.txt", "only here\n", patch.ModeRegular)}, "lost")
 			tr.git("branch", "broken", c)
 			if err := os.Remove(filepath.Join(tr.dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
 				tr.t.Fatal(err)
@@ -562,14 +562,14 @@ func TestUpdateWorktree(t *testing.T) {
 	// What the new commit does: change, add (also in a new directory,
 	// also executable), delete (emptying a directory), change a mode,
 	// retarget a link.
-	changes := []engine.FileChange{
-		modify("a.txt", "to\n", engine.ModeRegular),
-		create("added.txt", "added\n", engine.ModeRegular),
-		create("fresh/dir/f.sh", "#!/bin/sh\n", engine.ModeExec),
-		remove("dir/b.txt", engine.ModeRegular),
-		remove("other/deep/y.txt", engine.ModeRegular),
-		{OldPath: "run.sh", NewPath: "run.sh", OldMode: engine.ModeExec, NewMode: engine.ModeRegular, New: []byte("#!/bin/sh\necho hi\n")},
-		{OldPath: "link", NewPath: "link", OldMode: engine.ModeSymlink, NewMode: engine.ModeSymlink, New: []byte("ab.txt")},
+	changes := []patch.FileChange{
+		modify("a.txt", "to\n", patch.ModeRegular),
+		create("added.txt", "added\n", patch.ModeRegular),
+		create("fresh/dir/f.sh", "#!/bin/sh\n", patch.ModeExec),
+		remove("dir/b.txt", patch.ModeRegular),
+		remove("other/deep/y.txt", patch.ModeRegular),
+		{OldPath: "run.sh", NewPath: "run.sh", OldMode: patch.ModeExec, NewMode: patch.ModeRegular, New: []byte("#!/bin/sh\necho hi\n")},
+		{OldPath: "link", NewPath: "link", OldMode: patch.ModeSymlink, NewMode: patch.ModeSymlink, New: []byte("ab.txt")},
 	}
 	cases := []struct {
 		name  string
@@ -667,7 +667,7 @@ func TestUpdateWorktreeRefused(t *testing.T) {
 			tr, from := newWorktreeFixture(t, m.git)
 			wt := filepath.Join(tr.base(), "wt")
 			tr.git("worktree", "add", "-q", wt, "feat")
-			to := tr.gitRecord(from, []engine.FileChange{modify("a.txt", "to\n", engine.ModeRegular)}, "to")
+			to := tr.gitRecord(from, []patch.FileChange{modify("a.txt", "to\n", patch.ModeRegular)}, "to")
 			r := tr.open(tr.dir)
 			// The branch has not moved: HEAD there is not to.
 			if err := r.UpdateWorktree(wt, from, to); err == nil || !strings.Contains(err.Error(), "HEAD") {
@@ -708,7 +708,7 @@ func TestWorktreeFromLinked(t *testing.T) {
 			if clean, err := r.WorktreeClean(path); err != nil || !clean {
 				t.Fatalf("WorktreeClean = %v, %v", clean, err)
 			}
-			to := tr.gitRecord(feat, []engine.FileChange{create("dir/later.txt", "later\n", engine.ModeRegular)}, "later")
+			to := tr.gitRecord(feat, []patch.FileChange{create("dir/later.txt", "later\n", patch.ModeRegular)}, "later")
 			tr.git("update-ref", "refs/heads/feat", to, feat)
 			if err := r.UpdateWorktree(path, feat, to); err != nil {
 				t.Fatal(err)
@@ -742,7 +742,7 @@ func TestWorktreeHookEnv(t *testing.T) {
 	if clean, err := r.WorktreeClean(path); err != nil || !clean {
 		t.Fatalf("WorktreeClean = %v, %v", clean, err)
 	}
-	to := tr.gitRecord(feat, []engine.FileChange{modify("a.txt", "to\n", engine.ModeRegular)}, "to")
+	to := tr.gitRecord(feat, []patch.FileChange{modify("a.txt", "to\n", patch.ModeRegular)}, "to")
 	tr.git("update-ref", "refs/heads/feat", to, feat)
 	if err := r.UpdateWorktree(path, feat, to); err != nil {
 		t.Fatal(err)

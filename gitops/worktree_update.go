@@ -17,7 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // worktree is a working tree of r's repository and its git dir.
@@ -210,7 +210,7 @@ func (r *Repo) headOf(gitDir string) (string, error) {
 
 // treeFile is a file of a tree: everything git compares.
 type treeFile struct {
-	mode engine.Mode
+	mode patch.Mode
 	id   plumbing.Hash
 }
 
@@ -283,16 +283,16 @@ func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) 
 		}
 		var data []byte
 		switch {
-		case want.mode == engine.ModeGitlink:
+		case want.mode == patch.ModeGitlink:
 			return fi.IsDir(), nil
-		case want.mode == engine.ModeSymlink && fi.Mode()&fs.ModeSymlink != 0:
+		case want.mode == patch.ModeSymlink && fi.Mode()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(full)
 			if err != nil {
 				return false, fmt.Errorf("gitops: %w", err)
 			}
 			data = []byte(target)
-		case want.mode != engine.ModeSymlink && fi.Mode().IsRegular():
-			if fileMode && (fi.Mode()&0o111 != 0) != (want.mode == engine.ModeExec) {
+		case want.mode != patch.ModeSymlink && fi.Mode().IsRegular():
+			if fileMode && (fi.Mode()&0o111 != 0) != (want.mode == patch.ModeExec) {
 				return false, nil
 			}
 			if data, err = os.ReadFile(full); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // WriteOptions says where a BranchWriter records.
@@ -141,7 +142,7 @@ func checkExpected(opts WriteOptions, cur string, exists bool) error {
 // then nothing is written. Record moves no ref (see Finish) and returns
 // the new commit's id. When ctx ends before every object is written,
 // Record returns its error and the commit is not made.
-func (w *BranchWriter) Record(ctx context.Context, changes []engine.FileChange, message string) (string, error) {
+func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, message string) (string, error) {
 	root, pending, err := planChanges(changes)
 	if err != nil {
 		return "", err

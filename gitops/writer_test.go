@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 const (
-	reg  = engine.ModeRegular
-	exe  = engine.ModeExec
-	slnk = engine.ModeSymlink
+	reg  = patch.ModeRegular
+	exe  = patch.ModeExec
+	slnk = patch.ModeSymlink
 )
 
 // fixtureFiles is `git ls-tree -r` of the fixture's commit (as lsTree
@@ -47,36 +47,36 @@ func newWriter(t *testing.T, r *Repo, opts WriteOptions) *BranchWriter {
 func TestRecordMatchesGit(t *testing.T) {
 	tests := []struct {
 		name    string
-		changes []engine.FileChange
+		changes []patch.FileChange
 		// files: path -> "<mode> <type>", "" removes it from the fixture's list.
 		files map[string]string
 	}{
-		{"modify", []engine.FileChange{modify("a.txt", "hello\nworld\n", reg)}, nil},
-		{"create nested", []engine.FileChange{create("new/deep/f.txt", "f\n", reg)},
+		{"modify", []patch.FileChange{modify("a.txt", "hello\nworld\n", reg)}, nil},
+		{"create nested", []patch.FileChange{create("new/deep/f.txt", "f\n", reg)},
 			map[string]string{"new/deep/f.txt": "100644 blob"}},
-		{"delete one of two", []engine.FileChange{remove("dir/sub/c.txt", reg)},
+		{"delete one of two", []patch.FileChange{remove("dir/sub/c.txt", reg)},
 			map[string]string{"dir/sub/c.txt": ""}},
 		{"delete last files of a directory",
-			[]engine.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg)},
+			[]patch.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg)},
 			map[string]string{"dir/sub/c.txt": "", "dir/sub/d.txt": ""}},
-		{"delete the only file of nested directories", []engine.FileChange{remove("other/deep/y.txt", reg)},
+		{"delete the only file of nested directories", []patch.FileChange{remove("other/deep/y.txt", reg)},
 			map[string]string{"other/deep/y.txt": ""}},
-		{"rename across directories", []engine.FileChange{rename("dir/b.txt", "moved/b.txt", "b\n", reg)},
+		{"rename across directories", []patch.FileChange{rename("dir/b.txt", "moved/b.txt", "b\n", reg)},
 			map[string]string{"dir/b.txt": "", "moved/b.txt": "100644 blob"}},
-		{"executable stays executable", []engine.FileChange{modify("run.sh", "#!/bin/sh\necho bye\n", exe), create("tool", "x\n", exe)},
+		{"executable stays executable", []patch.FileChange{modify("run.sh", "#!/bin/sh\necho bye\n", exe), create("tool", "x\n", exe)},
 			map[string]string{"tool": "100755 blob"}},
-		{"mode change", []engine.FileChange{{OldPath: "a.txt", NewPath: "a.txt", OldMode: reg, NewMode: exe, New: []byte("hello\n")}},
+		{"mode change", []patch.FileChange{{OldPath: "a.txt", NewPath: "a.txt", OldMode: reg, NewMode: exe, New: []byte("hello\n")}},
 			map[string]string{"a.txt": "100755 blob"}},
 		{"file and directory names that sort differently",
-			[]engine.FileChange{create("ab/y.txt", "y\n", reg), modify("ab.txt", "AB\n", reg), create("ab-b", "-\n", reg), create("ab0", "0\n", reg)},
+			[]patch.FileChange{create("ab/y.txt", "y\n", reg), modify("ab.txt", "AB\n", reg), create("ab-b", "-\n", reg), create("ab0", "0\n", reg)},
 			map[string]string{"ab/y.txt": "100644 blob", "ab-b": "100644 blob", "ab0": "100644 blob"}},
-		{"file becomes directory", []engine.FileChange{rename("a.txt", "a.txt/inner", "hello\n", reg)},
+		{"file becomes directory", []patch.FileChange{rename("a.txt", "a.txt/inner", "hello\n", reg)},
 			map[string]string{"a.txt": "", "a.txt/inner": "100644 blob"}},
 		{"directory becomes file",
-			[]engine.FileChange{remove("other/x.txt", reg), remove("other/deep/y.txt", reg), create("other", "now a file\n", reg)},
+			[]patch.FileChange{remove("other/x.txt", reg), remove("other/deep/y.txt", reg), create("other", "now a file\n", reg)},
 			map[string]string{"other/x.txt": "", "other/deep/y.txt": "", "other": "100644 blob"}},
 		{"several changes in one directory",
-			[]engine.FileChange{modify("dir/sub/c.txt", "C\n", reg), create("dir/sub/e.txt", "e\n", reg), remove("dir/b.txt", reg)},
+			[]patch.FileChange{modify("dir/sub/c.txt", "C\n", reg), create("dir/sub/e.txt", "e\n", reg), remove("dir/b.txt", reg)},
 			map[string]string{"dir/sub/e.txt": "100644 blob", "dir/b.txt": ""}},
 		{"no change", nil, nil},
 	}
@@ -125,7 +125,7 @@ func TestRecordKeepsUntouchedSubtrees(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "keep", Parent: head})
-	got, err := w.Record(context.Background(), []engine.FileChange{modify("dir/sub/c.txt", "changed\n", reg)}, "m")
+	got, err := w.Record(context.Background(), []patch.FileChange{modify("dir/sub/c.txt", "changed\n", reg)}, "m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +146,11 @@ func TestRecordChainsCommits(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "chain", Parent: head})
-	c1, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "one\n", reg)}, "first")
+	c1, err := w.Record(context.Background(), []patch.FileChange{modify("a.txt", "one\n", reg)}, "first")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := w.Record(context.Background(), []engine.FileChange{modify("a.txt", "two\n", reg), create("b.txt", "b\n", reg)}, "second\n\n\n")
+	c2, err := w.Record(context.Background(), []patch.FileChange{modify("a.txt", "two\n", reg), create("b.txt", "b\n", reg)}, "second\n\n\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestRecordChainsCommits(t *testing.T) {
 	if raw := tr.git("cat-file", "commit", c2); !strings.HasSuffix(raw, "\n\nsecond") {
 		t.Errorf("raw commit does not end with one newline after the message:\n%q", raw)
 	}
-	if byGit := tr.gitRecord(c1, []engine.FileChange{modify("a.txt", "two\n", reg), create("b.txt", "b\n", reg)}, "second\n"); byGit != c2 {
+	if byGit := tr.gitRecord(c1, []patch.FileChange{modify("a.txt", "two\n", reg), create("b.txt", "b\n", reg)}, "second\n"); byGit != c2 {
 		t.Errorf("second commit %s, git makes %s", c2, byGit)
 	}
 	tr.fsck()
@@ -182,7 +182,7 @@ func TestRecordStopsWithItsContext(t *testing.T) {
 	before := tr.looseObjects()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if c, err := w.Record(ctx, []engine.FileChange{create("cut.txt", "cut\n", reg)}, "cut"); !errors.Is(err, context.Canceled) || c != "" {
+	if c, err := w.Record(ctx, []patch.FileChange{create("cut.txt", "cut\n", reg)}, "cut"); !errors.Is(err, context.Canceled) || c != "" {
 		t.Fatalf("Record after cancellation = %q, %v; want context.Canceled", c, err)
 	}
 	if got := w.Commits(); len(got) != 0 {
@@ -191,7 +191,7 @@ func TestRecordStopsWithItsContext(t *testing.T) {
 	if after := tr.looseObjects(); len(after) != len(before) {
 		t.Errorf("a cancelled Record wrote %d objects", len(after)-len(before))
 	}
-	c, err := w.Record(context.Background(), []engine.FileChange{create("kept.txt", "kept\n", reg)}, "kept")
+	c, err := w.Record(context.Background(), []patch.FileChange{create("kept.txt", "kept\n", reg)}, "kept")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestRecordRootCommit(t *testing.T) {
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "orphan"})
-	changes := []engine.FileChange{create("README", "hi\n", reg), create("bin/x", "x\n", exe)}
+	changes := []patch.FileChange{create("README", "hi\n", reg), create("bin/x", "x\n", exe)}
 	got, err := w.Record(context.Background(), changes, "root")
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestRecordDeletingEverythingGivesEmptyTree(t *testing.T) {
 	tr.git("commit", "-q", "-m", "one file")
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "empty", Parent: tr.git("rev-parse", "HEAD")})
-	got, err := w.Record(context.Background(), []engine.FileChange{remove("only/file", reg)}, "remove it")
+	got, err := w.Record(context.Background(), []patch.FileChange{remove("only/file", reg)}, "remove it")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,22 +244,22 @@ func TestRecordDeletingEverythingGivesEmptyTree(t *testing.T) {
 func TestRecordRefusesBadChanges(t *testing.T) {
 	tests := []struct {
 		name    string
-		changes []engine.FileChange
+		changes []patch.FileChange
 		want    string
 	}{
-		{"below a file", []engine.FileChange{create("a.txt/x", "x\n", reg)}, "is a file"},
-		{"below a symlink", []engine.FileChange{create("link/x", "x\n", reg)}, "is a file"},
-		{"create over a directory", []engine.FileChange{create("dir", "x\n", reg)}, "a directory is there"},
-		{"create over a non-empty directory after deleting part of it", []engine.FileChange{remove("dir/b.txt", reg), create("dir", "x\n", reg)}, "a directory is there"},
-		{"delete a directory", []engine.FileChange{remove("other", reg)}, "is a directory"},
-		{"parent outside", []engine.FileChange{create("../x", "x\n", reg)}, "bad path"},
-		{"absolute", []engine.FileChange{create("/etc/x", "x\n", reg)}, "bad path"},
-		{"inside .git", []engine.FileChange{create(".git/config", "x\n", reg)}, "inside .git"},
-		{"inside .GIT", []engine.FileChange{create("d/.GIT/x", "x\n", reg)}, "inside .git"},
-		{"empty component", []engine.FileChange{create("a//b", "x\n", reg)}, "bad path"},
-		{"written twice", []engine.FileChange{create("n", "1\n", reg), create("n", "2\n", reg)}, "written twice"},
-		{"submodule", []engine.FileChange{modify("subm", "x", engine.ModeGitlink)}, "cannot write"},
-		{"no path", []engine.FileChange{{}}, "without a path"},
+		{"below a file", []patch.FileChange{create("a.txt/x", "x\n", reg)}, "is a file"},
+		{"below a symlink", []patch.FileChange{create("link/x", "x\n", reg)}, "is a file"},
+		{"create over a directory", []patch.FileChange{create("dir", "x\n", reg)}, "a directory is there"},
+		{"create over a non-empty directory after deleting part of it", []patch.FileChange{remove("dir/b.txt", reg), create("dir", "x\n", reg)}, "a directory is there"},
+		{"delete a directory", []patch.FileChange{remove("other", reg)}, "is a directory"},
+		{"parent outside", []patch.FileChange{create("../x", "x\n", reg)}, "bad path"},
+		{"absolute", []patch.FileChange{create("/etc/x", "x\n", reg)}, "bad path"},
+		{"inside .git", []patch.FileChange{create(".git/config", "x\n", reg)}, "inside .git"},
+		{"inside .GIT", []patch.FileChange{create("d/.GIT/x", "x\n", reg)}, "inside .git"},
+		{"empty component", []patch.FileChange{create("a//b", "x\n", reg)}, "bad path"},
+		{"written twice", []patch.FileChange{create("n", "1\n", reg), create("n", "2\n", reg)}, "written twice"},
+		{"submodule", []patch.FileChange{modify("subm", "x", patch.ModeGitlink)}, "cannot write"},
+		{"no path", []patch.FileChange{{}}, "without a path"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,11 +286,11 @@ func TestRecordWritesNoUnreachableObjects(t *testing.T) {
 	tr.git("gc", "-q") // start from a packed repository without loose objects
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "clean", Parent: tr.git("rev-parse", "HEAD")})
-	if _, err := w.Record(context.Background(), []engine.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg),
+	if _, err := w.Record(context.Background(), []patch.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg),
 		create("n1/n2/n3.txt", "n\n", reg), modify("other/deep/y.txt", "Y\n", reg)}, "first"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Record(context.Background(), []engine.FileChange{create("dir", "was a directory\n", reg), remove("dir/b.txt", reg)}, "second"); err != nil {
+	if _, err := w.Record(context.Background(), []patch.FileChange{create("dir", "was a directory\n", reg), remove("dir/b.txt", reg)}, "second"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Finish(); err != nil {

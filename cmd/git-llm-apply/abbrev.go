@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // patchOptions abbreviates object names as git does in repo
@@ -10,10 +10,10 @@ import (
 // lengthened until unique): the index lines of diffs and patch files,
 // and the commit ids of the report. A core.abbrev git refuses stops
 // the command, as it stops git.
-func patchOptions(repo *gitops.Repo) (engine.PatchOptions, error) {
+func patchOptions(repo *gitops.Repo) (patch.Options, error) {
 	n, err := repo.Abbrev()
 	if err != nil {
-		return engine.PatchOptions{}, &exitError{exitUsage, err}
+		return patch.Options{}, &exitError{exitUsage, err}
 	}
-	return engine.PatchOptions{Abbrev: n, Unique: repo.ShortID}, nil
+	return patch.Options{Abbrev: n, Unique: repo.ShortID}, nil
 }

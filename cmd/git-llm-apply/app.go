@@ -208,7 +208,7 @@ func trimPkgPrefix(err error) string {
 
 // pkgPrefixAt is the length of the package prefix s starts with, or 0.
 func pkgPrefixAt(s string) int {
-	for _, p := range []string{"engine: ", "gitops: ", "translate: ", "session: "} {
+	for _, p := range []string{"engine: ", "gitops: ", "translate: ", "session: ", "patch: "} {
 		if strings.HasPrefix(s, p) {
 			return len(p)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
@@ -118,7 +119,7 @@ func runApply(o applyOptions, s streams) error {
 type recording struct {
 	s         streams
 	repo      *gitops.Repo
-	patch     engine.PatchOptions
+	patch     patch.Options
 	t         *target
 	wt        *worktreePlan
 	w         *gitops.BranchWriter

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // checkPatchDir fails when the -o path dir cannot be made a directory:
@@ -66,14 +67,14 @@ func writePatches(at, dir string, results []*engine.ReplyResult, author gitops.I
 	paths := map[int]string{}
 	for n, i := range todo {
 		r := results[i]
-		mail, err := engine.FormatMail(r.Patch, r.Changes, engine.MailOptions{
+		mail, err := patch.FormatMail(r.Patch, r.Changes, patch.MailOptions{
 			Commit: r.Commit, Author: author.Name + " <" + author.Email + ">", Date: author.When,
 			Message: r.Message, N: n + 1, Total: len(todo), Signature: "git-llm-apply",
 		})
 		if err != nil {
 			return paths, err
 		}
-		p := filepath.Join(dir, engine.PatchFileName(n+1, r.Message))
+		p := filepath.Join(dir, patch.FileName(n+1, r.Message))
 		if err := writeWhole(under(at, p), mail); err != nil {
 			return paths, fmt.Errorf("cannot write the patch file: %w", err)
 		}

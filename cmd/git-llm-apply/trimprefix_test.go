@@ -17,6 +17,8 @@ func TestTrimPkgPrefix(t *testing.T) {
 		{`"a\"b: engine: c" is no file`, `"a\"b: engine: c" is no file`},
 		{"no prefix: translate reads", "no prefix: translate reads"},
 		{"the path engine: x", "the path engine: x"},
+		{"writing the diff: patch: hunk 2 does not apply", "writing the diff: hunk 2 does not apply"},
+		{"edit 1: apply_patch: no such file", "edit 1: apply_patch: no such file"},
 	}
 	for _, c := range cases {
 		if got := trimPkgPrefix(errors.New(c.in)); got != c.want {

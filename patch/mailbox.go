@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ type MailOptions struct {
 	// Date is the author date; its zone is the one the Date header shows.
 	Date time.Time
 	// Message is the whole commit message: the subject paragraph, a
-	// blank line and the body, as CommitMessage builds it.
+	// blank line and the body, as engine.CommitMessage builds it.
 	Message string
 	// N and Total place the patch in its series, N counting from 1.
 	// A Total of 0 or 1 gives "[PATCH]", more gives "[PATCH N/Total]".
@@ -35,21 +35,21 @@ type MailOptions struct {
 // zero Date, or N outside the series.
 func (o MailOptions) Validate() error {
 	if o.Commit != "" && !isFullHexID(o.Commit) {
-		return fmt.Errorf("engine: mail options: commit %q is not a full hex id", o.Commit)
+		return fmt.Errorf("patch: mail options: commit %q is not a full hex id", o.Commit)
 	}
 	if _, _, ok := splitIdent(o.Author); !ok {
-		return fmt.Errorf("engine: mail options: author %q is not of the form \"Name <email>\"", o.Author)
+		return fmt.Errorf("patch: mail options: author %q is not of the form \"Name <email>\"", o.Author)
 	}
 	if o.Date.IsZero() {
-		return fmt.Errorf("engine: mail options: no date")
+		return fmt.Errorf("patch: mail options: no date")
 	}
 	switch {
 	case o.Total < 0:
-		return fmt.Errorf("engine: mail options: negative total %d", o.Total)
+		return fmt.Errorf("patch: mail options: negative total %d", o.Total)
 	case o.Total > 1 && (o.N < 1 || o.N > o.Total):
-		return fmt.Errorf("engine: mail options: patch %d of %d", o.N, o.Total)
+		return fmt.Errorf("patch: mail options: patch %d of %d", o.N, o.Total)
 	case o.Total <= 1 && (o.N < 0 || o.N > 1):
-		return fmt.Errorf("engine: mail options: patch %d of a single one", o.N)
+		return fmt.Errorf("patch: mail options: patch %d of a single one", o.N)
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func isFullHexID(s string) bool {
 // commit: mbox "From " line, From, Date and Subject headers (MIME
 // headers when the message is not ASCII), the message body, "---", the
 // diffstat and summary, the patch, and the signature. patch must be
-// what FormatPatch made of changes, with any options; the diffstat is
+// what Format made of changes, with any options; the diffstat is
 // computed from changes. With no change at all the mail stops after
 // the message, as `git format-patch --always` does for an empty commit.
 //
@@ -80,20 +80,20 @@ func isFullHexID(s string) bool {
 // wide, core.quotePath on, UTF-8 output.
 //
 // It returns an error when o does not validate (see
-// MailOptions.Validate), when a change is malformed (see FormatPatch),
-// or, wrapping ErrPatchMismatch, when patch does not hold one file
-// section per section FormatPatch makes of changes.
+// MailOptions.Validate), when a change is malformed (see Format),
+// or, wrapping ErrMismatch, when patch does not hold one file
+// section per section Format makes of changes.
 func FormatMail(patch []byte, changes []FileChange, o MailOptions) ([]byte, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return nil, fmt.Errorf("engine: change %d (%q): %w", i+1, c.Path(), err)
+			return nil, fmt.Errorf("patch: change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	if got, want := countSections(patch), len(patchFiles(changes)); got != want {
-		return nil, fmt.Errorf("%w: %d file sections in the patch, %d in the changes", ErrPatchMismatch, got, want)
+		return nil, fmt.Errorf("%w: %d file sections in the patch, %d in the changes", ErrMismatch, got, want)
 	}
 
 	var b bytes.Buffer
@@ -161,7 +161,7 @@ const mailStatWidth = 72
 // (RFC 2822's recommended 78 characters).
 const maxHeaderLine = 78
 
-// PatchFileName returns the name `git format-patch` gives the n-th
+// FileName returns the name `git format-patch` gives the n-th
 // patch of a series: "NNNN-<subject>.patch", the subject being the
 // first non-blank line of subject (a whole message will do) with every
 // run of characters other than ASCII letters, digits, '.' and '_'
@@ -169,7 +169,7 @@ const maxHeaderLine = 78
 // '.' or '-' at the end, and the name before ".patch" cut at 57 bytes
 // (git's 64 minus the suffix and a byte of slack). A cut may leave a
 // trailing '-', as in git.
-func PatchFileName(n int, subject string) string {
+func FileName(n int, subject string) string {
 	line, _, _ := strings.Cut(skipBlankLines(subject), "\n")
 	var s []byte
 	sep := false

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 // This file reproduces the text git prints after the second "@@" of a
 // hunk header when no diff driver (.gitattributes "diff=...") is set:

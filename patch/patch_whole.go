@@ -1,4 +1,4 @@
-package engine
+package patch
 
 // Files added or removed whole: a created file, a deleted one, or a file
 // emptied or filled from empty. Their diff is one hunk holding every
@@ -58,7 +58,7 @@ func writeWhole(w *bytes.Buffer, text []byte, sign byte) {
 // false for any other change.
 func wholeSide(c FileChange) (text []byte, sign byte, ok bool) {
 	switch {
-	case isBinary(c.Old) || isBinary(c.New) || bytes.Equal(c.Old, c.New):
+	case IsBinary(c.Old) || IsBinary(c.New) || bytes.Equal(c.Old, c.New):
 		return nil, 0, false
 	case len(c.Old) == 0:
 		return c.New, '+', true

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 // quotePath quotes name as git's quote_c_style does with
 // core.quotePath=true: in double quotes, with C escapes, when it holds

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -10,11 +10,11 @@ import (
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 )
 
-// ErrPatchMismatch is wrapped by the errors of VerifyPatch when the
+// ErrMismatch is wrapped by the errors of Verify when the
 // patch parses but does not describe the changes.
-var ErrPatchMismatch = errors.New("engine: patch does not match the changes")
+var ErrMismatch = errors.New("patch: patch does not match the changes")
 
-// VerifyPatch checks that patch, as FormatPatch wrote it for changes,
+// Verify checks that patch, as Format wrote it for changes,
 // says exactly what changes say. The patch must hold nothing before
 // its first "diff --git " line, and one file section per change that
 // alters something (two for a change of file type), in order. Each
@@ -28,28 +28,28 @@ var ErrPatchMismatch = errors.New("engine: patch does not match the changes")
 // short lines: its header is parsed as any other, and its one hunk must
 // hold that side's lines in order (see verifyWhole).
 //
-// Its errors start with "engine: ": an error wrapping ErrPatchMismatch
+// Its errors start with "patch: ": an error wrapping ErrMismatch
 // (a section go-gitdiff cannot parse included), or a malformed change
-// (see FormatPatch). Any of them for a patch from FormatPatch is a bug.
-func VerifyPatch(patch []byte, changes []FileChange) error {
-	return verifyPatch(context.Background(), patch, changes)
+// (see Format). Any of them for a patch from Format is a bug.
+func Verify(patch []byte, changes []FileChange) error {
+	return VerifyContext(context.Background(), patch, changes)
 }
 
-// verifyPatch is VerifyPatch that stops with ctx's error when ctx ends,
+// VerifyContext is Verify that stops with ctx's error when ctx ends,
 // looking at it between files.
-func verifyPatch(ctx context.Context, patch []byte, changes []FileChange) error {
+func VerifyContext(ctx context.Context, patch []byte, changes []FileChange) error {
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return fmt.Errorf("engine: change %d (%q): %w", i+1, c.Path(), err)
+			return fmt.Errorf("patch: change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	preamble, secs := sections(patch)
 	if len(preamble) > 0 {
-		return fmt.Errorf("%w: text before the first file: %q", ErrPatchMismatch, firstLine(string(preamble)))
+		return fmt.Errorf("%w: text before the first file: %q", ErrMismatch, firstLine(string(preamble)))
 	}
 	want := patchFiles(changes)
 	if len(secs) != len(want) {
-		return fmt.Errorf("%w: %d file sections, want %d", ErrPatchMismatch, len(secs), len(want))
+		return fmt.Errorf("%w: %d file sections, want %d", ErrMismatch, len(secs), len(want))
 	}
 	for i, sec := range secs {
 		if err := ctx.Err(); err != nil {
@@ -62,7 +62,7 @@ func verifyPatch(ctx context.Context, patch []byte, changes []FileChange) error 
 			err = verifySection(sec, want[i])
 		}
 		if err != nil {
-			return fmt.Errorf("%w: file %d (%q): %w", ErrPatchMismatch, i+1, want[i].Path(), err)
+			return fmt.Errorf("%w: file %d (%q): %w", ErrMismatch, i+1, want[i].Path(), err)
 		}
 	}
 	return nil
@@ -127,7 +127,7 @@ func verifyHeader(f *gitdiff.File, c FileChange) error {
 	if err := verifyIDs(f, c); err != nil {
 		return err
 	}
-	if f.IsBinary != (isBinary(c.Old) || isBinary(c.New)) && !bytes.Equal(c.Old, c.New) {
+	if f.IsBinary != (IsBinary(c.Old) || IsBinary(c.New)) && !bytes.Equal(c.Old, c.New) {
 		return fmt.Errorf("binary flag is %v", f.IsBinary)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import "bytes"
 
@@ -30,7 +30,7 @@ func similarity(old, new []byte) int {
 // without '\n' is never counted, as in git.
 func spanCounts(data []byte) map[uint32]uint64 {
 	const hashBase = 107927
-	text := !isBinary(data)
+	text := !IsBinary(data)
 	counts := make(map[uint32]uint64)
 	var acc1, acc2 uint32
 	n := uint64(0)

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -7,20 +7,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// patchCase is one comparison of FormatPatch with `git diff --cached`.
+// patchCase is one comparison of Format with `git diff --cached`.
 // The base commit holds the old side of every change plus extra; the
 // index then gets the new side.
 type patchCase struct {
 	name    string
 	changes []FileChange // in the order git prints them: by path
 	extra   map[string]string
-	opts    PatchOptions
+	opts    Options
 	// binary cases are compared up to the "GIT binary patch" line:
 	// our deflate stream differs from C zlib's, and git may send a delta.
 	binary bool
@@ -134,11 +133,11 @@ func ptCases() []patchCase {
 		{name: "delete at start", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 1), 1))},
 		{name: "delete at end", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 20))},
 		{name: "delete in middle", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 8), 8))},
-		{name: "insert without context", changes: ptMod("f.txt", ptLines20, ptInsert(ptLines20, 3, "x", "y")), opts: PatchOptions{Context: -1}},
-		{name: "delete without context", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 4), 4)), opts: PatchOptions{Context: -1}},
-		{name: "insert at start without context", changes: ptMod("f.txt", ptLines20, ptInsert(ptLines20, 0, "x")), opts: PatchOptions{Context: -1}},
-		{name: "one line context", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 5, "five"), 9, "nine")), opts: PatchOptions{Context: 1}},
-		{name: "wide context", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 10, "ten")), opts: PatchOptions{Context: 8}},
+		{name: "insert without context", changes: ptMod("f.txt", ptLines20, ptInsert(ptLines20, 3, "x", "y")), opts: Options{Context: -1}},
+		{name: "delete without context", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 4), 4)), opts: Options{Context: -1}},
+		{name: "insert at start without context", changes: ptMod("f.txt", ptLines20, ptInsert(ptLines20, 0, "x")), opts: Options{Context: -1}},
+		{name: "one line context", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 5, "five"), 9, "nine")), opts: Options{Context: 1}},
+		{name: "wide context", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 10, "ten")), opts: Options{Context: 8}},
 		{name: "one line file", changes: ptMod("f.txt", "a\n", "b\n")},
 		{name: "several hunks", changes: ptMod("f.txt", ptNumbered("l", 1, 60), ptEdit(ptEdit(ptEdit(ptNumbered("l", 1, 60), 5, "x"), 30, "y"), 55, "z"))},
 		{name: "hunks merge with gap six", changes: ptMod("f.txt", ptLines20, ptEdit(ptEdit(ptLines20, 5, "x"), 12, "y"))},
@@ -197,8 +196,8 @@ func ptCases() []patchCase {
 			ptRemove("c", ModeRegular, "gone\n"),
 			{OldPath: "d", NewPath: "d", OldMode: ModeRegular, NewMode: ModeExec, Old: []byte("d\n"), New: []byte("d\n")},
 		}},
-		{name: "full index", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 3, "three")), opts: PatchOptions{Abbrev: 40}},
-		{name: "abbrev 12", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 3, "three")), opts: PatchOptions{Abbrev: 12}},
+		{name: "full index", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 3, "three")), opts: Options{Abbrev: 40}},
+		{name: "abbrev 12", changes: ptMod("f.txt", ptLines20, ptEdit(ptLines20, 3, "three")), opts: Options{Abbrev: 12}},
 		{name: "new binary", binary: true, changes: []FileChange{ptCreate("b.bin", ModeRegular, bin)}},
 		{name: "deleted binary", binary: true, changes: []FileChange{ptRemove("b.bin", ModeRegular, bin)}},
 		{name: "modified binary", binary: true, changes: ptMod("b.bin", bin, bin+"more")},
@@ -219,9 +218,9 @@ func TestFormatPatchMatchesGit(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
-			got, err := FormatPatch(tc.changes, tc.opts)
+			got, err := Format(tc.changes, tc.opts)
 			if err != nil {
-				t.Fatalf("FormatPatch: %v", err)
+				t.Fatalf("Format: %v", err)
 			}
 			r := newPatchRepo(t)
 			want, tree := r.gitDiff(tc)
@@ -230,10 +229,10 @@ func TestFormatPatchMatchesGit(t *testing.T) {
 				g, w = ptBinaryHead(g), ptBinaryHead(w)
 			}
 			if g != w {
-				t.Errorf("FormatPatch differs from git\n--- ours\n%s--- git\n%s", got, want)
+				t.Errorf("Format differs from git\n--- ours\n%s--- git\n%s", got, want)
 			}
-			if err := VerifyPatch(got, tc.changes); err != nil {
-				t.Errorf("VerifyPatch: %v\n%s", err, got)
+			if err := Verify(got, tc.changes); err != nil {
+				t.Errorf("Verify: %v\n%s", err, got)
 			}
 			r.applyCached(got, tree, tc.opts.Context < 0)
 		})
@@ -404,27 +403,27 @@ func TestFormatPatchHunkHeader(t *testing.T) {
 func TestFormatPatchErrors(t *testing.T) {
 	for name, tc := range map[string]struct {
 		changes []FileChange
-		opts    PatchOptions
+		opts    Options
 	}{
 		"no path":         {changes: []FileChange{{}}},
 		"create with old": {changes: []FileChange{{NewPath: "a", Old: []byte("x")}}},
 		"delete with new": {changes: []FileChange{{OldPath: "a", New: []byte("x")}}},
-		"negative abbrev": {opts: PatchOptions{Abbrev: -2}},
+		"negative abbrev": {opts: Options{Abbrev: -2}},
 	} {
-		if _, err := FormatPatch(tc.changes, tc.opts); err == nil || !strings.HasPrefix(err.Error(), "engine: ") {
-			t.Errorf("%s: FormatPatch error = %v, want an engine error", name, err)
+		if _, err := Format(tc.changes, tc.opts); err == nil || !strings.HasPrefix(err.Error(), "patch: ") {
+			t.Errorf("%s: Format error = %v, want an engine error", name, err)
 		}
 	}
 }
 
 func TestFormatPatchUnchanged(t *testing.T) {
 	same := FileChange{OldPath: "a", NewPath: "a", OldMode: ModeRegular, Old: []byte("x\n"), New: []byte("x\n")}
-	got, err := FormatPatch([]FileChange{same}, PatchOptions{})
+	got, err := Format([]FileChange{same}, Options{})
 	if err != nil || len(got) != 0 {
-		t.Fatalf("FormatPatch(unchanged) = %q, %v; want nothing", got, err)
+		t.Fatalf("Format(unchanged) = %q, %v; want nothing", got, err)
 	}
-	if err := VerifyPatch(got, []FileChange{same}); err != nil {
-		t.Errorf("VerifyPatch(empty patch) = %v", err)
+	if err := Verify(got, []FileChange{same}); err != nil {
+		t.Errorf("Verify(empty patch) = %v", err)
 	}
 }
 
@@ -434,17 +433,17 @@ func TestVerifyPatchCatchesCorruption(t *testing.T) {
 		ptCreate("n.txt", ModeExec, "new\n"),
 		ptRemove("b.bin", ModeRegular, "\x00bin"),
 	}
-	patch, err := FormatPatch(changes, PatchOptions{})
+	patch, err := Format(changes, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyPatch(patch, changes); err != nil {
-		t.Fatalf("VerifyPatch(good patch) = %v", err)
+	if err := Verify(patch, changes); err != nil {
+		t.Fatalf("Verify(good patch) = %v", err)
 	}
 	for name, tc := range map[string]struct {
 		patch    string
 		changes  []FileChange
-		mismatch bool // want ErrPatchMismatch, else any error
+		mismatch bool // want ErrMismatch, else any error
 	}{
 		"added line":       {patch: strings.Replace(string(patch), "+ten\n", "+TEN\n", 1), mismatch: true},
 		"context line":     {patch: strings.Replace(string(patch), " line 9\n", " line nine\n", 1)},
@@ -460,14 +459,14 @@ func TestVerifyPatchCatchesCorruption(t *testing.T) {
 		if tc.changes == nil {
 			tc.changes = changes
 		}
-		err := VerifyPatch([]byte(tc.patch), tc.changes)
+		err := Verify([]byte(tc.patch), tc.changes)
 		switch {
 		case err == nil:
-			t.Errorf("%s: VerifyPatch accepted a corrupt patch", name)
-		case !strings.HasPrefix(err.Error(), "engine: "):
+			t.Errorf("%s: Verify accepted a corrupt patch", name)
+		case !strings.HasPrefix(err.Error(), "patch: "):
 			t.Errorf("%s: error %q lacks the engine prefix", name, err)
-		case tc.mismatch && !errors.Is(err, ErrPatchMismatch):
-			t.Errorf("%s: error %v, want ErrPatchMismatch", name, err)
+		case tc.mismatch && !errors.Is(err, ErrMismatch):
+			t.Errorf("%s: error %v, want ErrMismatch", name, err)
 		}
 	}
 }
@@ -485,12 +484,12 @@ func FuzzFormatPatch(f *testing.F) {
 			{{OldPath: "f", NewPath: "g h", OldMode: ModeRegular, NewMode: ModeExec, Old: old, New: new}},
 			{ptCreate("é", ModeRegular, string(new)), ptRemove("d", ModeRegular, string(old))},
 		} {
-			patch, err := FormatPatch(changes, PatchOptions{})
+			patch, err := Format(changes, Options{})
 			if err != nil {
-				t.Fatalf("FormatPatch: %v", err)
+				t.Fatalf("Format: %v", err)
 			}
-			if err := VerifyPatch(patch, changes); err != nil {
-				t.Fatalf("VerifyPatch: %v\n%s", err, patch)
+			if err := Verify(patch, changes); err != nil {
+				t.Fatalf("Verify: %v\n%s", err, patch)
 			}
 		}
 	})
@@ -509,38 +508,8 @@ func BenchmarkFormatPatch(b *testing.B) {
 	changes := ptMod("big.txt", old.String(), new.String())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := FormatPatch(changes, PatchOptions{}); err != nil {
+		if _, err := Format(changes, Options{}); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkFormatPatchLarge: one-line edits spread over a long file,
-// diffed around the edits (region) or whole, as FormatPatch did before
-// the engine passed its regions on. The time per edit of the region
-// path should not grow with the file.
-func BenchmarkFormatPatchLarge(b *testing.B) {
-	for _, n := range []int{50000, 500000} {
-		src := memSource{"big.go": {ModeRegular, largeFile(n)}}
-		for _, edits := range []int{1, 500} {
-			res, err := Resolve(src, largeEdits(n, edits), Options{Format: "diff"})
-			if err != nil || res.Failed() > 0 {
-				b.Fatalf("Resolve: %v, %d failed", err, res.Failed())
-			}
-			whole := slices.Clone(res.Changes)
-			whole[0].regions = nil
-			for _, path := range []struct {
-				name    string
-				changes []FileChange
-			}{{"region", res.Changes}, {"whole", whole}} {
-				b.Run(fmt.Sprintf("%s/lines=%d/edits=%d", path.name, n, edits), func(b *testing.B) {
-					for b.Loop() {
-						if _, err := FormatPatch(path.changes, PatchOptions{}); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
-			}
 		}
 	}
 }

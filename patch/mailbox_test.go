@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -178,7 +178,7 @@ func mailCases() []mailCase {
 			message: "Just a subject\n"},
 		{name: "trailer only",
 			next:    map[string]*mailFile{"f.txt": mfText("x\n")},
-			message: CommitMessage("", "Apply the reply", "", "udiff", nil, 2)},
+			message: "Apply the reply\n\nLLM-Edit-Format: udiff\n"},
 		{name: "negative zone",
 			date:    "2024-12-31T23:59:59-0930",
 			next:    map[string]*mailFile{"f.txt": mfText("x\n")},
@@ -218,8 +218,8 @@ func TestFormatMailMatchesGit(t *testing.T) {
 			}
 			for i, id := range series {
 				got, message := r.ourMail(id, 9+i, 11)
-				if name := PatchFileName(9+i, message); name != names[i] {
-					t.Errorf("PatchFileName = %q, git wrote %q", name, names[i])
+				if name := FileName(9+i, message); name != names[i] {
+					t.Errorf("FileName = %q, git wrote %q", name, names[i])
 				}
 				want, err := os.ReadFile(filepath.Join(out, names[i]))
 				if err != nil {
@@ -237,9 +237,9 @@ func (r *patchRepo) ourMail(id string, n, total int) (mail []byte, message strin
 	r.t.Helper()
 	c := r.readCommit(id)
 	changes := r.commitChanges(id)
-	patch, err := FormatPatch(changes, PatchOptions{})
+	patch, err := Format(changes, Options{})
 	if err != nil {
-		r.t.Fatalf("FormatPatch: %v", err)
+		r.t.Fatalf("Format: %v", err)
 	}
 	mail, err = FormatMail(patch, changes, c.mailOptions(n, total))
 	if err != nil {
@@ -397,7 +397,7 @@ func (r *patchRepo) commitChanges(commit string) []FileChange {
 }
 
 // TestFormatMailGitAm writes a series with FormatMail under
-// PatchFileName names and requires `git am` on a clone of the base to
+// FileName names and requires `git am` on a clone of the base to
 // rebuild the same trees, messages and authors. No body line here has
 // the shape of an mbox separator ("From x Mon Sep 17 00:00:00 2001"):
 // git mailsplit would cut the mail there, as it does git's own.
@@ -413,9 +413,10 @@ func TestFormatMailGitAm(t *testing.T) {
 		{author: `A. U. "Tom" Thor <thor@example.com>`, date: "2012-01-02T03:04:05-0700",
 			next: map[string]*mailFile{"a.txt": nil, "moved/a.txt": {mode: ModeExec, content: ptEdit(ptLines20, 3, "drei")},
 				"b.bin": mfText(bin + "changed"), "new.bin": mfText("n\x00w"), "ln": {mode: ModeSymlink, content: "a.txt"}},
-			message: CommitMessage("", "Move a.txt, change the blobs and replace ln with a symlink", "Several kinds of change at once.", "whole", nil, 3)},
+			message: "Move a.txt, change the blobs and replace ln with a symlink\n\nSeveral kinds of change at once.\n\nLLM-Edit-Format: whole\n"},
 		{next: map[string]*mailFile{"gone.txt": nil},
-			message: CommitMessage("", "Remove gone.txt because it is no longer needed by anything in this tree at all, not even the tests", "", "search-replace", nil, 1)},
+			message: "Remove gone.txt because it is no longer needed by anything in this tree\n\n" +
+				"Remove gone.txt because it is no longer needed by anything in this tree at all, not even the tests\n\nLLM-Edit-Format: search-replace\n"},
 	}
 
 	r := newPatchRepo(t)
@@ -441,7 +442,7 @@ func TestFormatMailGitAm(t *testing.T) {
 		}
 		r.git([]byte(s.message), args...)
 		mail, message := r.ourMail(r.head(), i+1, len(steps))
-		if err := os.WriteFile(filepath.Join(dir, PatchFileName(i+1, message)), mail, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, FileName(i+1, message)), mail, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -514,12 +515,12 @@ func TestPatchFileNameMatchesGit(t *testing.T) {
 		t.Fatalf("git wrote %d patches, want %d", len(names), len(subjects))
 	}
 	for i, s := range subjects {
-		if got := PatchFileName(i+1, s); got != names[i] {
-			t.Errorf("PatchFileName(%d, %q) = %q, git names it %q", i+1, s, got, names[i])
+		if got := FileName(i+1, s); got != names[i] {
+			t.Errorf("FileName(%d, %q) = %q, git names it %q", i+1, s, got, names[i])
 		}
 	}
-	if got := PatchFileName(12345, "Big"); got != "12345-Big.patch" {
-		t.Errorf("PatchFileName(12345) = %q", got)
+	if got := FileName(12345, "Big"); got != "12345-Big.patch" {
+		t.Errorf("FileName(12345) = %q", got)
 	}
 }
 
@@ -593,7 +594,7 @@ func TestFormatMailEmpty(t *testing.T) {
 func TestFormatMailErrors(t *testing.T) {
 	good := MailOptions{Author: "A <a@b>", Date: time.Unix(1, 0), Message: "m\n"}
 	changes := ptMod("f", "a\n", "b\n")
-	patch, err := FormatPatch(changes, PatchOptions{})
+	patch, err := Format(changes, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -633,10 +634,10 @@ func TestFormatMailErrors(t *testing.T) {
 		switch {
 		case err == nil:
 			t.Errorf("%s: FormatMail accepted it", name)
-		case !strings.HasPrefix(err.Error(), "engine: "):
+		case !strings.HasPrefix(err.Error(), "patch: "):
 			t.Errorf("%s: error %q lacks the engine prefix", name, err)
-		case tc.mismatch && !strings.Contains(err.Error(), ErrPatchMismatch.Error()):
-			t.Errorf("%s: error %v, want ErrPatchMismatch", name, err)
+		case tc.mismatch && !strings.Contains(err.Error(), ErrMismatch.Error()):
+			t.Errorf("%s: error %v, want ErrMismatch", name, err)
 		}
 	}
 	for _, o := range []MailOptions{

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 // Diffing a large file around its edited regions only, so that the
 // cost of an edit does not grow with the file.
@@ -10,11 +10,12 @@ import (
 	"znkr.io/diff/textdiff"
 )
 
-// regionMinLines is the length from which an old file with spans is
-// diffed around them; shorter files are diffed whole, which keeps
-// their patches exactly what they have always been. A variable so that
-// tests can send small files through the region path.
-var regionMinLines = 5000
+// RegionMinLines is the length from which Format diffs an old file
+// with Regions only around them; shorter files are diffed whole, which
+// keeps their patches exactly what they have always been. A variable
+// so that tests, the engine's too, can send small files through the
+// region path.
+var RegionMinLines = 5000
 
 // regionMargin is how many unchanged lines each region is widened by
 // before it is diffed, for the indent heuristic (see windowHolds).
@@ -33,7 +34,7 @@ type regionWindow struct {
 // It returns false when spans do not describe old and new (lines
 // outside them differ), so that the caller diffs the whole files: a
 // wrong hint costs time, never a wrong patch.
-func regionHunks(old, new []byte, lines [][]byte, spans []span, context int) ([]textdiff.Hunk[[]byte], bool) {
+func regionHunks(old, new []byte, lines [][]byte, spans []Span, context int) ([]textdiff.Hunk[[]byte], bool) {
 	if !validSpans(spans, len(lines)) {
 		return nil, false
 	}
@@ -61,19 +62,34 @@ func regionHunks(old, new []byte, lines [][]byte, spans []span, context int) ([]
 	}
 }
 
+// RegionsFit reports whether c.Regions describe where c.Old and c.New
+// differ, so that Format may diff a long file only around them (it
+// diffs the whole file when they do not), and in how many windows the
+// regions fall before any widening: regions closer than twice
+// regionMargin lines share one.
+func RegionsFit(c FileChange) (windows int, ok bool) {
+	lines := splitLines(c.Old)
+	margins := make([]int, len(c.Regions))
+	for k := range margins {
+		margins[k] = regionMargin
+	}
+	_, ok = regionHunks(c.Old, c.New, lines, c.Regions, 3)
+	return len(regionWindows(c.Regions, margins, margins, len(lines))), ok
+}
+
 // validSpans reports whether spans are sorted, apart, and within a
 // file of oldN lines, with the lines between them aligned.
-func validSpans(spans []span, oldN int) bool {
-	if len(spans) == 0 || spans[0].oldStart != spans[0].newStart {
+func validSpans(spans []Span, oldN int) bool {
+	if len(spans) == 0 || spans[0].OldStart != spans[0].NewStart {
 		return false
 	}
 	for k, s := range spans {
-		if s.oldStart > s.oldEnd || s.newStart > s.newEnd || s.oldEnd > oldN {
+		if s.OldStart > s.OldEnd || s.NewStart > s.NewEnd || s.OldEnd > oldN {
 			return false
 		}
 		if k > 0 {
 			p := spans[k-1]
-			if s.oldStart <= p.oldEnd || s.newStart-s.oldStart != p.newEnd-p.oldEnd {
+			if s.OldStart <= p.OldEnd || s.NewStart-s.OldStart != p.NewEnd-p.OldEnd {
 				return false
 			}
 		}
@@ -83,10 +99,10 @@ func validSpans(spans []span, oldN int) bool {
 
 // regionWindows widens each span by its margins, clamped to the file, and
 // merges the windows that overlap or touch.
-func regionWindows(spans []span, lo, hi []int, oldN int) []regionWindow {
+func regionWindows(spans []Span, lo, hi []int, oldN int) []regionWindow {
 	var ws []regionWindow
 	for k, s := range spans {
-		w := regionWindow{os: s.oldStart - min(lo[k], s.oldStart), oe: s.oldEnd + min(hi[k], oldN-s.oldEnd), first: k, last: k}
+		w := regionWindow{os: s.OldStart - min(lo[k], s.OldStart), oe: s.OldEnd + min(hi[k], oldN-s.OldEnd), first: k, last: k}
 		for n := len(ws); n > 0 && ws[n-1].oe >= w.os; n-- {
 			w.os, w.oe, w.first = min(w.os, ws[n-1].os), max(w.oe, ws[n-1].oe), ws[n-1].first
 			ws = ws[:n-1]
@@ -97,7 +113,7 @@ func regionWindows(spans []span, lo, hi []int, oldN int) []regionWindow {
 		// Outside spans new lines are old ones shifted by what the spans
 		// before added or removed.
 		f, l := spans[w.first], spans[w.last]
-		ws[i].ns, ws[i].ne = w.os+f.newStart-f.oldStart, w.oe+l.newEnd-l.oldEnd
+		ws[i].ns, ws[i].ne = w.os+f.NewStart-f.OldStart, w.oe+l.NewEnd-l.OldEnd
 	}
 	return ws
 }
@@ -115,7 +131,7 @@ type lineChange struct {
 // are the same bytes on both sides (false if not). grow lists the spans
 // whose window must widen, inside the file, for the indent heuristic
 // to see what it sees in the whole file: -k-1 above span k, k below.
-func diffWindows(old, new []byte, lines [][]byte, spans []span, lo, hi []int, cache map[[2]int][]lineChange) (changes []lineChange, grow []int, ok bool) {
+func diffWindows(old, new []byte, lines [][]byte, spans []Span, lo, hi []int, cache map[[2]int][]lineChange) (changes []lineChange, grow []int, ok bool) {
 	oldN := len(lines)
 	pos, ob := 0, 0 // old line and its byte offset
 	shift := 0      // byte offset in new minus in old, outside spans

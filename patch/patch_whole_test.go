@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -50,12 +50,12 @@ func TestVerifyWholeCatchesCorruption(t *testing.T) {
 	add := FileChange{NewPath: "n.txt", New: []byte("one\ntwo\nthree")}
 	del := FileChange{OldPath: "d.txt", Old: []byte("x\ny\n")}
 	changes := []FileChange{del, add}
-	patch, err := FormatPatch(changes, PatchOptions{})
+	patch, err := Format(changes, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyPatch(patch, changes); err != nil {
-		t.Fatalf("VerifyPatch(good patch) = %v", err)
+	if err := Verify(patch, changes); err != nil {
+		t.Fatalf("Verify(good patch) = %v", err)
 	}
 	for name, edit := range map[string][2]string{
 		"line changed":    {"+two\n", "+TWO\n"},
@@ -75,8 +75,8 @@ func TestVerifyWholeCatchesCorruption(t *testing.T) {
 		if bad == string(patch) {
 			t.Fatalf("%s: %q is not in the patch:\n%s", name, edit[0], patch)
 		}
-		if err := VerifyPatch([]byte(bad), changes); !errors.Is(err, ErrPatchMismatch) {
-			t.Errorf("%s: VerifyPatch = %v, want ErrPatchMismatch", name, err)
+		if err := Verify([]byte(bad), changes); !errors.Is(err, ErrMismatch) {
+			t.Errorf("%s: Verify = %v, want ErrMismatch", name, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 	"znkr.io/diff/textdiff"
 )
 
-// PatchOptions tunes FormatPatch. The zero value gives git's defaults.
-type PatchOptions struct {
+// Options tunes Format. The zero value gives git's defaults.
+type Options struct {
 	Context int // lines of context around each change; 3 when 0, none when negative
 	Abbrev  int // hex digits of blob ids on the index line; 7 when 0, at most 40
 	// Unique, when set, returns how id (a full hex name) is shown with
@@ -25,7 +25,7 @@ type PatchOptions struct {
 // ShortID returns id as the options abbreviate it: Abbrev digits
 // (after defaults), lengthened by Unique. It is how git names the
 // blobs of an index line, and a commit in `git commit`'s summary.
-func (o PatchOptions) ShortID(id string) string {
+func (o Options) ShortID(id string) string {
 	o, err := o.withDefaults()
 	if err != nil || len(id) <= o.Abbrev {
 		return id
@@ -34,7 +34,7 @@ func (o PatchOptions) ShortID(id string) string {
 }
 
 // short cuts id to n digits, or more as Unique says.
-func (o PatchOptions) short(id string, n int) string {
+func (o Options) short(id string, n int) string {
 	if n >= len(id) {
 		return id
 	}
@@ -49,9 +49,9 @@ func (o PatchOptions) short(id string, n int) string {
 // withDefaults fills in the defaults and rejects impossible values.
 // A negative Context is how a caller asks for git's -U0, since 0 must
 // mean the default for the zero value to be useful.
-func (o PatchOptions) withDefaults() (PatchOptions, error) {
+func (o Options) withDefaults() (Options, error) {
 	if o.Abbrev < 0 {
-		return o, fmt.Errorf("engine: patch options: negative abbrev %d", o.Abbrev)
+		return o, fmt.Errorf("patch: patch options: negative abbrev %d", o.Abbrev)
 	}
 	switch {
 	case o.Context == 0:
@@ -74,7 +74,7 @@ const modeTypeMask = 0o170000
 // creation or deletion.
 const nullID = "0000000000000000000000000000000000000000"
 
-// FormatPatch returns the git-style unified diff of changes, in the
+// Format returns the git-style unified diff of changes, in the
 // given order, as `git diff --binary -M` prints it with the same
 // context and abbreviation: headers, hunks with git's hunk-header
 // function context, and literal "GIT binary patch" data for binary
@@ -85,9 +85,9 @@ const nullID = "0000000000000000000000000000000000000000"
 // The output is git's byte for byte except in three places, none of
 // which changes what the patch does: where several equally short diffs
 // exist, znkr.io/diff may pick another one than xdiff (rare in code,
-// more common in text of many repeated lines), and in a long file that
-// Resolve edited, which is diffed only around its edits, the tie may
-// also go otherwise than in a diff of the whole; binary data is always a
+// more common in text of many repeated lines), and in a long file with
+// Regions, which is diffed only around them, the tie may also go
+// otherwise than in a diff of the whole; binary data is always a
 // literal deflated by Go rather than C zlib; and without
 // opts.Unique ids are cut to Abbrev digits, without git's lengthening
 // of ambiguous prefixes.
@@ -95,20 +95,20 @@ const nullID = "0000000000000000000000000000000000000000"
 // It returns an error, before writing anything, when opts.Abbrev is
 // negative or a change has neither path or carries content on
 // a side that does not exist.
-func FormatPatch(changes []FileChange, opts PatchOptions) ([]byte, error) {
-	return formatPatch(context.Background(), changes, opts)
+func Format(changes []FileChange, opts Options) ([]byte, error) {
+	return FormatContext(context.Background(), changes, opts)
 }
 
-// formatPatch is FormatPatch that stops with ctx's error when ctx ends,
+// FormatContext is Format that stops with ctx's error when ctx ends,
 // looking at it between files.
-func formatPatch(ctx context.Context, changes []FileChange, opts PatchOptions) ([]byte, error) {
+func FormatContext(ctx context.Context, changes []FileChange, opts Options) ([]byte, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return nil, fmt.Errorf("engine: change %d (%q): %w", i+1, c.Path(), err)
+			return nil, fmt.Errorf("patch: change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	var buf bytes.Buffer
@@ -162,7 +162,7 @@ func filePairs(changes []FileChange, splitInPlace bool) []FileChange {
 
 // formatFile writes the section of one file, following builtin_diff and
 // fill_metainfo in git's diff.c.
-func formatFile(w *bytes.Buffer, c FileChange, opts PatchOptions) {
+func formatFile(w *bytes.Buffer, c FileChange, opts Options) {
 	oldName, newName := c.OldPath, c.NewPath
 	if c.IsCreate() {
 		oldName = newName
@@ -187,7 +187,7 @@ func formatFile(w *bytes.Buffer, c FileChange, opts PatchOptions) {
 		}
 	}
 
-	binary := isBinary(c.Old) || isBinary(c.New)
+	binary := IsBinary(c.Old) || IsBinary(c.New)
 	same := bytes.Equal(c.Old, c.New)
 	// git compares blob ids here, and a missing side has the null id,
 	// so creating or deleting an empty file still shows the index line.
@@ -228,7 +228,7 @@ func formatFile(w *bytes.Buffer, c FileChange, opts PatchOptions) {
 		newLabel = "/dev/null"
 	}
 	fmt.Fprintf(w, "--- %s%s\n+++ %s%s\n", oldLabel, labelTab(oldLabel), newLabel, labelTab(newLabel))
-	writeHunks(w, c.Old, c.New, c.regions, opts.Context)
+	writeHunks(w, c.Old, c.New, c.Regions, opts.Context)
 }
 
 // labelTab is what git appends to a ---/+++ label: a tab when the label
@@ -244,7 +244,7 @@ func labelTab(label string) string {
 // the spans where they differ, a long file is diffed only around them
 // (see regionHunks): a whole-file diff costs time in the file's length
 // for each change, which made many edits to a long file slow.
-func writeHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
+func writeHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
 	if len(old) == 0 {
 		writeWhole(w, new, '+')
 		return
@@ -257,13 +257,13 @@ func writeHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
 }
 
 // writeDiffHunks writes the hunks of a diff of old and new.
-func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []span, context int) {
+func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
 	var lines [][]byte
 	var hunks []textdiff.Hunk[[]byte]
 	ok := false
 	if len(regions) > 0 {
 		lines = splitLines(old)
-		if len(lines) >= regionMinLines {
+		if len(lines) >= RegionMinLines {
 			hunks, ok = regionHunks(old, new, lines, regions, context)
 		}
 	}

@@ -1,4 +1,4 @@
-package engine
+package patch
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ type statFile struct {
 // statFiles counts what each pair adds and removes, as builtin_diffstat
 // does: a binary side makes the pair binary and counted in bytes (none
 // when the contents are equal, as in a pure mode change); text is
-// diffed afresh, with the options of FormatPatch, so that a type
+// diffed afresh, with the options of Format, so that a type
 // change counts the lines it really changes rather than the two
 // whole-file sections of its patch.
 func statFiles(pairs []FileChange) []statFile {
@@ -40,7 +40,7 @@ func statFiles(pairs []FileChange) []statFile {
 		// A missing side has the null id, never equal to a blob's.
 		same := !p.IsCreate() && !p.IsDelete() && bytes.Equal(p.Old, p.New)
 		switch {
-		case isBinary(p.Old) || isBinary(p.New):
+		case IsBinary(p.Old) || IsBinary(p.New):
 			f.binary = true
 			if !same {
 				f.added, f.deleted = len(p.New), len(p.Old)

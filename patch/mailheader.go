@@ -1,4 +1,4 @@
-package engine
+package patch
 
 // The mail headers of a patch file as git writes them: the Date,
 // From and Subject lines, RFC 2047 encoding and folding.

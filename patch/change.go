@@ -1,10 +1,25 @@
-package engine
+package patch
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"strconv"
 )
+
+// Mode is a git tree entry mode.
+type Mode uint32
+
+// The modes a tree entry can have.
+const (
+	ModeRegular Mode = 0o100644
+	ModeExec    Mode = 0o100755
+	ModeSymlink Mode = 0o120000
+	ModeGitlink Mode = 0o160000
+)
+
+// Editable reports whether files of mode m may be edited.
+func (m Mode) Editable() bool { return m == ModeRegular || m == ModeExec }
 
 // FileChange is one file's old and new state. A created file has an
 // empty OldPath, a deleted one an empty NewPath; a rename has both,
@@ -14,12 +29,17 @@ type FileChange struct {
 	OldMode, NewMode Mode
 	Old, New         []byte
 
-	// regions, when set, are the spans where Old and New differ, from
-	// the engine's record of its edits; FormatPatch diffs only around
-	// them in a long file. It checks them and diffs the whole file
-	// when they do not fit, so a stale hint is slow, never wrong.
-	regions []span
+	// Regions, when set, are the spans where Old and New differ, as
+	// an editor recorded its edits; Format diffs only around them in a
+	// long file. It checks them and diffs the whole file when they do
+	// not fit, so a stale hint is slow, never wrong.
+	Regions []Span
 }
+
+// Span is a region where a file changed: old lines [OldStart, OldEnd)
+// became new lines [NewStart, NewEnd), counted from 0. Lines outside
+// every span are the old lines, unchanged and aligned one to one.
+type Span struct{ OldStart, OldEnd, NewStart, NewEnd int }
 
 // IsCreate reports whether c adds a file.
 func (c FileChange) IsCreate() bool { return c.OldPath == "" }
@@ -60,4 +80,13 @@ func (c FileChange) withModes() FileChange {
 		c.NewMode = ModeRegular
 	}
 	return c
+}
+
+// IsBinary reports whether data looks binary the way git decides it: a
+// NUL byte in the first 8000 bytes (FIRST_FEW_BYTES, buffer_is_binary).
+func IsBinary(data []byte) bool {
+	if len(data) > 8000 {
+		data = data[:8000]
+	}
+	return bytes.IndexByte(data, 0) >= 0
 }
