@@ -29,17 +29,23 @@ type streams struct {
 	at place
 	// jsonDone is set once a JSON report is written on out.
 	jsonDone *bool
+	// dir is the directory the command starts in ("" for the process's
+	// working directory): relative paths (-C, replies, -o) are read
+	// from it.
+	dir string
 }
 
-// run executes one command line and returns the exit status. What it
-// writes on standard error (the human report, errors) goes through
-// termWriter; standard output holds what the command produces (a diff,
-// JSON, a prompt), as it is.
-func run(args []string, in io.Reader, out, errw io.Writer) int {
+// run executes one command line, as if started in dir ("" for the
+// process's working directory), and returns the exit status. ctx ends
+// the work in hand when it is done (main's ends at SIGINT or SIGTERM).
+// What it writes on standard error (the human report, errors) goes
+// through termWriter; standard output holds what the command produces
+// (a diff, JSON, a prompt), as it is. Tests call it in-process.
+func run(ctx context.Context, args []string, dir string, in io.Reader, out, errw io.Writer) int {
 	jsonDone := false
-	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw, jsonDone: &jsonDone}
+	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw, jsonDone: &jsonDone, dir: dir}
 	app := newApp(s)
-	err := app.Run(context.Background(), splitShortOptions(app, args))
+	err := app.Run(ctx, splitShortOptions(app, args))
 	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) {
 		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
 		reportStop(app, s, err, jsonDone)

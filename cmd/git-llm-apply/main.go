@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,7 +12,7 @@ import (
 )
 
 func main() {
-	os.Exit(profiled(func() int { return run(os.Args, os.Stdin, os.Stdout, os.Stderr) }))
+	os.Exit(profiled(func() int { return run(context.Background(), os.Args, "", os.Stdin, os.Stdout, os.Stderr) }))
 }
 
 // profiled runs fn, writing the profiles the environment asks for, for

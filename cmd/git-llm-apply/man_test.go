@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"bytes"
 	"os"
 	"os/exec"
@@ -15,7 +16,7 @@ import (
 func inProcess(t *testing.T, args ...string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if code := run(append([]string{"git-llm-apply"}, args...), strings.NewReader(""), &out, &errb); code != 0 {
+	if code := run(context.Background(), append([]string{"git-llm-apply"}, args...), "", strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("%v: exit %d\n%s", args, code, errb.String())
 	}
 	return out.String()
