@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
