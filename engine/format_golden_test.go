@@ -30,7 +30,8 @@ func formatCases(format string) []string {
 // "format: auto") against its in/ files, and the result must match its
 // report and its out/ files (the whole tree after the reply; none when
 // the reply fails). Every diff must pass git apply --check against the
-// in/ files. -update rewrites the report and the out/ files.
+// in/ files. -update rewrites the report, the out/ files and the mode
+// section.
 func TestFormatGolden(t *testing.T) {
 	for _, format := range goldenFormats {
 		for _, file := range formatCases(format) {
