@@ -3,49 +3,45 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/golden"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
-// goldenFormats are the formats with golden case directories under
-// testdata/<format>/<case>/.
+// goldenFormats are the formats with golden cases, the files
+// testdata/<format>/<case>.txtar (laid out as package golden says).
 var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "tool-calls", "whole", "cline", "roo"}
 
-// formatCaseDirs are the golden case directories of format, under the
-// project's testdata/ (whose replies the translate tests read too).
-func formatCaseDirs(format string) []string {
-	var dirs []string
-	replies, _ := filepath.Glob(filepath.Join("..", "testdata", format, "*", "reply.md"))
-	for _, reply := range replies {
-		dirs = append(dirs, filepath.Dir(reply))
-	}
-	return dirs
+// formatCases are the golden case files of format, under the project's
+// testdata/ (whose replies the translate tests read too).
+func formatCases(format string) []string {
+	files, _ := golden.Files(filepath.Join("..", "testdata", format))
+	return files
 }
 
-// TestFormatGolden runs every testdata/<format>/<case>/ directory:
-// reply.md is resolved (with --format <format>, or the options file's
-// "format: auto") against the files under in/ (a name ending in ".x"
-// is an executable, the suffix dropped), and the result must match
-// report.txt and the files under out/ (the whole tree after the reply;
-// absent when the reply fails). Every diff must pass git apply --check
-// against in/. -update rewrites report.txt and out/.
+// TestFormatGolden runs every case testdata/<format>/<case>.txtar: its
+// reply is resolved (with --format <format>, or the options section's
+// "format: auto") against its in/ files, and the result must match its
+// report and its out/ files (the whole tree after the reply; none when
+// the reply fails). Every diff must pass git apply --check against the
+// in/ files. -update rewrites the report, the out/ files and the mode
+// section.
 func TestFormatGolden(t *testing.T) {
 	for _, format := range goldenFormats {
-		for _, dir := range formatCaseDirs(format) {
-			t.Run(format+"/"+filepath.Base(dir), func(t *testing.T) { runFormatCase(t, format, dir) })
+		for _, file := range formatCases(format) {
+			t.Run(format+"/"+golden.Name(file), func(t *testing.T) { runFormatCase(t, format, file) })
 		}
 	}
 }
 
 // TestPromptExamples checks that every format's prompt carries a worked
-// example, that it is the reply of testdata/<format>/prompt-example/
+// example, that it is the reply of testdata/<format>/prompt-example.txtar
 // (which TestFormatGolden runs), and that every edit of it applies.
 func TestPromptExamples(t *testing.T) {
 	for _, format := range translate.FormatNames() {
@@ -54,13 +50,12 @@ func TestPromptExamples(t *testing.T) {
 			t.Errorf("%s: %v", format, err)
 			continue
 		}
-		dir := filepath.Join("..", "testdata", format, "prompt-example")
-		reply, err := os.ReadFile(filepath.Join(dir, "reply.md"))
-		if err != nil || string(reply) != example {
-			t.Errorf("%s: prompt-example/reply.md is not the prompt's example (%v)", format, err)
+		c, err := golden.Read(filepath.Join("..", "testdata", format, "prompt-example.txtar"))
+		if err != nil || c.Reply != example {
+			t.Errorf("%s: the reply of prompt-example.txtar is not the prompt's example (%v)", format, err)
 			continue
 		}
-		results, err := Run(context.Background(), []Input{{Source: "example", Text: example}}, readTree(t, filepath.Join(dir, "in")), nil, RunOptions{Format: "auto"})
+		results, err := Run(context.Background(), []Input{{Source: "example", Text: example}}, fromGolden(c.In), nil, RunOptions{Format: "auto"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,9 +81,13 @@ func promptExample(format string) (string, error) {
 	return example, nil
 }
 
-func runFormatCase(t *testing.T, format, dir string) {
-	reply, src, opts := loadFormatCase(t, format, dir)
-	results, err := Run(context.Background(), []Input{{Source: "reply.md", Text: reply}}, src, nil, opts)
+func runFormatCase(t *testing.T, format, file string) {
+	c, err := golden.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fromGolden(c.In)
+	results, err := Run(context.Background(), []Input{{Source: "reply.md", Text: c.Reply}}, src, nil, caseOptions(format, c.Options))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,24 +98,16 @@ func runFormatCase(t *testing.T, format, dir string) {
 		out = withChanges(src, r.Changes)
 	}
 	if *update {
-		if err := os.WriteFile(filepath.Join(dir, "report.txt"), []byte(report), 0o644); err != nil {
+		c.Report, c.Out = report, toGolden(out)
+		if err := golden.Write(file, c); err != nil {
 			t.Fatal(err)
-		}
-		os.RemoveAll(filepath.Join(dir, "out"))
-		if len(r.Changes) > 0 {
-			writeTree(t, filepath.Join(dir, "out"), out)
 		}
 		return
 	}
-	want, _ := os.ReadFile(filepath.Join(dir, "report.txt"))
-	if report != string(want) {
-		t.Errorf("report:\n%s\nwant:\n%s", report, want)
+	if report != c.Report {
+		t.Errorf("report:\n%s\nwant:\n%s", report, c.Report)
 	}
-	wantOut := memSource{}
-	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
-		wantOut = readTree(t, filepath.Join(dir, "out"))
-	}
-	if got, want := treeString(out), treeString(wantOut); got != want {
+	if got, want := treeString(out), treeString(fromGolden(c.Out)); got != want {
 		t.Errorf("files after the reply:\n%s\nwant:\n%s", got, want)
 	}
 	if len(r.Patch) > 0 {
@@ -124,31 +115,33 @@ func runFormatCase(t *testing.T, format, dir string) {
 	}
 }
 
-// loadFormatCase reads a golden case directory: its reply, the files
-// under in/ and the run options (format's, unless the options file
-// says otherwise).
-func loadFormatCase(t *testing.T, format, dir string) (string, memSource, RunOptions) {
+// loadFormatCase reads a golden case file: its reply, its in/ files
+// and the run options.
+func loadFormatCase(t *testing.T, format, file string) (string, memSource, RunOptions) {
 	t.Helper()
-	opts := RunOptions{Format: format}
-	if data, err := os.ReadFile(filepath.Join(dir, "options")); err == nil {
-		for _, l := range strings.Split(string(data), "\n") {
-			k, v, _ := strings.Cut(l, ": ")
-			switch k {
-			case "format":
-				opts.Format = v
-			case "fuzz":
-				opts.Fuzz, _ = ParseFuzz(v)
-			case "partial":
-				opts.Partial = v == "true"
-			}
-		}
-	}
-	src := readTree(t, filepath.Join(dir, "in"))
-	reply, err := os.ReadFile(filepath.Join(dir, "reply.md"))
+	c, err := golden.Read(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(reply), src, opts
+	return c.Reply, fromGolden(c.In), caseOptions(format, c.Options)
+}
+
+// caseOptions are the run options of a golden case of format: its
+// format's, unless the options section says otherwise.
+func caseOptions(format, options string) RunOptions {
+	opts := RunOptions{Format: format}
+	for _, l := range strings.Split(options, "\n") {
+		k, v, _ := strings.Cut(l, ": ")
+		switch k {
+		case "format":
+			opts.Format = v
+		case "fuzz":
+			opts.Fuzz, _ = ParseFuzz(v)
+		case "partial":
+			opts.Partial = v == "true"
+		}
+	}
+	return opts
 }
 
 // withChanges is src with changes laid over it: the files after a reply.
@@ -166,39 +159,39 @@ func withChanges(src memSource, changes []patch.FileChange) memSource {
 	return out
 }
 
-func readTree(t *testing.T, root string) memSource {
-	t.Helper()
+// fromGolden is the files of a golden case's tree as a Source.
+func fromGolden(files map[string]golden.File) memSource {
 	src := memSource{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
+	for p, f := range files {
 		mode := patch.ModeRegular
-		if strings.HasSuffix(rel, ".x") {
-			rel, mode = strings.TrimSuffix(rel, ".x"), patch.ModeExec
+		if f.Exec {
+			mode = patch.ModeExec
 		}
-		src[rel] = memFile{mode, string(data)}
-		return nil
-	})
+		src[p] = memFile{mode, f.Data}
+	}
 	return src
 }
 
+// toGolden is the files of src as a golden case's tree.
+func toGolden(src memSource) map[string]golden.File {
+	files := map[string]golden.File{}
+	for p, f := range src {
+		files[p] = golden.File{Data: f.data, Exec: f.mode == patch.ModeExec}
+	}
+	return files
+}
+
+// writeTree writes files under root, an executable with mode 0755.
 func writeTree(t *testing.T, root string, files memSource) {
 	t.Helper()
 	for p, f := range files {
-		name := p
-		if f.mode == patch.ModeExec {
-			name += ".x"
-		}
-		full := filepath.Join(root, filepath.FromSlash(name))
+		full := filepath.Join(root, filepath.FromSlash(p))
 		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(f.data), 0o644); err != nil {
+		mode := os.FileMode(0o644)
+		if f.mode == patch.ModeExec {
+			mode = 0o755
+		}
+		if err := os.WriteFile(full, []byte(f.data), mode); err != nil {
 			t.Fatal(err)
 		}
 	}

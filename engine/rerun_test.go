@@ -50,9 +50,9 @@ func TestGoldenRerun(t *testing.T) {
 	}
 	var cases []rerunCase
 	for _, format := range goldenFormats {
-		for _, dir := range formatCaseDirs(format) {
-			reply, src, opts := loadFormatCase(t, format, dir)
-			cases = append(cases, rerunCase{format + "/" + filepath.Base(dir), reply, src, opts})
+		for _, file := range formatCases(format) {
+			reply, src, opts := loadFormatCase(t, format, file)
+			cases = append(cases, rerunCase{format + "/" + strings.TrimSuffix(filepath.Base(file), ".txtar"), reply, src, opts})
 		}
 	}
 	for _, name := range resolveCases() {

@@ -37,9 +37,9 @@ func TestGoldenUntouchedLines(t *testing.T) {
 			}})
 	}
 	for _, format := range goldenFormats {
-		for _, dir := range formatCaseDirs(format) {
-			cases = append(cases, goldenCase{format + "/" + filepath.Base(dir), func(t *testing.T) (string, memSource, RunOptions) {
-				return loadFormatCase(t, format, dir)
+		for _, file := range formatCases(format) {
+			cases = append(cases, goldenCase{format + "/" + strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) (string, memSource, RunOptions) {
+				return loadFormatCase(t, format, file)
 			}})
 		}
 	}
@@ -392,7 +392,7 @@ func TestGoldenUntouchedCorrupted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reply, src, opts := loadFormatCase(t, filepath.Dir(tt.dir), filepath.Join("..", "testdata", tt.dir))
+			reply, src, opts := loadFormatCase(t, filepath.Dir(tt.dir), filepath.Join("..", "testdata", tt.dir+".txtar"))
 			parsed, err := translate.Parse(reply, translate.ParseOptions{Format: opts.Format})
 			if err != nil {
 				t.Fatal(err)

@@ -1,8 +1,6 @@
 package translate
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,16 +9,11 @@ import (
 // -count 10 | benchstat -).
 func BenchmarkParse(b *testing.B) {
 	for _, name := range FormatNames() {
-		files, _ := filepath.Glob(filepath.Join("..", "testdata", name, "*", "reply.md"))
 		var replies []string
 		size := 0
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			replies = append(replies, string(data))
-			size += len(data)
+		for _, f := range readFiles(b, goldenReplies(name)) {
+			replies = append(replies, f.text)
+			size += len(f.text)
 		}
 		if len(replies) == 0 {
 			continue

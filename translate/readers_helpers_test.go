@@ -17,12 +17,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/golden"
 )
 
-// goldenReplies is the pattern of the replies of a format's golden
-// cases: the replies the engine's golden test runs end to end.
+// goldenReplies is the pattern of a format's golden cases, whose
+// replies (read by readFiles) the engine's golden test runs end to end.
 func goldenReplies(format string) string {
-	return filepath.Join("..", "testdata", format, "*", "reply.md")
+	return filepath.Join("..", "testdata", format, "*.txtar")
 }
 
 // promptPath is a format's prompt file. The whole prompt, not only its
@@ -32,10 +34,11 @@ func promptPath(format string) string { return filepath.Join("prompts", format+"
 // namedText is a file's path and content.
 type namedText struct{ name, text string }
 
-// readFiles returns the files the patterns match, pattern by pattern. A
-// pattern may match nothing (a suite not checked out beside the
-// project), but a file that matches and cannot be read fails tb, lest a
-// seed or a case drop out unnoticed.
+// readFiles returns the files the patterns match, pattern by pattern;
+// of a golden case (a .txtar file, package golden) its reply. A pattern
+// may match nothing (a suite not checked out beside the project), but a
+// file that matches and cannot be read fails tb, lest a seed or a case
+// drop out unnoticed.
 func readFiles(tb testing.TB, patterns ...string) []namedText {
 	tb.Helper()
 	var out []namedText
@@ -45,6 +48,14 @@ func readFiles(tb testing.TB, patterns ...string) []namedText {
 			tb.Fatal(err)
 		}
 		for _, file := range files {
+			if strings.HasSuffix(file, ".txtar") {
+				c, err := golden.Read(file)
+				if err != nil {
+					tb.Fatal(err)
+				}
+				out = append(out, namedText{file, c.Reply})
+				continue
+			}
 			data, err := os.ReadFile(file)
 			if err != nil {
 				tb.Fatal(err)
@@ -94,13 +105,13 @@ func promptExample(t *testing.T, format string) string {
 	if got, err := exampleOf(format); err != nil || got != example {
 		t.Fatalf("exampleOf(%q) = %q, %v; want the example between the markers", format, got, err)
 	}
-	golden := filepath.Join("..", "testdata", format, "prompt-example", "reply.md")
-	data, err := os.ReadFile(golden)
+	file := filepath.Join("..", "testdata", format, "prompt-example.txtar")
+	c, err := golden.Read(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(data) != example {
-		t.Errorf("%s differs from the example in prompts/%s.md", golden, format)
+	if c.Reply != example {
+		t.Errorf("the reply of %s differs from the example in prompts/%s.md", file, format)
 	}
 	return example
 }

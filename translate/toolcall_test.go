@@ -3,9 +3,10 @@ package translate
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/golden"
 )
 
 // tcOp is an operation in one line, as the tool-calls tests compare it.
@@ -309,7 +310,7 @@ func TestToolCallsGoldenReplies(t *testing.T) {
 		"replace-all":                  "8 replace geometry.py \"3.14\"->\"math.pi\" all\n19 replace geometry.py \"def area(r):\"->\"import math\\n\\n\\ndef area(r):\"",
 	}
 	for _, file := range goldenReplyFiles(t, FormatToolCalls) {
-		name := filepath.Base(filepath.Dir(file.name))
+		name := golden.Name(file.name)
 		if name == "prompt-example" {
 			continue
 		}

@@ -2,10 +2,11 @@ package translate
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/golden"
 )
 
 // udxDump writes what readUdiffx returned, one item a line.
@@ -400,7 +401,7 @@ func TestUdiffxPromptExample(t *testing.T) {
 func TestUdiffxGoldenReplies(t *testing.T) {
 	for _, file := range goldenReplyFiles(t, FormatUdiffx) {
 		r, err := readUdiffx(file.text)
-		noEdits := filepath.Base(filepath.Dir(file.name)) == "no-envelope"
+		noEdits := golden.Name(file.name) == "no-envelope"
 		if noEdits != errors.Is(err, ErrNoEdits) || err == nil && len(r.Ops)+len(r.Failed) == 0 {
 			t.Errorf("%s: %v", file.name, err)
 		}

@@ -1,3 +1,0 @@
-def hello(name):
-    return f"Hello, {name}!"
-

@@ -1,5 +1,0 @@
-package main
-
-import "flag"
-
-var verbose = flag.Bool("v", false, "verbose output")

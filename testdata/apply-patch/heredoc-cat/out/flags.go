@@ -1,5 +1,0 @@
-package main
-
-import "flag"
-
-var verbose = flag.Bool("verbose", false, "verbose output")

@@ -1,4 +1,0 @@
-class Client:
-    def fetch(url):
-        resp = get(url)
-        return resp.body

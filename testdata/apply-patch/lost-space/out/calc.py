@@ -1,5 +1,0 @@
-def total(items):
-    acc = 0
-    for x in items:
-        acc += x
-    return acc

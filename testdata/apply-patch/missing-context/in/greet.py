@@ -1,3 +1,0 @@
-def greet(person):
-    print('Hello ' + person)
-    return None

@@ -1,3 +1,0 @@
-from helper import shout
-
-print(shout("hi"))

@@ -1,3 +1,0 @@
-from util.strings import upper
-
-print(upper("hi"))

@@ -1,2 +1,0 @@
-def upper(s):
-    return s.upper()

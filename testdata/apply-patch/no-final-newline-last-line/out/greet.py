@@ -1,6 +1,0 @@
-def greet(name):
-    print("hello", name)
-
-
-def bye(name):
-    print("goodbye", name)

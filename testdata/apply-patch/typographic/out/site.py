@@ -1,3 +1,0 @@
-TITLE = "Tools - for \"people\""
-TAGLINE = "Fast, and free"
-FOOTER = "(c) 2024"

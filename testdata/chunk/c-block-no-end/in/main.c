@@ -1,5 +1,0 @@
-int main(void) {
-    if (argc > 1) {
-        return 1;
-    return 0;
-}

@@ -1,8 +1,0 @@
-const greeting = 'hi';
-
-/**
- * Greets someone by name.
- */
-function greet(name) {
-  return greeting + ', ' + name + '!';
-}

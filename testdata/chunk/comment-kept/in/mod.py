@@ -1,7 +1,0 @@
-def f():
-    pass
-
-
-# Helpers for g.
-def g():
-    pass

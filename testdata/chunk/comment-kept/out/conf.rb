@@ -1,4 +1,0 @@
-# Set x.
-x = 10
-# About y.
-y = 2

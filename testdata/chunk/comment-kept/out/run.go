@@ -1,6 +1,0 @@
-func run() {
-	setup()
-	// Wait for the workers.
-	wait()
-	report(true)
-}

@@ -1,6 +1,0 @@
-def total(items):
-    acc = 0
-    for item in items:
-        acc += item.price * item.count
-    # Round to cents once, at the end.
-    return round(acc, 2)

@@ -1,4 +1,0 @@
-int port = 80;
-/* how often
-   we try */
-int retries = 3;

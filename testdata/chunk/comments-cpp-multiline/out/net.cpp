@@ -1,2 +1,0 @@
-int port = 8080;
-int retries = 5;

@@ -1,2 +1,0 @@
-VALUE = 1
-OTHER = 3

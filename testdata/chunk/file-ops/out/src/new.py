@@ -1,2 +1,0 @@
-def new():
-    return 1

@@ -1,7 +1,0 @@
-void go(int ready) {
-    if (ready) {
-        start();
-
-        run();
-    }
-}

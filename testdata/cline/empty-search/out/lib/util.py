@@ -1,2 +1,0 @@
-def clamp(x, lo, hi):
-    return max(lo, min(x, hi))

@@ -1,4 +1,0 @@
-module.exports = {
-  port: 8080,
-  debug: false,
-};

@@ -1,4 +1,0 @@
-module.exports = {
-  port: 9090,
-  debug: false,
-};

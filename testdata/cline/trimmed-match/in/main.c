@@ -1,4 +1,0 @@
-int main(void) {
-	int x = 1;
-	return x;
-}

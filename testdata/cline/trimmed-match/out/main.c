@@ -1,4 +1,0 @@
-int main(void) {
-	int x = 2;
-	return x;
-}

@@ -1,6 +1,0 @@
-def greet(name):
-    print("hi", name)
-
-
-def bye(name):
-    print("bye", name)

@@ -1,7 +1,0 @@
-def greet(name):
-    print("hello", name)
-
-
-def bye(name):
-    print("goodbye", name)
-    return name

@@ -1,4 +1,0 @@
-def compute():
-    value = 1
-    final_value = value * 2
-    return final_value

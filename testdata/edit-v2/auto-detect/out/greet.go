@@ -1,5 +1,0 @@
-package greet
-
-func Greet() string {
-	return "Hello"
-}

@@ -1,2 +1,0 @@
-def hello():
-    return "hello"

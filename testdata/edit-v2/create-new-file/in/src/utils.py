@@ -1,5 +1,0 @@
-def calculate(a, b):
-    return a + b
-
-def other_function():
-    return 0

@@ -1,4 +1,0 @@
-"""New module."""
-
-def hello():
-    print("Hello!")

@@ -1,3 +1,0 @@
-def main():
-    deprecated_call()
-    important_call()

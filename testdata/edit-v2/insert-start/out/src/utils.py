@@ -1,5 +1,0 @@
-"""Module docstring."""
-
-import os
-
-print(os.getcwd())

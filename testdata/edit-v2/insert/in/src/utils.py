@@ -1,5 +1,0 @@
-def existing():
-    pass
-
-def another():
-    return 1

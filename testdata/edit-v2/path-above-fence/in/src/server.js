@@ -1,6 +1,0 @@
-const app = require("./app");
-const port = 8080;
-
-app.listen(port, () => {
-  console.log("started");
-});

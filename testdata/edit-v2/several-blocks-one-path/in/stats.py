@@ -1,6 +1,0 @@
-def total(xs):
-    return sum(xs)
-
-
-def report(xs):
-    print(total(xs))

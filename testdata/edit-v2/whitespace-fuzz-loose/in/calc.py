@@ -1,4 +1,0 @@
-def calculate(a, b):
-	if a is None:
-		return b
-	return a + b

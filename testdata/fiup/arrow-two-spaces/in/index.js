@@ -1,9 +1,0 @@
-function total(items) {
-  let sum = 0;
-  for (const item of items) {
-    sum += item.price;
-  }
-  return sum;
-}
-
-module.exports = { total };

@@ -1,7 +1,0 @@
-import os
-
-VERSION = "1.1"
-
-
-def main():
-    print(VERSION)

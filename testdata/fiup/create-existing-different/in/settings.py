@@ -1,3 +1,0 @@
-"""Settings."""
-
-NAME = "old"

@@ -1,7 +1,0 @@
-"""Settings."""
-
-NAME = "demo"
-
-
-class Settings:
-    debug = False

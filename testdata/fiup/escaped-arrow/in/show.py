@@ -1,2 +1,0 @@
-def show(a, b):
-    print(a, "->", b)

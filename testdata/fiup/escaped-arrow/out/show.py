@@ -1,3 +1,0 @@
-def show(a, b):
-    print(a, "→", b)
-    print(f"{a} → {b}")

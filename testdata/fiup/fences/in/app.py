@@ -1,5 +1,0 @@
-from config import DEBUG, PORT
-
-
-def main():
-    print(DEBUG, PORT)

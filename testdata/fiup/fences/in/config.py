@@ -1,2 +1,0 @@
-DEBUG = True
-PORT = 8080

@@ -1,3 +1,0 @@
-DEBUG = False
-LOG_LEVEL = "INFO"
-PORT = 8080

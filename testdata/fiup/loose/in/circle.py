@@ -1,3 +1,0 @@
-def area(r):
-    # the area of a circle
-    return 3.14 * r * r

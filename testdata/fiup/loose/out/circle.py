@@ -1,3 +1,0 @@
-def area(r):
-    # the area of a circle
-    return math.pi * r * r

@@ -1,6 +1,0 @@
-def greet(name):
-    return "Hello " + name
-
-
-def farewell(name):
-    return "Bye " + name

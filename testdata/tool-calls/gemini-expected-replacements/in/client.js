@@ -1,2 +1,0 @@
-const a = fetch(OLD_URL);
-const b = fetch(OLD_URL);

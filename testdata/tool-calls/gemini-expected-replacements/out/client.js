@@ -1,2 +1,0 @@
-const a = fetch(API_URL);
-const b = fetch(API_URL);

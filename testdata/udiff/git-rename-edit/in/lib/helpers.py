@@ -1,6 +1,0 @@
-def slug(text):
-    return text.lower().replace(" ", "-")
-
-
-def title(text):
-    return text.title()

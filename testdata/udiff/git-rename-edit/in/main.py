@@ -1,3 +1,0 @@
-from lib.helpers import slug
-
-print(slug("Hello World"))

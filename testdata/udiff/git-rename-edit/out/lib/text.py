@@ -1,6 +1,0 @@
-def slug(text):
-    return text.strip().lower().replace(" ", "-")
-
-
-def title(text):
-    return text.title()

@@ -1,3 +1,0 @@
-from lib.text import slug
-
-print(slug("Hello World"))

@@ -1,5 +1,0 @@
-import os
-
-
-def main():
-    print(os.getcwd())

@@ -1,2 +1,0 @@
-def greet(name):
-    print("hi", name)

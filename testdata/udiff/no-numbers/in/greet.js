@@ -1,7 +1,0 @@
-function greet(name) {
-  return "hi " + name;
-}
-
-function bye(name) {
-  return "bye " + name;
-}

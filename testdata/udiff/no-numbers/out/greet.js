@@ -1,7 +1,0 @@
-function greet(name) {
-  return "hello, " + name + "!";
-}
-
-function bye(name) {
-  return "goodbye, " + name + "!";
-}

@@ -1,7 +1,0 @@
-#!/bin/sh
-echo one
-echo two
-echo three
-echo four
-echo five
-echo six

@@ -1,3 +1,0 @@
-DEBUG = True
-PORT = 8000
-HOST = "localhost"

@@ -1,3 +1,0 @@
-DEBUG = False
-PORT = 8000
-HOST = "localhost"

@@ -1,6 +1,0 @@
-def first():
-    return 2
-
-
-def second():
-    return 4

@@ -1,5 +1,0 @@
-// SPDX-License-Identifier: MIT
-
-package main
-
-func main() {}

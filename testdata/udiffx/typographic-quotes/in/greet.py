@@ -1,4 +1,0 @@
-def greet(name):
-    print("Hello, " + name + "!")
-    print('Bye - see you')
-    return None

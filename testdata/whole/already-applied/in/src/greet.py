@@ -1,9 +1,0 @@
-import sys
-
-
-def greet(name):
-    return f"Hello, {name}!"
-
-
-def main():
-    print(greet(sys.argv[1]))

@@ -1,2 +1,0 @@
-def shout(s):
-    return s.upper() + "!"

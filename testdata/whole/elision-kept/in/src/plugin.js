@@ -1,4 +1,0 @@
-export function register(app) {
-  app.use(logger);
-  // ... existing code ...
-}

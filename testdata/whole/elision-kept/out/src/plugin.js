@@ -1,5 +1,0 @@
-export function register(app) {
-  app.use(logger);
-  app.use(timer);
-  // ... existing code ...
-}
