@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
 
 const (
@@ -49,7 +51,7 @@ func (r *Repo) Abbrev() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, ok := cfg.get("core.abbrev")
+	v, ok := cfg.Get("core.abbrev")
 	if !ok {
 		v = "auto"
 	}
@@ -74,7 +76,7 @@ func parseAbbrev(v string) (n int, auto bool, err error) {
 	case isFalseText(v):
 		return hexLen, false, nil
 	}
-	n, err = configInt(v)
+	n, err = config.Int(v)
 	if err != nil {
 		return 0, false, fmt.Errorf("%w: bad numeric config value '%s': %v", ErrBadAbbrev, v, err)
 	}

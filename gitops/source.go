@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -130,11 +131,11 @@ func (r *Repo) WorktreeSource() (engine.Source, error) {
 		return nil, err
 	}
 	fileMode := true
-	if v, ok := cfg.get("core.filemode"); ok {
-		fileMode = parseBool(v)
+	if v, ok := cfg.Get("core.filemode"); ok {
+		fileMode = config.Bool(v)
 	}
-	v, _ := cfg.get("core.ignorecase")
-	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: parseBool(v)}
+	v, _ := cfg.Get("core.ignorecase")
+	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: config.Bool(v)}
 	if s.attrs, err = r.newAttrReader(cfg, s.readAttrs); err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ type worktreeSource struct {
 	root     string
 	idx      *index
 	fileMode bool
-	cfg      *gitConfig
+	cfg      *config.Values
 	fold     bool // core.ignoreCase: attribute patterns match either case
 	attrs    *attrReader
 }

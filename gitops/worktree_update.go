@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -236,8 +237,8 @@ func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *inde
 		return "", err
 	}
 	fileMode := true
-	if v, ok := cfg.get("core.filemode"); ok {
-		fileMode = parseBool(v)
+	if v, ok := cfg.Get("core.filemode"); ok {
+		fileMode = config.Bool(v)
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
