@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/odb"
 )
 
 // Errors callers can match with errors.Is. Returned errors wrap them
@@ -51,7 +52,7 @@ type Repo struct {
 	mainRoot  string // the main worktree's top, "" when bare
 	repo      *git.Repository
 
-	objs     *objectStore // objects read without go-git's whole pack index
+	objs     *odb.Store // objects read without go-git's whole pack index
 	objsOnce sync.Once
 
 	// cfg is the configuration, read once per run as git reads it once
