@@ -151,7 +151,6 @@ func checkObjects(t *testing.T, tr *testRepo, r *Repo) {
 	}
 }
 
-
 func TestReadObjectsLinkedWorktree(t *testing.T) {
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
