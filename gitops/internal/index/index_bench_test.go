@@ -89,7 +89,9 @@ func readIndexGoGit(path string) (*oldIndex, error) {
 // BenchmarkReadIndex opens an index of benchEntries files and looks 10
 // paths up (what a reply touching 10 files costs), or lists every path
 // (what a reply naming a file by a suffix costs), with go-git's decoder
-// ("go-git") and this package's ("gitops").
+// ("go-git") and this package's ("gitops", the name it had when it
+// was part of package gitops, so that results compare with earlier
+// ones).
 func BenchmarkReadIndex(b *testing.B) {
 	for _, v := range []string{"2", "4"} {
 		file, wanted := benchIndex(b, v)
