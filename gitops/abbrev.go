@@ -9,11 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
 
 const (
@@ -49,7 +49,7 @@ func (r *Repo) Abbrev() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, ok := cfg.get("core.abbrev")
+	v, ok := cfg.Get("core.abbrev")
 	if !ok {
 		v = "auto"
 	}
@@ -57,7 +57,7 @@ func (r *Repo) Abbrev() (int, error) {
 	if err != nil || !auto {
 		return n, err
 	}
-	count, err := r.objects().packedCount()
+	count, err := r.objects().PackedCount()
 	if err != nil {
 		return 0, err
 	}
@@ -74,7 +74,7 @@ func parseAbbrev(v string) (n int, auto bool, err error) {
 	case isFalseText(v):
 		return hexLen, false, nil
 	}
-	n, err = configInt(v)
+	n, err = config.Int(v)
 	if err != nil {
 		return 0, false, fmt.Errorf("%w: bad numeric config value '%s': %v", ErrBadAbbrev, v, err)
 	}
@@ -117,7 +117,7 @@ func (r *Repo) ShortID(id string, n int) string {
 	if !ok {
 		return id[:n]
 	}
-	shared := r.objects().longestShared(h)
+	shared := r.objects().LongestShared(h)
 	// git lengthens only below 32 digits (its GIT_MAX_RAWSZ bound).
 	if shared >= n && shared < 32 {
 		n = shared + 1
@@ -131,143 +131,4 @@ func parseHash(id string) (plumbing.Hash, bool) {
 		return plumbing.ZeroHash, false
 	}
 	return plumbing.NewHash(id), true
-}
-
-// packedCount is git's repo_approximate_object_count: the objects of
-// every pack of the store, alternates' included; a pack whose index
-// cannot be read counts none.
-func (s *objectStore) packedCount() (uint64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.list(false); err != nil {
-		return 0, err
-	}
-	var n uint64
-	for _, d := range s.dirs {
-		for _, p := range d.packs {
-			n += p.count()
-		}
-	}
-	return n, nil
-}
-
-// count is the number of objects the pack's index names, 0 when it
-// cannot be read. A pack not yet open is not opened for it (a
-// repository of many packs would keep them all open), only its index
-// header read.
-func (p *pack) count() uint64 {
-	if p.idx != nil {
-		return uint64(p.idx.n)
-	}
-	x, err := openPackIndex(p.idxPath)
-	if err != nil {
-		return 0
-	}
-	x.close()
-	return uint64(x.n)
-}
-
-// longestShared is the most leading hex digits id shares with another
-// object of the store.
-func (s *objectStore) longestShared(id plumbing.Hash) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.list(false) != nil {
-		return 0
-	}
-	best := 0
-	for _, d := range s.dirs {
-		for _, p := range d.packs {
-			if x := p.index(s); x != nil {
-				best = max(best, x.longestShared(id))
-			}
-		}
-		best = max(best, looseShared(d.path, id))
-	}
-	return best
-}
-
-// index returns the pack's index, opening the pack first; nil when it
-// cannot be opened.
-func (p *pack) index(s *objectStore) *packIndex {
-	if p.idx == nil && p.err == nil {
-		p.err = p.open(s.cache)
-	}
-	return p.idx
-}
-
-// longestShared is the most leading hex digits id shares with another
-// name of the pack: the names sort, so the longest is shared with a
-// neighbour of where id stands or would stand. Names in other fanout
-// buckets share no whole byte and are not looked at. A read error
-// counts as no name shared.
-func (x *packIndex) longestShared(id plumbing.Hash) int {
-	lo, hi := int64(0), int64(x.fanout[id[0]])
-	if id[0] > 0 {
-		lo = int64(x.fanout[id[0]-1])
-	}
-	start, end := lo, hi
-	for lo < hi { // the first name not below id
-		mid := lo + (hi-lo)/2
-		name, err := x.read(x.names+mid*x.stride, 20)
-		if err != nil {
-			return 0
-		}
-		if compareName(id, name) > 0 {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	best := 0
-	for _, pos := range []int64{lo - 1, lo, lo + 1} {
-		if pos < start || pos >= end {
-			continue
-		}
-		name, err := x.read(x.names+pos*x.stride, 20)
-		if err != nil {
-			return 0
-		}
-		if compareName(id, name) != 0 {
-			best = max(best, sharedDigits(id[:], name))
-		}
-	}
-	return best
-}
-
-// looseShared is the most leading hex digits id shares with another
-// loose object of objects directory dir: those in id's fanout
-// directory.
-func looseShared(dir string, id plumbing.Hash) int {
-	hex := id.String()
-	ents, err := os.ReadDir(filepath.Join(dir, hex[:2]))
-	if err != nil {
-		return 0
-	}
-	best := 0
-	for _, e := range ents {
-		rest := e.Name()
-		if len(rest) != hexLen-2 || rest == hex[2:] {
-			continue
-		}
-		h, ok := parseHash(hex[:2] + rest)
-		if !ok {
-			continue // a temporary file, or not a name
-		}
-		best = max(best, sharedDigits(id[:], h[:]))
-	}
-	return best
-}
-
-// sharedDigits counts the leading hex digits two binary names share.
-func sharedDigits(a, b []byte) int {
-	for i := range a {
-		if x := a[i] ^ b[i]; x != 0 {
-			if x&0xf0 == 0 {
-				return 2*i + 1
-			}
-			return 2 * i
-		}
-	}
-	return 2 * len(a)
 }

@@ -161,12 +161,22 @@ func blobIDOf(content string) [20]byte {
 	return sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(content), content)))
 }
 
+// sharedHex counts the leading hex digits two names share.
+func sharedHex(a, b [20]byte) int {
+	x, y := hex.EncodeToString(a[:]), hex.EncodeToString(b[:])
+	n := 0
+	for n < len(x) && x[n] == y[n] {
+		n++
+	}
+	return n
+}
+
 // sharingBlob returns a content whose blob id shares at least digits
 // leading hex digits with id, and exactly that many.
 func sharingBlob(id [20]byte, digits int) string {
 	for i := 0; ; i++ {
 		c := fmt.Sprintf("n%d\n", i)
-		if h := blobIDOf(c); sharedDigits(id[:], h[:]) == digits {
+		if h := blobIDOf(c); sharedHex(id, h) == digits {
 			return c
 		}
 	}

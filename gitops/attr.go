@@ -13,6 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/wildmatch"
 )
 
 // Attribute states besides a value ("eol=crlf" gives "crlf"); none can
@@ -196,7 +199,7 @@ func (l *attrLine) matches(path, base string, fold bool) bool {
 		return false
 	}
 	if l.noDir {
-		return wildmatch(l.pattern, path[strings.LastIndexByte(path, '/')+1:], fold)
+		return wildmatch.Match(l.pattern, path[strings.LastIndexByte(path, '/')+1:], fold)
 	}
 	name := path
 	if base != "" {
@@ -206,7 +209,7 @@ func (l *attrLine) matches(path, base string, fold bool) bool {
 		}
 		name = path[len(base)+1:]
 	}
-	return wildmatch(strings.TrimPrefix(l.pattern, "/"), name, fold)
+	return wildmatch.Match(strings.TrimPrefix(l.pattern, "/"), name, fold)
 }
 
 // attrStack is the attributes files that apply to one path, from the
@@ -278,15 +281,15 @@ type attrReader struct {
 // unless GIT_ATTR_NOSYSTEM), global (core.attributesFile, else
 // $XDG_CONFIG_HOME/git/attributes or ~/.config/git/attributes), and
 // info/attributes of the common dir.
-func (r *Repo) newAttrReader(cfg *gitConfig, read func(string) ([]byte, error)) (*attrReader, error) {
+func (r *Repo) newAttrReader(cfg *config.Values, read func(string) ([]byte, error)) (*attrReader, error) {
 	ar := &attrReader{outer: []*attrFile{&builtinAttrs}, dirs: map[string]*attrFile{}, read: read}
 	home, _ := r.env("HOME")
 	var files []string
-	if v, _ := r.env("GIT_ATTR_NOSYSTEM"); !parseBool(v) {
+	if v, _ := r.env("GIT_ATTR_NOSYSTEM"); !config.Bool(v) {
 		files = append(files, "/etc/gitattributes")
 	}
-	if v, ok := cfg.get("core.attributesfile"); ok && v != "" {
-		files = append(files, expandHome(v, home))
+	if v, ok := cfg.Get("core.attributesfile"); ok && v != "" {
+		files = append(files, config.ExpandHome(v, home))
 	} else if xdg, _ := r.env("XDG_CONFIG_HOME"); xdg != "" {
 		files = append(files, filepath.Join(xdg, "git", "attributes"))
 	} else if home != "" {

@@ -18,7 +18,7 @@ func (r *Repo) ColorConfig(name string) (string, error) {
 		return "", err
 	}
 	for _, key := range []string{"color." + strings.ToLower(name), "color.ui"} {
-		v, ok := cfg.get(key)
+		v, ok := cfg.Get(key)
 		if !ok {
 			continue
 		}

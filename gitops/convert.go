@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
 
 // ErrConversion: a working tree file needs a clean conversion that git
@@ -44,7 +46,7 @@ type checkin struct {
 // it is -text; left undecided, core.autocrlf true or input makes it
 // auto, and false leaves it alone. core.eol only picks what a checkout
 // writes.
-func checkinOf(attrs map[string]string, cfg *gitConfig) checkin {
+func checkinOf(attrs map[string]string, cfg *config.Values) checkin {
 	var c checkin
 	c.crlf = crlfOf(attrs["text"])
 	if c.crlf == crlfUndefined {
@@ -54,8 +56,8 @@ func checkinOf(attrs map[string]string, cfg *gitConfig) checkin {
 		c.crlf = crlfText
 	}
 	if c.crlf == crlfUndefined {
-		v, _ := cfg.get("core.autocrlf")
-		if v == "input" || parseBool(v) {
+		v, _ := cfg.Get("core.autocrlf")
+		if v == "input" || config.Bool(v) {
 			c.crlf = crlfAuto
 		} else {
 			c.crlf = crlfBinary
@@ -64,7 +66,7 @@ func checkinOf(attrs map[string]string, cfg *gitConfig) checkin {
 	c.ident = attrs["ident"] == attrSet
 	if f := attrs["filter"]; !strings.HasPrefix(f, "\x00") {
 		for _, k := range []string{"process", "clean"} {
-			if v, _ := cfg.get("filter." + f + "." + k); v != "" {
+			if v, _ := cfg.Get("filter." + f + "." + k); v != "" {
 				c.filter, c.filterBy = f, "filter."+f+"."+k
 				break
 			}

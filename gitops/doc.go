@@ -21,7 +21,8 @@
 // HooksDir). Object names are abbreviated as git abbreviates them
 // (Abbrev, ShortID).
 //
-// gitops is the only package of the module that imports go-git.
+// gitops, with the packages under gitops/internal that only it can
+// use, is the only package of the module that imports go-git.
 // Reading a repository and recording on it run no git and no code the
 // repository configures (hooks, filters, fsmonitor, a fetch's
 // transport), so a hostile configuration cannot run anything through
@@ -33,10 +34,9 @@
 // explicitly, with the caller's GIT_DIR-style variables removed;
 // worktree steps fall back to go-git when git is not on PATH.
 //
-// The index is read by our own decoder (versions 2, 3 and 4), which
-// reads the file once and looks up the touched paths in place, without
-// decoding every entry: a reply touches a handful of paths of an index
-// that may hold a hundred thousand. Split indexes (merged with their
-// shared index) and sparse indexes (directories expanded to their
-// trees' files) are decoded whole.
+// git's on-disk formats are read by the packages under
+// gitops/internal, which gitops alone uses: index (the index file,
+// versions 2 to 4, split and sparse), odb (loose objects and packs,
+// their indexes read in place), config (configuration files, includes
+// and the environment's settings) and wildmatch (git's glob matching).
 package gitops

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
 
 // ErrUnsupportedRepository: the repository is in a format git-llm-apply
@@ -26,9 +28,9 @@ var ErrUnsupportedRepository = errors.New("gitops: unsupported repository")
 // (nothing is ever deleted); partialClone (a missing object is an
 // error saying how to fetch it, see missingPromised); objectFormat
 // sha1.
-func checkFormat(cfg *gitConfig, dir string) error {
+func checkFormat(cfg *config.Values, dir string) error {
 	version := 0
-	if v, ok := cfg.get("core.repositoryformatversion"); ok {
+	if v, ok := cfg.Get("core.repositoryformatversion"); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
 			return fmt.Errorf("%w: %s/config: bad core.repositoryformatversion %q (git refuses it too)", ErrUnsupportedRepository, dir, v)
@@ -40,14 +42,14 @@ func checkFormat(cfg *gitConfig, dir string) error {
 			ErrUnsupportedRepository, dir, version)
 	}
 	var names []string
-	for k := range cfg.vals {
+	for k := range cfg.All() {
 		if name, ok := strings.CutPrefix(k, "extensions."); ok {
 			names = append(names, name)
 		}
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		value, _ := cfg.get("extensions." + name)
+		value, _ := cfg.Get("extensions." + name)
 		switch name {
 		case "noop", "preciousobjects", "partialclone", "worktreeconfig":
 			continue // known to git in either version

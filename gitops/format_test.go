@@ -2,9 +2,32 @@ package gitops
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
+
+// configOf is the configuration of a file setting each "section.key"
+// of vals.
+func configOf(t *testing.T, vals map[string]string) *config.Values {
+	t.Helper()
+	var text strings.Builder
+	for k, v := range vals {
+		section, key, _ := strings.Cut(k, ".")
+		text.WriteString("[" + section + "]\n\t" + key + " = " + v + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "config")
+	if err := writeFile(path, text.String()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
 
 // checkFormat follows git's rules for the format version and the
 // extensions, and refuses what gitops does not implement by name.
@@ -29,7 +52,7 @@ func TestCheckFormat(t *testing.T) {
 		{map[string]string{"core.repositoryformatversion": "2"}, "core.repositoryformatversion = 2"},
 		{map[string]string{"core.repositoryformatversion": "one"}, "bad core.repositoryformatversion"},
 	} {
-		err := checkFormat(&gitConfig{vals: c.config}, "/repo/.git")
+		err := checkFormat(configOf(t, c.config), "/repo/.git")
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%v: %v", c.config, err)

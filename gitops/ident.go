@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
 
 // Ident is a person and a moment, as an author or committer line of a
@@ -44,14 +46,14 @@ func (r *Repo) ident(role string) (id Ident, fixed bool, err error) {
 	return identFrom(role, cfg, r.env, time.Now)
 }
 
-func identFrom(role string, cfg *gitConfig, env func(string) (string, bool), now func() time.Time) (Ident, bool, error) {
+func identFrom(role string, cfg *config.Values, env func(string) (string, bool), now func() time.Time) (Ident, bool, error) {
 	up := strings.ToUpper(role)
 	lookup := func(envVar, key string, more ...string) (string, bool) {
 		if v, ok := env(envVar); ok {
 			return v, true
 		}
 		for _, k := range append([]string{key}, more...) {
-			if v, ok := cfg.get(k); ok {
+			if v, ok := cfg.Get(k); ok {
 				return v, true
 			}
 		}

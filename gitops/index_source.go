@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/index"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -25,7 +26,20 @@ func (r *Repo) indexPath() (string, error) {
 	return filepath.Join(r.gitDir, "index"), nil
 }
 
-func (r *Repo) loadIndex() (*index, error) {
+// readIndex opens the index file at path, of the worktree whose git
+// dir is gitDir (see index.Open); a sparse index's directories are
+// expanded from the trees they name.
+func (r *Repo) readIndex(path, gitDir string) (*index.Index, error) {
+	return index.Open(path, gitDir, r.walkTree)
+}
+
+// walkTree lists the files of tree id and its subtrees, for
+// index.Open.
+func (r *Repo) walkTree(id plumbing.Hash, fn func(path string, mode patch.Mode, id plumbing.Hash)) error {
+	return walkFiles(r.readTree, id, func(p string, e treeEntry) { fn(p, e.engineMode(), e.id) })
+}
+
+func (r *Repo) loadIndex() (*index.Index, error) {
 	p, err := r.indexPath()
 	if err != nil {
 		return nil, err
@@ -52,24 +66,24 @@ func (r *Repo) IndexSource() (engine.Source, error) {
 
 type indexSource struct {
 	r   *Repo
-	idx *index
+	idx *index.Index
 }
 
 func (s *indexSource) Lookup(path string) (engine.Entry, error) {
 	if err := checkPath(path); err != nil {
 		return engine.Entry{}, err
 	}
-	e, ok := s.idx.lookup(path)
-	if err := s.idx.err(); err != nil {
+	e, ok := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
 		return engine.Entry{}, err
 	}
-	if !ok || e.intentToAdd {
+	if !ok || e.IntentToAdd {
 		return engine.Entry{}, engine.ErrNotExist
 	}
-	if e.unmerged {
+	if e.Unmerged {
 		return engine.Entry{}, fmt.Errorf("gitops: %s is unmerged in the index; resolve the conflict first", path)
 	}
-	return engine.Entry{Mode: e.mode, ID: e.id.String()}, nil
+	return engine.Entry{Mode: e.Mode, ID: e.ID.String()}, nil
 }
 
 func (s *indexSource) Read(path string) ([]byte, error) {
@@ -81,13 +95,13 @@ func (s *indexSource) Read(path string) ([]byte, error) {
 }
 
 func (s *indexSource) Paths() ([]string, error) {
-	out := make([]string, 0, s.idx.n+len(s.idx.listed))
-	for p, e := range s.idx.all() {
-		if !e.intentToAdd {
+	out := make([]string, 0, s.idx.Len())
+	for p, e := range s.idx.All() {
+		if !e.IntentToAdd {
 			out = append(out, p)
 		}
 	}
-	if err := s.idx.err(); err != nil {
+	if err := s.idx.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -23,6 +23,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/odb"
 )
 
 // writeObjects stores the objects not stored yet and returns once every
@@ -113,7 +115,7 @@ func eachAtOnce(n int, fn func(i int) error) error {
 // appears meanwhile (another writer of the same content) is kept as it
 // is.
 func writeLoose(root string, id plumbing.Hash, obj plumbing.EncodedObject) (dir string, created bool, err error) {
-	final := loosePath(root, id)
+	final := odb.LoosePath(root, id)
 	dir = filepath.Dir(final)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o777); err != nil {

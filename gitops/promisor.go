@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 )
 
 // ErrMissingObject: an object this partial clone left out is needed.
@@ -29,11 +31,11 @@ func (r *Repo) isPartialClone() bool {
 	if err != nil {
 		return false
 	}
-	if v, _ := cfg.get("extensions.partialclone"); v != "" {
+	if v, _ := cfg.Get("extensions.partialclone"); v != "" {
 		return true
 	}
-	for k, v := range cfg.vals {
-		if strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".promisor") && parseBool(v) {
+	for k, v := range cfg.All() {
+		if strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".promisor") && config.Bool(v) {
 			return true
 		}
 	}

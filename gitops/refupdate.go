@@ -129,7 +129,7 @@ const defaultLockTimeout = 100 * time.Millisecond
 func (r *Repo) lockRef(ref, lock string) (*os.File, error) {
 	timeout := defaultLockTimeout
 	if cfg, err := r.config(); err == nil {
-		if v, ok := cfg.get("core.filesreflocktimeout"); ok {
+		if v, ok := cfg.Get("core.filesreflocktimeout"); ok {
 			if ms, err := strconv.Atoi(v); err == nil {
 				timeout = time.Duration(ms) * time.Millisecond
 			}

@@ -11,10 +11,13 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
+	gogitconfig "github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/odb"
 )
 
 // Errors callers can match with errors.Is. Returned errors wrap them
@@ -49,13 +52,13 @@ type Repo struct {
 	mainRoot  string // the main worktree's top, "" when bare
 	repo      *git.Repository
 
-	objs     *objectStore // objects read without go-git's whole pack index
+	objs     *odb.Store // objects read without go-git's whole pack index
 	objsOnce sync.Once
 
 	// cfg is the configuration, read once per run as git reads it once
 	// per process: a run reads a handful of keys (identity, colour,
 	// abbreviation, filters, ...), and the files do not change under it.
-	cfg     *gitConfig
+	cfg     *config.Values
 	cfgErr  error
 	cfgOnce sync.Once
 
@@ -103,7 +106,7 @@ func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 		}
 	}
 	r := &Repo{root: root, gitDir: gitDir, commonDir: commonDirOf(gitDir), env: env}
-	cfg, err := readConfigFile(filepath.Join(r.commonDir, "config"), nil)
+	cfg, err := config.ReadFile(filepath.Join(r.commonDir, "config"))
 	if err != nil {
 		return nil, err
 	}
@@ -164,13 +167,13 @@ func explicitGitDir(cwd, gd string) (string, error) {
 // still reads its index, as gitops does). Like git, a linked worktree
 // ignores the core.bare and core.worktree of the common config, which
 // are the main worktree's.
-func (r *Repo) workTree(cwd string, explicit bool, cfg *gitConfig, env func(string) (string, bool)) (string, error) {
+func (r *Repo) workTree(cwd string, explicit bool, cfg *config.Values, env func(string) (string, bool)) (string, error) {
 	wtEnv, _ := env("GIT_WORK_TREE")
 	var cfgWt, bare string
 	var hasCfgWt bool
 	if r.gitDir == r.commonDir {
-		cfgWt, hasCfgWt = cfg.get("core.worktree")
-		bare, _ = cfg.get("core.bare")
+		cfgWt, hasCfgWt = cfg.Get("core.worktree")
+		bare, _ = cfg.Get("core.bare")
 	}
 	if !explicit && wtEnv == "" && !hasCfgWt {
 		return r.root, nil
@@ -182,7 +185,7 @@ func (r *Repo) workTree(cwd string, explicit bool, cfg *gitConfig, env func(stri
 		if !filepath.IsAbs(top) {
 			top = filepath.Join(cwd, top)
 		}
-	case parseBool(bare):
+	case config.Bool(bare):
 		return "", nil
 	case hasCfgWt:
 		top, from = cfgWt, "core.worktree"
@@ -217,7 +220,7 @@ func (r *Repo) workTree(cwd string, explicit bool, cfg *gitConfig, env func(stri
 // refspecs, a branch.*.merge that is not a full ref name).
 type vettedConfig struct{ *filesystem.Storage }
 
-func (vettedConfig) Config() (*config.Config, error) { return config.NewConfig(), nil }
+func (vettedConfig) Config() (*gogitconfig.Config, error) { return gogitconfig.NewConfig(), nil }
 
 // Root returns the top of the working tree, or "" for a bare
 // repository.
@@ -331,15 +334,26 @@ func commonDirOf(gitDir string) string {
 // the main worktree, else the parent of a common dir named ".git"
 // (unless core.bare says otherwise); "" for a bare repository. cfg is
 // the common dir's config file.
-func (r *Repo) findMainRoot(cfg *gitConfig) string {
+func (r *Repo) findMainRoot(cfg *config.Values) string {
 	if r.gitDir == r.commonDir {
 		return r.root
 	}
 	if filepath.Base(r.commonDir) != ".git" {
 		return ""
 	}
-	if v, ok := cfg.get("core.bare"); ok && parseBool(v) {
+	if v, ok := cfg.Get("core.bare"); ok && config.Bool(v) {
 		return ""
 	}
 	return filepath.Dir(r.commonDir)
+}
+
+// config reads git configuration as git does for a command run in this
+// repository (see config.Read: system, global, the repository's,
+// config.worktree, then the environment's, includes followed), once.
+func (r *Repo) config() (*config.Values, error) {
+	r.cfgOnce.Do(func() {
+		branch, _ := r.CurrentBranch()
+		r.cfg, r.cfgErr = config.Read(config.Where{GitDir: r.gitDir, CommonDir: r.commonDir, Branch: branch, Env: r.env})
+	})
+	return r.cfg, r.cfgErr
 }

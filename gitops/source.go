@@ -12,6 +12,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/index"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -130,11 +132,11 @@ func (r *Repo) WorktreeSource() (engine.Source, error) {
 		return nil, err
 	}
 	fileMode := true
-	if v, ok := cfg.get("core.filemode"); ok {
-		fileMode = parseBool(v)
+	if v, ok := cfg.Get("core.filemode"); ok {
+		fileMode = config.Bool(v)
 	}
-	v, _ := cfg.get("core.ignorecase")
-	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: parseBool(v)}
+	v, _ := cfg.Get("core.ignorecase")
+	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: config.Bool(v)}
 	if s.attrs, err = r.newAttrReader(cfg, s.readAttrs); err != nil {
 		return nil, err
 	}
@@ -144,9 +146,9 @@ func (r *Repo) WorktreeSource() (engine.Source, error) {
 type worktreeSource struct {
 	r        *Repo
 	root     string
-	idx      *index
+	idx      *index.Index
 	fileMode bool
-	cfg      *gitConfig
+	cfg      *config.Values
 	fold     bool // core.ignoreCase: attribute patterns match either case
 	attrs    *attrReader
 }
@@ -169,14 +171,14 @@ func (s *worktreeSource) readAttrs(path string) ([]byte, error) {
 // staged returns the blob the index holds at path, nil when none does
 // (or a symbolic link or submodule is there).
 func (s *worktreeSource) staged(path string) ([]byte, error) {
-	e, ok := s.idx.lookup(path)
-	if err := s.idx.err(); err != nil {
+	e, ok := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
 		return nil, err
 	}
-	if !ok || e.intentToAdd || (e.mode != patch.ModeRegular && e.mode != patch.ModeExec) {
+	if !ok || e.IntentToAdd || (e.Mode != patch.ModeRegular && e.Mode != patch.ModeExec) {
 		return nil, nil
 	}
-	return s.r.readObject(plumbing.BlobObject, e.id)
+	return s.r.readObject(plumbing.BlobObject, e.ID)
 }
 
 // clean applies git add's clean conversion to data, the file at path.
@@ -218,8 +220,8 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 	if err != nil {
 		return engine.Entry{}, err
 	}
-	ie, inIndex := s.idx.lookup(path)
-	if err := s.idx.err(); err != nil {
+	ie, inIndex := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
 		return engine.Entry{}, err
 	}
 	switch {
@@ -227,7 +229,7 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 		return engine.Entry{Mode: patch.ModeSymlink}, nil
 	case fi.Mode().IsRegular():
 		if !s.fileMode {
-			if inIndex && ie.mode == patch.ModeExec {
+			if inIndex && ie.Mode == patch.ModeExec {
 				return engine.Entry{Mode: patch.ModeExec}, nil
 			}
 			return engine.Entry{Mode: patch.ModeRegular}, nil
@@ -236,7 +238,7 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 			return engine.Entry{Mode: patch.ModeExec}, nil
 		}
 		return engine.Entry{Mode: patch.ModeRegular}, nil
-	case fi.IsDir() && inIndex && ie.mode == patch.ModeGitlink:
+	case fi.IsDir() && inIndex && ie.Mode == patch.ModeGitlink:
 		return engine.Entry{Mode: patch.ModeGitlink}, nil
 	}
 	return engine.Entry{}, engine.ErrNotExist
@@ -267,8 +269,8 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 
 func (s *worktreeSource) Paths() ([]string, error) {
 	var out []string
-	all := s.idx.paths()
-	if err := s.idx.err(); err != nil {
+	all := s.idx.Paths()
+	if err := s.idx.Err(); err != nil {
 		return nil, err
 	}
 	for _, p := range all {

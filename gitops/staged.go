@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -130,9 +131,9 @@ func (r *Repo) HooksDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if v, _ := cfg.get("core.hookspath"); v != "" {
+	if v, _ := cfg.Get("core.hookspath"); v != "" {
 		home, _ := r.env("HOME")
-		p := expandHome(v, home)
+		p := config.ExpandHome(v, home)
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(r.hookCwd(), p)
 		}

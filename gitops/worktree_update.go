@@ -17,6 +17,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/index"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -86,14 +88,14 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	defer idx.close()
-	paths := idx.paths()
+	defer idx.Close()
+	paths := idx.Paths()
 	for p := range want {
-		if _, ok := idx.lookup(p); !ok {
+		if _, ok := idx.Lookup(p); !ok {
 			paths = append(paths, p)
 		}
 	}
-	if err := idx.err(); err != nil {
+	if err := idx.Err(); err != nil {
 		return false, err
 	}
 	changed, err := r.firstLocalChange(wt, want, idx, paths)
@@ -173,7 +175,7 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 		return err
 	}
 	p, err := r.firstLocalChange(wt, fromFiles, idx, changed)
-	idx.close()
+	idx.Close()
 	if err != nil {
 		return err
 	}
@@ -230,23 +232,23 @@ func (r *Repo) treeFiles(commit string) (map[string]treeFile, error) {
 // firstLocalChange returns the first of paths whose index entry or
 // file in wt differs from want (a path want lacks must be in neither),
 // or "" when there is none.
-func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *index, paths []string) (string, error) {
+func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *index.Index, paths []string) (string, error) {
 	cfg, err := r.config()
 	if err != nil {
 		return "", err
 	}
 	fileMode := true
-	if v, ok := cfg.get("core.filemode"); ok {
-		fileMode = parseBool(v)
+	if v, ok := cfg.Get("core.filemode"); ok {
+		fileMode = config.Bool(v)
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
 		w, inTree := want[p]
-		e, inIndex := idx.lookup(p)
-		if err := idx.err(); err != nil {
+		e, inIndex := idx.Lookup(p)
+		if err := idx.Err(); err != nil {
 			return "", err
 		}
-		if inTree != inIndex || inIndex && (e.unmerged || e.intentToAdd || e.mode != w.mode || e.id != w.id) {
+		if inTree != inIndex || inIndex && (e.Unmerged || e.IntentToAdd || e.Mode != w.mode || e.ID != w.id) {
 			return p, nil
 		}
 		same, err := onDisk(wt.root, p, w, inTree, fileMode)

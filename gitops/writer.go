@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
@@ -112,8 +113,8 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 		return nil, err
 	}
 	w.logRefs = r.mainRoot != "" || r.root != ""
-	if v, ok := cfg.get("core.logallrefupdates"); ok {
-		w.logRefs = parseBool(v) || strings.EqualFold(v, "always")
+	if v, ok := cfg.Get("core.logallrefupdates"); ok {
+		w.logRefs = config.Bool(v) || strings.EqualFold(v, "always")
 	}
 	return w, nil
 }

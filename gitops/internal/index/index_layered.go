@@ -1,4 +1,4 @@
-package gitops
+package index
 
 // Split and sparse indexes, read here rather than listed by git
 // ls-files: every git command that reads an index runs the
@@ -19,22 +19,25 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // flatEntry is one entry of an index file, decoded.
 type flatEntry struct {
 	path  string
-	e     indexEntry
+	e     Entry
 	stage int
-	tree  bool // a sparse index's directory entry: e.id names its tree
+	tree  bool // a sparse index's directory entry: e.ID names its tree
 }
 
-// flatIndex reads every entry of the split or sparse index file r of
+// flatIndex reads every entry of the split or sparse index file rd of
 // size bytes (at path, of the repository whose git dir is gitDir),
 // merges a split index with its shared index and expands a sparse
-// index's directories to the files of their trees, as git does when it
-// reads them, and returns the result as listed entries.
-func (r *Repo) flatIndex(rd io.ReaderAt, size int64, path, gitDir string) (*index, error) {
+// index's directories to the files of their trees (listed by files),
+// as git does when it reads them, and returns the result as listed
+// entries.
+func flatIndex(rd io.ReaderAt, size int64, path, gitDir string, files TreeFiles) (*Index, error) {
 	ents, link, err := decodeAll(rd, size)
 	if err != nil {
 		return nil, err
@@ -44,7 +47,7 @@ func (r *Repo) flatIndex(rd io.ReaderAt, size int64, path, gitDir string) (*inde
 			return nil, err
 		}
 	}
-	if ents, err = r.expandDirs(ents); err != nil {
+	if ents, err = expandDirs(ents, files); err != nil {
 		return nil, err
 	}
 	slices.SortStableFunc(ents, func(a, b flatEntry) int {
@@ -58,10 +61,10 @@ func (r *Repo) flatIndex(rd io.ReaderAt, size int64, path, gitDir string) (*inde
 		if n := len(listed); n > 0 && listed[n-1].path == f.path {
 			listed[n-1].e = fold(listed[n-1].e, true, f.e, f.stage)
 		} else {
-			listed = append(listed, listedEntry{f.path, fold(indexEntry{}, false, f.e, f.stage)})
+			listed = append(listed, listedEntry{f.path, fold(Entry{}, false, f.e, f.stage)})
 		}
 	}
-	return &index{listed: listed}, nil
+	return &Index{listed: listed}, nil
 }
 
 // decodeAll decodes every entry of the index file r of size bytes, in
@@ -212,7 +215,7 @@ func readShared(id plumbing.Hash, path, gitDir string) ([]flatEntry, error) {
 
 // expandDirs replaces each directory entry of a sparse index with the
 // files of its tree, at stage 0, as git does before listing them.
-func (r *Repo) expandDirs(ents []flatEntry) ([]flatEntry, error) {
+func expandDirs(ents []flatEntry, files TreeFiles) ([]flatEntry, error) {
 	if !slices.ContainsFunc(ents, func(f flatEntry) bool { return f.tree }) {
 		return ents, nil
 	}
@@ -225,8 +228,8 @@ func (r *Repo) expandDirs(ents []flatEntry) ([]flatEntry, error) {
 		if f.stage != 0 || !strings.HasSuffix(f.path, "/") {
 			return nil, fmt.Errorf("malformed sparse directory entry %q", f.path)
 		}
-		err := walkFiles(r.readTree, f.e.id, func(p string, te treeEntry) {
-			out = append(out, flatEntry{path: f.path + p, e: indexEntry{mode: te.engineMode(), id: te.id}})
+		err := files(f.e.ID, func(p string, mode patch.Mode, id plumbing.Hash) {
+			out = append(out, flatEntry{path: f.path + p, e: Entry{Mode: mode, ID: id}})
 		})
 		if err != nil {
 			return nil, fmt.Errorf("expanding the sparse directory %s: %w", f.path, err)

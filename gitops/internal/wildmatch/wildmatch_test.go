@@ -1,4 +1,4 @@
-package gitops
+package wildmatch
 
 import "testing"
 
@@ -31,8 +31,8 @@ func TestWildmatch(t *testing.T) {
 		{"a[b", "a[b", false, true},
 	}
 	for _, tc := range tests {
-		if got := wildmatch(tc.pattern, tc.text, tc.fold); got != tc.want {
-			t.Errorf("wildmatch(%q, %q, fold=%v) = %v, want %v", tc.pattern, tc.text, tc.fold, got, tc.want)
+		if got := Match(tc.pattern, tc.text, tc.fold); got != tc.want {
+			t.Errorf("Match(%q, %q, fold=%v) = %v, want %v", tc.pattern, tc.text, tc.fold, got, tc.want)
 		}
 	}
 }

@@ -1,13 +1,13 @@
-package gitops
+package wildmatch
 
 import "strings"
 
-// wildmatch matches text against a glob pattern the way git's
+// Match matches text against a glob pattern the way git's
 // wildmatch does with WM_PATHNAME (used by includeIf): "*" and "?" do
 // not cross "/", "**" between slashes (or at either end) crosses any
 // number of directories, "[...]" is a character class ("!" or "^"
 // negates), "\" escapes. fold makes the match case-insensitive.
-func wildmatch(pattern, text string, fold bool) bool {
+func Match(pattern, text string, fold bool) bool {
 	if fold {
 		pattern, text = strings.ToLower(pattern), strings.ToLower(text)
 	}

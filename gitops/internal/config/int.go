@@ -1,4 +1,4 @@
-package gitops
+package config
 
 import (
 	"errors"
@@ -6,13 +6,13 @@ import (
 	"strings"
 )
 
-// configInt reads an integer configuration value as git's
+// Int reads an integer configuration value as git's
 // git_config_int does: C's strtol in base 0 (leading blanks, a sign,
 // 0x for hex, a leading 0 for octal), then an optional unit k, m or g
 // (times 1024, 1024^2, 1024^3, either case), and the result must fit
 // an int of 32 bits. The error is git's reason: "invalid unit" or "out
 // of range".
-func configInt(v string) (int, error) {
+func Int(v string) (int, error) {
 	s := strings.TrimLeft(v, " \t\n\v\f\r")
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {

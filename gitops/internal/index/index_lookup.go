@@ -1,4 +1,4 @@
-package gitops
+package index
 
 // Finding paths in an index: binary search over its marks, then one
 // read of the entries from a mark to the next; and listing every path,
@@ -15,18 +15,18 @@ import (
 )
 
 // entryAt decodes the entry at the start of e, which newIndex checked.
-func entryAt(e []byte) (ie indexEntry, stage int) {
+func entryAt(e []byte) (ie Entry, stage int) {
 	flags := binary.BigEndian.Uint16(e[flagsAt:])
-	copy(ie.id[:], e[idAt:])
-	ie.mode = modeOf(binary.BigEndian.Uint32(e[modeAt:]))
-	ie.intentToAdd = flags&flagExtended != 0 && binary.BigEndian.Uint16(e[nameAt:])&xflagIntentToAdd != 0
+	copy(ie.ID[:], e[idAt:])
+	ie.Mode = modeOf(binary.BigEndian.Uint32(e[modeAt:]))
+	ie.IntentToAdd = flags&flagExtended != 0 && binary.BigEndian.Uint16(e[nameAt:])&xflagIntentToAdd != 0
 	return ie, int(flags&flagStage) >> 12
 }
 
 // fold adds the next entry of a path to acc, what the earlier ones gave
 // (seen: there were some); the entry of the last stage is the one kept.
-func fold(acc indexEntry, seen bool, e indexEntry, stage int) indexEntry {
-	e.unmerged = stage != 0 || seen && acc.unmerged
+func fold(acc Entry, seen bool, e Entry, stage int) Entry {
+	e.Unmerged = stage != 0 || seen && acc.Unmerged
 	return e
 }
 
@@ -42,7 +42,7 @@ func compare(name []byte, path string) int {
 	return 1
 }
 
-func (idx *index) markName(m int) []byte {
+func (idx *Index) markName(m int) []byte {
 	end := len(idx.markNames)
 	if m+1 < len(idx.marks) {
 		end = int(idx.marks[m+1].name)
@@ -50,14 +50,14 @@ func (idx *index) markName(m int) []byte {
 	return idx.markNames[idx.marks[m].name:end]
 }
 
-// lookup returns the entry of path; for an unmerged path, that of its
-// last stage, with unmerged set. When the file cannot be read (see
-// index), it finds nothing and err says why.
-func (idx *index) lookup(path string) (indexEntry, bool) {
+// Lookup returns the entry of path; for an unmerged path, that of its
+// last stage, with Unmerged set. When the file cannot be read (see
+// Index), it finds nothing and Err says why.
+func (idx *Index) Lookup(path string) (Entry, bool) {
 	if idx.listed != nil {
 		i, ok := slices.BinarySearchFunc(idx.listed, path, func(l listedEntry, p string) int { return strings.Compare(l.path, p) })
 		if !ok {
-			return indexEntry{}, false
+			return Entry{}, false
 		}
 		return idx.listed[i].e, true
 	}
@@ -76,7 +76,7 @@ func (idx *index) lookup(path string) (indexEntry, bool) {
 		hi++
 	}
 	if hi == 0 {
-		return indexEntry{}, false // before the first entry, or none
+		return Entry{}, false // before the first entry, or none
 	}
 	from := max(lo-1, 0)
 	to := idx.end
@@ -86,19 +86,19 @@ func (idx *index) lookup(path string) (indexEntry, bool) {
 	idx.mu.Lock()
 	defer idx.mu.Unlock()
 	if idx.failed != nil {
-		return indexEntry{}, false
+		return Entry{}, false
 	}
 	e, ok, err := idx.find(path, from, to)
 	if err != nil {
 		idx.fail(err)
-		return indexEntry{}, false
+		return Entry{}, false
 	}
 	return e, ok
 }
 
 // find reads the entries from mark from to the offset to and decodes
 // those of path.
-func (idx *index) find(path string, from, to int) (acc indexEntry, seen bool, err error) {
+func (idx *Index) find(path string, from, to int) (acc Entry, seen bool, err error) {
 	mk := idx.marks[from]
 	span, err := idx.read(int(mk.off), to)
 	if err != nil {
@@ -136,7 +136,7 @@ func (idx *index) find(path string, from, to int) (acc indexEntry, seen bool, er
 
 // read returns the bytes of the file from off to end, in a buffer
 // lookups share, once the file is found unchanged.
-func (idx *index) read(off, end int) ([]byte, error) {
+func (idx *Index) read(off, end int) ([]byte, error) {
 	if err := idx.unchanged(); err != nil {
 		return nil, err
 	}
@@ -156,11 +156,11 @@ func (idx *index) read(off, end int) ([]byte, error) {
 // errStop ends a walk early.
 var errStop = errors.New("stop")
 
-// all yields each path once, in index order, with its entry as lookup
+// All yields each path once, in index order, with its entry as Lookup
 // gives it; the paths share one allocation. It reads the file again, and
-// stops early when it fails; err then says why.
-func (idx *index) all() iter.Seq2[string, indexEntry] {
-	return func(yield func(string, indexEntry) bool) {
+// stops early when it fails; Err then says why.
+func (idx *Index) All() iter.Seq2[string, Entry] {
+	return func(yield func(string, Entry) bool) {
 		if idx.listed != nil {
 			for _, l := range idx.listed {
 				if !yield(l.path, l.e) {
@@ -169,7 +169,7 @@ func (idx *index) all() iter.Seq2[string, indexEntry] {
 			}
 			return
 		}
-		if idx.n == 0 || idx.err() != nil {
+		if idx.n == 0 || idx.Err() != nil {
 			return
 		}
 		if err := idx.unchanged(); err != nil {
@@ -181,7 +181,7 @@ func (idx *index) all() iter.Seq2[string, indexEntry] {
 		var sb strings.Builder
 		sb.Grow(idx.nameBytes)
 		var cur string
-		var acc indexEntry
+		var acc Entry
 		seen := false
 		_, err := idx.walk(idx.end, func(_, _ int, raw, name []byte) error {
 			e, stage := entryAt(raw)
@@ -194,7 +194,7 @@ func (idx *index) all() iter.Seq2[string, indexEntry] {
 			}
 			start := sb.Len()
 			sb.Write(name)
-			cur, acc, seen = sb.String()[start:], fold(indexEntry{}, false, e, stage), true
+			cur, acc, seen = sb.String()[start:], fold(Entry{}, false, e, stage), true
 			return nil
 		})
 		switch {
@@ -208,21 +208,25 @@ func (idx *index) all() iter.Seq2[string, indexEntry] {
 }
 
 // failWith is fail for callers that do not hold the lock.
-func (idx *index) failWith(err error) {
+func (idx *Index) failWith(err error) {
 	idx.mu.Lock()
 	defer idx.mu.Unlock()
 	idx.fail(err)
 }
 
-// paths lists each path once, in index order; when the file cannot be
-// read, those before the failure, and err says why.
-func (idx *index) paths() []string {
-	out := make([]string, 0, idx.n+len(idx.listed))
-	for p := range idx.all() {
+// Paths lists each path once, in index order; when the file cannot be
+// read, those before the failure, and Err says why.
+func (idx *Index) Paths() []string {
+	out := make([]string, 0, idx.Len())
+	for p := range idx.All() {
 		out = append(out, p)
 	}
 	return out
 }
+
+// Len is how many paths there are at most: the entries of the file, a
+// path's stages counted apart (of a split or sparse index, the paths).
+func (idx *Index) Len() int { return idx.n + len(idx.listed) }
 
 // modeOf maps an index entry's mode to a patch.Mode.
 func modeOf(m uint32) patch.Mode {

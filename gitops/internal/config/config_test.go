@@ -1,6 +1,7 @@
-package gitops
+package config
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -53,8 +54,8 @@ func TestCanonKey(t *testing.T) {
 func TestParseBool(t *testing.T) {
 	for in, want := range map[string]bool{"true": true, "Yes": true, "on": true, "1": true, "42": true,
 		"false": false, "no": false, "off": false, "0": false, "": false, "maybe": false} {
-		if got := parseBool(in); got != want {
-			t.Errorf("parseBool(%q) = %v, want %v", in, got, want)
+		if got := Bool(in); got != want {
+			t.Errorf("Bool(%q) = %v, want %v", in, got, want)
 		}
 	}
 }
@@ -65,24 +66,24 @@ func TestConfigFileSyntax(t *testing.T) {
 	if err := writeFile(path, content); err != nil {
 		t.Fatal(err)
 	}
-	c, err := readConfigFile(path, nil)
+	c, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for key, want := range map[string]string{
 		"core.bare": "false", "core.filemode": "true", "remote.Origin.url": "a b\tc", "user.name": "Second",
 	} {
-		if got, ok := c.get(key); !ok || got != want {
+		if got, ok := c.Get(key); !ok || got != want {
 			t.Errorf("%s = %q, %v, want %q", key, got, ok, want)
 		}
 	}
 	if err := writeFile(path, "[broken\n"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readConfigFile(path, nil); err == nil {
+	if _, err := ReadFile(path); err == nil {
 		t.Error("a malformed config file gave no error")
 	}
-	if _, err := readConfigFile(filepath.Join(t.TempDir(), "missing"), nil); err != nil {
+	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing")); err != nil {
 		t.Errorf("a missing config file: %v", err)
 	}
 }
@@ -93,7 +94,15 @@ func TestConfigIncludeLoopStops(t *testing.T) {
 	if err := writeFile(path, "[include]\n\tpath = config\n"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readConfigFile(path, &includeCtx{}); err == nil {
+	if _, err := readFile(path, &includeCtx{}); err == nil {
 		t.Error("a self-including config gave no error")
 	}
+}
+
+// writeFile writes a file, creating its directory.
+func writeFile(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(content), 0o644)
 }

@@ -1,4 +1,4 @@
-package gitops
+package index
 
 import (
 	"bytes"
@@ -12,142 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/odb"
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
-
-// stagedRepo is the fixture with staged changes that differ from both
-// HEAD and the working tree.
-func stagedRepo(t *testing.T) *testRepo {
-	tr := newFixture(t)
-	tr.write("a.txt", "staged\n", 0o644)
-	tr.git("add", "a.txt")
-	tr.write("a.txt", "worktree\n", 0o644)
-	tr.git("update-index", "--chmod=+x", "dir/b.txt")
-	tr.write("new.txt", "new\n", 0o644)
-	tr.git("add", "new.txt")
-	tr.git("rm", "-q", "--cached", "ab.txt")
-	tr.write("ita.txt", "intent\n", 0o644)
-	tr.git("add", "-N", "ita.txt")
-	return tr
-}
-
-func TestIndexSource(t *testing.T) {
-	tr := stagedRepo(t)
-	src, err := tr.open(tr.dir).IndexSource()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		path    string
-		mode    patch.Mode
-		content string
-	}{
-		{"a.txt", reg, "staged\n"},
-		{"dir/b.txt", exe, "b\n"},
-		{"run.sh", exe, "#!/bin/sh\necho hi\n"},
-		{"link", slnk, "a.txt"},
-		{"new.txt", reg, "new\n"},
-		{"subm", patch.ModeGitlink, ""},
-	}
-	for _, tc := range tests {
-		e, err := src.Lookup(tc.path)
-		if err != nil {
-			t.Errorf("Lookup(%s): %v", tc.path, err)
-			continue
-		}
-		if want := tr.git("rev-parse", ":"+tc.path); e.Mode != tc.mode || e.ID != want {
-			t.Errorf("Lookup(%s) = %o %s, want %o %s", tc.path, e.Mode, e.ID, tc.mode, want)
-		}
-		checkRead(t, src, tc.path, tc.mode, tc.content)
-	}
-	checkAbsent(t, src, []string{"ab.txt", "ita.txt", "dir", "dir/sub", "missing", "a.txt/x"})
-	for _, p := range []string{"../x", "/a.txt", ".git/HEAD", "dir//b.txt"} {
-		if _, err := src.Lookup(p); err == nil || errors.Is(err, engine.ErrNotExist) {
-			t.Errorf("Lookup(%q) = %v, want a bad path error", p, err)
-		}
-	}
-	checkPaths(t, tr, src, "ita.txt")
-}
-
-func TestIndexSourceUnmerged(t *testing.T) {
-	tr := newFixture(t)
-	var info strings.Builder
-	for stage, content := range []string{"base\n", "ours\n", "theirs\n"} {
-		blob := tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin")
-		info.WriteString("100644 " + blob + " " + string(rune('1'+stage)) + "\ta.txt\n")
-	}
-	tr.git("update-index", "--force-remove", "a.txt")
-	tr.gitEnv(tr.dir, nil, info.String(), "update-index", "--index-info")
-	if out := tr.git("ls-files", "-u", "a.txt"); strings.Count(out, "\n") != 2 {
-		t.Fatalf("setup: ls-files -u:\n%s", out)
-	}
-	src, err := tr.open(tr.dir).IndexSource()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := src.Lookup("a.txt"); err == nil || !strings.Contains(err.Error(), "unmerged") {
-		t.Errorf("Lookup(a.txt) = %v, want an unmerged error", err)
-	}
-	if _, err := src.Read("a.txt"); err == nil || !strings.Contains(err.Error(), "unmerged") {
-		t.Errorf("Read(a.txt) = %v, want an unmerged error", err)
-	}
-	if _, err := src.Lookup("dir/b.txt"); err != nil {
-		t.Errorf("Lookup(dir/b.txt): %v", err)
-	}
-	paths, _ := src.Paths()
-	if n := strings.Count(strings.Join(paths, "\n")+"\n", "a.txt\n"); n != 1 {
-		t.Errorf("Paths() lists a.txt %d times: %v", n, paths)
-	}
-}
-
-func TestIndexSourceHonoursGitIndexFile(t *testing.T) {
-	tr := stagedRepo(t)
-	alt := filepath.Join(t.TempDir(), "alt-index")
-	tr.gitEnv(tr.dir, []string{"GIT_INDEX_FILE=" + alt}, "", "read-tree", "HEAD")
-	r := tr.open(tr.dir)
-	r.env = lookupIn(append(tr.env, "GIT_INDEX_FILE="+alt))
-	src, err := r.IndexSource()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if data, err := src.Read("a.txt"); err != nil || string(data) != "hello\n" {
-		t.Errorf("Read(a.txt) = %q, %v, want HEAD's content", data, err)
-	}
-	if _, err := src.Lookup("new.txt"); err != engine.ErrNotExist {
-		t.Errorf("Lookup(new.txt) = %v, want ErrNotExist", err)
-	}
-
-	// A split index elsewhere is listed by git with that index.
-	env := []string{"GIT_INDEX_FILE=" + alt}
-	tr.gitEnv(tr.dir, env, "", "update-index", "--add", "--cacheinfo", "100644,"+tr.git("rev-parse", ":new.txt")+",alt.txt")
-	tr.gitEnv(tr.dir, env, "", "update-index", "--split-index")
-	if src, err = r.IndexSource(); err != nil {
-		t.Fatal(err)
-	}
-	if data, err := src.Read("alt.txt"); err != nil || string(data) != "new\n" {
-		t.Errorf("split index at GIT_INDEX_FILE: Read(alt.txt) = %q, %v", data, err)
-	}
-	if _, err := src.Lookup("new.txt"); err != engine.ErrNotExist {
-		t.Errorf("split index at GIT_INDEX_FILE: Lookup(new.txt) = %v, want ErrNotExist", err)
-	}
-}
-
-func TestIndexSourceWithoutIndex(t *testing.T) {
-	tr := newTestRepo(t)
-	src, err := tr.open(tr.dir).IndexSource()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if paths, err := src.Paths(); err != nil || len(paths) != 0 {
-		t.Errorf("Paths() = %v, %v, want none", paths, err)
-	}
-	if _, err := src.Lookup("a.txt"); err != engine.ErrNotExist {
-		t.Errorf("Lookup(a.txt) = %v, want ErrNotExist", err)
-	}
-}
 
 // longPath is longer than the 4095 bytes an entry's name length field
 // holds; it only exists in the index (the file system refuses paths
@@ -202,7 +72,7 @@ func indexFixture(t *testing.T, unusual bool) (*testRepo, []string) {
 // index at indexFile: each path once, in order, with the mode and id of
 // its last stage, unmerged when a stage is not 0; intent-to-add for ita
 // alone. Paths between and around them must not be found.
-func checkIndex(t *testing.T, tr *testRepo, idx *index, indexFile string, ita []string) {
+func checkIndex(t *testing.T, tr *testRepo, idx *Index, indexFile string, ita []string) {
 	t.Helper()
 	out := tr.gitEnv(tr.dir, []string{"GIT_INDEX_FILE=" + indexFile}, "", "ls-files", "-s", "-z")
 	var want []listedEntry
@@ -210,37 +80,37 @@ func checkIndex(t *testing.T, tr *testRepo, idx *index, indexFile string, ita []
 		meta, path, _ := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		mode, _ := strconv.ParseUint(f[0], 8, 32)
-		e := indexEntry{mode: patch.Mode(mode), unmerged: f[2] != "0", intentToAdd: slices.Contains(ita, path)}
-		copy(e.id[:], mustHex(t, f[1]))
+		e := Entry{Mode: patch.Mode(mode), Unmerged: f[2] != "0", IntentToAdd: slices.Contains(ita, path)}
+		copy(e.ID[:], mustHex(t, f[1]))
 		if n := len(want); n > 0 && want[n-1].path == path {
-			e.unmerged = true
+			e.Unmerged = true
 			want[n-1].e = e
 			continue
 		}
 		want = append(want, listedEntry{path, e})
 	}
 	var got []listedEntry
-	for p, e := range idx.all() {
+	for p, e := range idx.All() {
 		got = append(got, listedEntry{p, e})
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("entries differ from git ls-files -s:\n got %v\nwant %v", got, want)
 	}
-	if paths := idx.paths(); len(paths) != len(want) {
+	if paths := idx.Paths(); len(paths) != len(want) {
 		t.Errorf("paths() lists %d paths, want %d", len(paths), len(want))
 	}
 	for _, w := range want {
-		if e, ok := idx.lookup(w.path); !ok || e != w.e {
-			t.Errorf("lookup(%q) = %+v, %v, want %+v", shorten(w.path, 40), e, ok, w.e)
+		if e, ok := idx.Lookup(w.path); !ok || e != w.e {
+			t.Errorf("lookup(%q) = %+v, %v, want %+v", shorten(w.path), e, ok, w.e)
 		}
 		for _, p := range []string{w.path + "\x00", w.path + "/", w.path[:len(w.path)-1], w.path + "~"} {
-			if _, ok := idx.lookup(p); ok && !slices.ContainsFunc(want, func(l listedEntry) bool { return l.path == p }) {
-				t.Errorf("lookup(%q) found an entry", shorten(p, 40))
+			if _, ok := idx.Lookup(p); ok && !slices.ContainsFunc(want, func(l listedEntry) bool { return l.path == p }) {
+				t.Errorf("lookup(%q) found an entry", shorten(p))
 			}
 		}
 	}
 	for _, p := range []string{"", "!", "dir", "many/", "\xff\xff"} {
-		if _, ok := idx.lookup(p); ok {
+		if _, ok := idx.Lookup(p); ok {
 			t.Errorf("lookup(%q) found an entry", p)
 		}
 	}
@@ -301,11 +171,10 @@ func TestReadIndexMatchesGit(t *testing.T) {
 			} else if tc.format == 0 && !errors.As(perr, new(*layered)) {
 				t.Fatalf("parseIndex = %v, want a layered error", perr)
 			}
-			// Open refuses the extensions.worktreeConfig that
-			// sparse-checkout sets (go-git does not know it).
-			r := &Repo{root: tr.dir, gitDir: filepath.Join(tr.dir, ".git"), env: lookupIn(tr.env)}
-			r.commonDir = r.gitDir
-			idx, err := r.readIndex(file, r.gitDir)
+			// No git runs here: a sparse directory's files come from
+			// the object store.
+			gitDir := filepath.Join(tr.dir, ".git")
+			idx, err := Open(file, gitDir, storeFiles(gitDir))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -314,23 +183,13 @@ func TestReadIndexMatchesGit(t *testing.T) {
 			}
 			checkIndex(t, tr, idx, file, ita)
 			if tc.name == "sparse" {
-				if e, ok := idx.lookup("other/deep/y.txt"); !ok || e.mode != reg {
+				if e, ok := idx.Lookup("other/deep/y.txt"); !ok || e.Mode != patch.ModeRegular {
 					t.Error("a file of a sparse directory is not found")
 				}
-				if _, ok := idx.lookup(longPath); !ok {
+				if _, ok := idx.Lookup(longPath); !ok {
 					t.Error("the long path, in a sparse directory, is not found")
 				}
 			}
-			if tc.format != 0 {
-				return
-			}
-			// Read without git: the same entries.
-			defer func(old func(string) (string, error)) { lookGit = old }(lookGit)
-			lookGit = func(string) (string, error) { return "", exec.ErrNotFound }
-			if idx, err = r.readIndex(file, r.gitDir); err != nil {
-				t.Fatalf("without git: %v", err)
-			}
-			checkIndex(t, tr, idx, file, ita)
 		})
 	}
 }
@@ -344,10 +203,7 @@ func TestReadSplitIndexChanged(t *testing.T) {
 	tr.git("config", "splitIndex.maxPercentChange", "100") // keep the shared index
 	tr.git("update-index", "--split-index")
 	file := filepath.Join(tr.dir, ".git", "index")
-	r := &Repo{root: tr.dir, gitDir: filepath.Join(tr.dir, ".git"), env: lookupIn(tr.env)}
-	r.commonDir = r.gitDir
-	defer func(old func(string) (string, error)) { lookGit = old }(lookGit)
-	lookGit = func(string) (string, error) { return "", exec.ErrNotFound }
+	gitDir := filepath.Join(tr.dir, ".git")
 	id := tr.git("rev-parse", ":a.txt")
 	steps := []struct {
 		name string
@@ -376,7 +232,7 @@ func TestReadSplitIndexChanged(t *testing.T) {
 		if _, err := parseIndex(data); !errors.As(err, new(*layered)) {
 			t.Fatalf("%s: the index is no longer split (%v)", st.name, err)
 		}
-		idx, err := r.readIndex(file, r.gitDir)
+		idx, err := Open(file, gitDir, storeFiles(gitDir))
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
@@ -384,45 +240,20 @@ func TestReadSplitIndexChanged(t *testing.T) {
 	}
 }
 
-// TestReadIndexLinkedWorktree reads a linked worktree's split index,
-// whose shared part git finds from that worktree's git dir.
-func TestReadIndexLinkedWorktree(t *testing.T) {
-	tr := newFixture(t)
-	wtDir := filepath.Join(filepath.Dir(tr.dir), "wt")
-	tr.git("worktree", "add", "-q", "-b", "side", wtDir)
-	tr.gitAt(wtDir, "update-index", "--add", "--cacheinfo", "100755,"+tr.git("rev-parse", ":a.txt")+",wt-only.sh")
-	tr.gitAt(wtDir, "update-index", "--split-index")
-	r := tr.open(tr.dir)
-	wt, err := r.worktreeAt(wtDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e, ok := idx.lookup("wt-only.sh"); !ok || e.mode != exe {
-		t.Errorf("lookup(wt-only.sh) = %+v, %v", e, ok)
-	}
-	if _, ok := idx.lookup("a.txt"); !ok {
-		t.Error("lookup(a.txt): not found")
-	}
-}
-
 func TestReadIndexMissing(t *testing.T) {
 	tr := newTestRepo(t)
-	r := tr.open(tr.dir)
-	idx, err := r.readIndex(filepath.Join(tr.dir, ".git", "index"), r.gitDir)
+	gitDir := filepath.Join(tr.dir, ".git")
+	idx, err := Open(filepath.Join(gitDir, "index"), gitDir, storeFiles(gitDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := idx.lookup("a"); ok || len(idx.paths()) != 0 {
-		t.Errorf("a missing index has entries: %v", idx.paths())
+	if _, ok := idx.Lookup("a"); ok || len(idx.Paths()) != 0 {
+		t.Errorf("a missing index has entries: %v", idx.Paths())
 	}
 }
 
 // parseIndex reads an index file held in memory.
-func parseIndex(data []byte) (*index, error) {
+func parseIndex(data []byte) (*Index, error) {
 	return newIndex(bytes.NewReader(data), int64(len(data)))
 }
 
@@ -532,22 +363,6 @@ func TestParseIndexCorrupt(t *testing.T) {
 	}
 }
 
-func TestReadIndexCorruptFile(t *testing.T) {
-	tr := newFixture(t)
-	file := filepath.Join(tr.dir, ".git", "index")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, data[:len(data)/2], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err = tr.open(tr.dir).IndexSource()
-	if err == nil || !strings.Contains(err.Error(), "reading the index "+file) {
-		t.Errorf("IndexSource on a truncated index: %v", err)
-	}
-}
-
 // TestReadIndexLarge reads indexes larger than the window of the
 // sequential passes, with names longer than the window, and the stages
 // of an unmerged path on both sides of a mark.
@@ -572,12 +387,12 @@ func TestReadIndexLarge(t *testing.T) {
 			env := []string{"GIT_INDEX_FILE=" + file}
 			tr.gitEnv(tr.dir, env, info.String(), "update-index", "--index-info")
 			tr.gitEnv(tr.dir, env, "", "update-index", "--index-version", v)
-			r := tr.open(tr.dir)
-			idx, err := r.readIndex(file, r.gitDir)
+			gitDir := filepath.Join(tr.dir, ".git")
+			idx, err := Open(file, gitDir, storeFiles(gitDir))
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer idx.close()
+			defer idx.Close()
 			if fi, err := os.Stat(file); err != nil || fi.Size() < 2*windowSize {
 				t.Fatalf("setup: the index is not larger than the window: %v", err)
 			}
@@ -585,81 +400,10 @@ func TestReadIndexLarge(t *testing.T) {
 				t.Fatalf("setup: the second mark is not in the middle of p/0031's stages")
 			}
 			checkIndex(t, tr, idx, file, nil)
-			if err := idx.err(); err != nil {
+			if err := idx.Err(); err != nil {
 				t.Fatal(err)
 			}
 		})
-	}
-}
-
-// TestIndexFileChanged changes the index file while an IndexSource has
-// it open: replaced as git does, the source keeps the index it read;
-// written in place, cut or closed, the source fails, saying so.
-func TestIndexFileChanged(t *testing.T) {
-	tr := stagedRepo(t)
-	file := filepath.Join(t.TempDir(), "index")
-	env := []string{"GIT_INDEX_FILE=" + file}
-	tr.gitEnv(tr.dir, env, "", "read-tree", "HEAD")
-	r := tr.open(tr.dir)
-	r.env = lookupIn(append(tr.env, env...))
-	open := func() (engine.Source, *index) {
-		t.Helper()
-		src, err := r.IndexSource()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := src.Lookup("a.txt"); err != nil {
-			t.Fatal(err)
-		}
-		return src, src.(*indexSource).idx
-	}
-
-	src, _ := open()
-	tr.gitEnv(tr.dir, env, "", "update-index", "--add", "--cacheinfo", "100644,"+tr.git("rev-parse", ":new.txt")+",added.txt")
-	if _, err := src.Lookup("added.txt"); err != engine.ErrNotExist {
-		t.Errorf("replaced: Lookup(added.txt) = %v, want ErrNotExist (the index as opened)", err)
-	}
-	if data, err := src.Read("a.txt"); err != nil || string(data) != "hello\n" {
-		t.Errorf("replaced: Read(a.txt) = %q, %v", data, err)
-	}
-	if paths, err := src.Paths(); err != nil || slices.Contains(paths, "added.txt") {
-		t.Errorf("replaced: Paths() = %v, %v", paths, err)
-	}
-
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(time.Hour)
-	for _, tc := range []struct {
-		name   string
-		change func(idx *index) error
-		want   string
-	}{
-		{"written in place", func(*index) error {
-			if err := os.WriteFile(file, bytes.Replace(data, []byte("a.txt"), []byte("a.txx"), 1), 0o644); err != nil {
-				return err
-			}
-			return os.Chtimes(file, later, later) // as if written later than it was read
-		}, "changed while it was in use"},
-		{"cut", func(*index) error { return os.Truncate(file, int64(len(data)/2)) }, "changed while it was in use"},
-		{"closed", func(idx *index) error { idx.close(); return nil }, "file already closed"},
-	} {
-		if err := os.WriteFile(file, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		src, idx := open()
-		if err := tc.change(idx); err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []string{"a.txt", "dir/b.txt", "missing"} {
-			if _, err := src.Lookup(p); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), file) {
-				t.Errorf("%s: Lookup(%s) = %v, want an error with %q and the file's name", tc.name, p, err, tc.want)
-			}
-		}
-		if _, err := src.Paths(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Paths() = %v, want an error with %q", tc.name, err, tc.want)
-		}
 	}
 }
 
@@ -720,12 +464,12 @@ func FuzzReadIndex(f *testing.F) {
 			t.Fatalf("%d marks and %d bytes of names for %d bytes", len(idx.marks), len(idx.markNames), len(data))
 		}
 		var paths []string
-		for p := range idx.all() {
-			idx.lookup(p)
+		for p := range idx.All() {
+			idx.Lookup(p)
 			paths = append(paths, p)
 		}
-		idx.lookup("b/c")
-		if err := idx.err(); err != nil {
+		idx.Lookup("b/c")
+		if err := idx.Err(); err != nil {
 			t.Fatalf("the bytes newIndex checked: %v", err)
 		}
 		// The file changes after it was opened (cut, its bytes changed,
@@ -742,15 +486,15 @@ func FuzzReadIndex(f *testing.F) {
 			mustErr bool
 		}{{cut, len(cut) < idx.end && idx.n > 0}, {flipped, false}, {shifted, false}} {
 			idx.r, idx.failed = bytes.NewReader(changed.data), nil
-			for p := range idx.all() {
-				idx.lookup(p)
+			for p := range idx.All() {
+				idx.Lookup(p)
 			}
-			if changed.mustErr && !errors.Is(idx.err(), errIndexChanged) {
-				t.Fatalf("all() on a file cut to %d of %d bytes: %v", len(cut), len(data), idx.err())
+			if changed.mustErr && !errors.Is(idx.Err(), errIndexChanged) {
+				t.Fatalf("all() on a file cut to %d of %d bytes: %v", len(cut), len(data), idx.Err())
 			}
 			idx.failed = nil
 			for _, p := range paths {
-				idx.lookup(p)
+				idx.Lookup(p)
 			}
 		}
 	})
@@ -784,15 +528,61 @@ func TestReadIndexOfBenchmarkSize(t *testing.T) {
 		for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 			meta, path, _ := strings.Cut(rec, "\t")
 			fields := strings.Fields(meta)
-			e, ok := idx.lookup(path)
-			if !ok || fmt.Sprintf("%06o %s %s", uint32(e.mode), e.id, fields[2]) != meta {
-				t.Fatalf("v%s: %q: got %06o %s (found %v), git says %s", v, path, uint32(e.mode), e.id, ok, meta)
+			e, ok := idx.Lookup(path)
+			if !ok || fmt.Sprintf("%06o %s %s", uint32(e.Mode), e.ID, fields[2]) != meta {
+				t.Fatalf("v%s: %q: got %06o %s (found %v), git says %s", v, path, uint32(e.Mode), e.ID, ok, meta)
 			}
 			n++
 		}
-		if got := len(idx.paths()); got != n || n != benchEntries {
+		if got := len(idx.Paths()); got != n || n != benchEntries {
 			t.Errorf("v%s: %d paths, git lists %d, want %d", v, got, n, benchEntries)
 		}
-		idx.close()
+		idx.Close()
 	}
+}
+
+// shorten cuts the long path down for messages.
+func shorten(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:40] + "..."
+}
+
+// storeFiles lists the files of a tree as gitops does for a sparse
+// index, reading the trees from the object store of gitDir.
+func storeFiles(gitDir string) TreeFiles {
+	s := odb.New(filepath.Join(gitDir, "objects"))
+	var walk TreeFiles
+	walk = func(id plumbing.Hash, fn func(string, patch.Mode, plumbing.Hash)) error {
+		_, data, err := s.Read(id)
+		if err != nil {
+			return err
+		}
+		for len(data) > 0 {
+			sp := bytes.IndexByte(data, ' ')
+			nul := bytes.IndexByte(data, 0)
+			if sp < 0 || nul < sp || len(data) < nul+21 {
+				return fmt.Errorf("malformed tree %s", id)
+			}
+			mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+			if err != nil {
+				return err
+			}
+			name := string(data[sp+1 : nul])
+			var sub plumbing.Hash
+			copy(sub[:], data[nul+1:])
+			data = data[nul+21:]
+			if mode&0o170000 == 0o040000 {
+				err := walk(sub, func(p string, m patch.Mode, id plumbing.Hash) { fn(name+"/"+p, m, id) })
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			fn(name, modeOf(uint32(mode)), sub)
+		}
+		return nil
+	}
+	return walk
 }

@@ -1,31 +1,46 @@
-package gitops
+package config
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/go-git/gcfg"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/wildmatch"
 )
 
-// gitConfig holds configuration values by canonical key
+// Values holds configuration values by canonical key
 // ("section.key" or "section.subsection.key", section and key lower
 // case); the last value set wins, as in git.
-type gitConfig struct {
+type Values struct {
 	vals map[string]string
 }
 
-func (c *gitConfig) get(key string) (string, bool) {
+// Get returns the value of a canonical key.
+func (c *Values) Get(key string) (string, bool) {
 	v, ok := c.vals[key]
 	return v, ok
 }
 
-func (c *gitConfig) set(key, value string) { c.vals[canonKey(key)] = value }
+// All yields every canonical key with its value, in no order.
+func (c *Values) All() iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for k, v := range c.vals {
+			if !yield(k, v) {
+				return
+			}
+		}
+	}
+}
+
+func (c *Values) set(key, value string) { c.vals[canonKey(key)] = value }
 
 // includeCtx is what [include] and [includeIf] need to know.
 type includeCtx struct {
@@ -37,7 +52,16 @@ type includeCtx struct {
 // maxIncludeDepth bounds include chains, as git's MAX_INCLUDE_DEPTH.
 const maxIncludeDepth = 10
 
-// config reads git configuration as git does for a command run in this
+// Where says which repository configuration is read for, and the
+// environment that moves and adds to it.
+type Where struct {
+	GitDir    string // the worktree's git dir (config.worktree, includeIf gitdir:)
+	CommonDir string // where the repository's config is
+	Branch    string // the current branch (includeIf onbranch:), "" when detached
+	Env       func(string) (string, bool)
+}
+
+// Read reads git configuration as git does for a command run in a
 // repository, lowest priority first: system (/etc/gitconfig or
 // GIT_CONFIG_SYSTEM, skipped when GIT_CONFIG_NOSYSTEM is true), global
 // (GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config then
@@ -45,29 +69,23 @@ const maxIncludeDepth = 10
 // extensions.worktreeConfig is on, then GIT_CONFIG_COUNT/KEY_n/VALUE_n
 // and GIT_CONFIG_PARAMETERS (git -c). include.path and includeIf
 // (gitdir:, gitdir/i:, onbranch:) are followed.
-func (r *Repo) config() (*gitConfig, error) {
-	r.cfgOnce.Do(func() { r.cfg, r.cfgErr = r.readConfig() })
-	return r.cfg, r.cfgErr
-}
-
-func (r *Repo) readConfig() (*gitConfig, error) {
-	c := &gitConfig{vals: map[string]string{}}
-	home, _ := r.env("HOME")
-	branch, _ := r.CurrentBranch()
-	inc := &includeCtx{gitDir: r.gitDir, branch: branch, home: home}
+func Read(w Where) (*Values, error) {
+	c := &Values{vals: map[string]string{}}
+	home, _ := w.Env("HOME")
+	inc := &includeCtx{gitDir: w.GitDir, branch: w.Branch, home: home}
 
 	var files []string
-	if v, _ := r.env("GIT_CONFIG_NOSYSTEM"); !parseBool(v) {
+	if v, _ := w.Env("GIT_CONFIG_NOSYSTEM"); !Bool(v) {
 		sys := "/etc/gitconfig"
-		if v, ok := r.env("GIT_CONFIG_SYSTEM"); ok {
+		if v, ok := w.Env("GIT_CONFIG_SYSTEM"); ok {
 			sys = v
 		}
 		files = append(files, sys)
 	}
-	if v, ok := r.env("GIT_CONFIG_GLOBAL"); ok {
-		files = append(files, expandHome(v, home))
+	if v, ok := w.Env("GIT_CONFIG_GLOBAL"); ok {
+		files = append(files, ExpandHome(v, home))
 	} else {
-		if xdg, _ := r.env("XDG_CONFIG_HOME"); xdg != "" {
+		if xdg, _ := w.Env("XDG_CONFIG_HOME"); xdg != "" {
 			files = append(files, filepath.Join(xdg, "git", "config"))
 		} else if home != "" {
 			files = append(files, filepath.Join(home, ".config", "git", "config"))
@@ -76,31 +94,37 @@ func (r *Repo) readConfig() (*gitConfig, error) {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	files = append(files, filepath.Join(r.commonDir, "config"))
+	files = append(files, filepath.Join(w.CommonDir, "config"))
 	for _, f := range files {
 		if err := c.addFile(f, inc, 0); err != nil {
 			return nil, err
 		}
 	}
-	if v, _ := c.get("extensions.worktreeconfig"); parseBool(v) {
-		if err := c.addFile(filepath.Join(r.gitDir, "config.worktree"), inc, 0); err != nil {
+	if v, _ := c.Get("extensions.worktreeconfig"); Bool(v) {
+		if err := c.addFile(filepath.Join(w.GitDir, "config.worktree"), inc, 0); err != nil {
 			return nil, err
 		}
 	}
-	if err := c.addEnv(r.env); err != nil {
+	if err := c.addEnv(w.Env); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// readConfigFile reads one file; inc nil means includes are ignored.
-func readConfigFile(path string, inc *includeCtx) (*gitConfig, error) {
-	c := &gitConfig{vals: map[string]string{}}
+// ReadFile reads one file, ignoring its includes; a missing file holds
+// nothing.
+func ReadFile(path string) (*Values, error) {
+	return readFile(path, nil)
+}
+
+// readFile reads one file; inc nil means includes are ignored.
+func readFile(path string, inc *includeCtx) (*Values, error) {
+	c := &Values{vals: map[string]string{}}
 	return c, c.addFile(path, inc, 0)
 }
 
 // addFile reads a config file; a missing file adds nothing.
-func (c *gitConfig) addFile(path string, inc *includeCtx, depth int) error {
+func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 	if path == "" {
 		return nil
 	}
@@ -131,7 +155,7 @@ func (c *gitConfig) addFile(path string, inc *includeCtx, depth int) error {
 			if depth >= maxIncludeDepth {
 				return fmt.Errorf("gitops: config includes nested too deeply at %s", path)
 			}
-			p := expandHome(value, inc.home)
+			p := ExpandHome(value, inc.home)
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(filepath.Dir(path), p)
 			}
@@ -166,11 +190,11 @@ func (inc *includeCtx) matches(cond, dir string) bool {
 			pat += "**"
 		}
 		fold := kind == "gitdir/i"
-		if wildmatch(pat, inc.gitDir, fold) {
+		if wildmatch.Match(pat, inc.gitDir, fold) {
 			return true
 		}
 		real, err := filepath.EvalSymlinks(inc.gitDir)
-		return err == nil && wildmatch(pat, real, fold)
+		return err == nil && wildmatch.Match(pat, real, fold)
 	case "onbranch":
 		if inc.branch == "" {
 			return false
@@ -178,14 +202,14 @@ func (inc *includeCtx) matches(cond, dir string) bool {
 		if strings.HasSuffix(pat, "/") {
 			pat += "**"
 		}
-		return wildmatch(pat, inc.branch, false)
+		return wildmatch.Match(pat, inc.branch, false)
 	}
 	return false
 }
 
 // addEnv adds GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n and
 // then GIT_CONFIG_PARAMETERS (what `git -c k=v` passes on).
-func (c *gitConfig) addEnv(env func(string) (string, bool)) error {
+func (c *Values) addEnv(env func(string) (string, bool)) error {
 	if v, ok := env("GIT_CONFIG_COUNT"); ok && v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -284,8 +308,8 @@ func canonKey(k string) string {
 	return strings.ToLower(k[:first]) + k[first:last] + strings.ToLower(k[last:])
 }
 
-// parseBool reads a git boolean; anything unrecognised is false.
-func parseBool(v string) bool {
+// Bool reads a git boolean; anything unrecognised is false.
+func Bool(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "true", "yes", "on":
 		return true
@@ -294,7 +318,9 @@ func parseBool(v string) bool {
 	return err == nil && n != 0
 }
 
-func expandHome(p, home string) string {
+// ExpandHome expands a leading "~/" (or "~" alone) to home, as git
+// does for paths in its configuration.
+func ExpandHome(p, home string) string {
 	if p == "~" {
 		return home
 	}

@@ -1,4 +1,4 @@
-package gitops
+package index
 
 import (
 	"crypto/sha1"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	goindex "github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // benchEntries is the size of the index of the benchmarks, a large
@@ -51,12 +53,12 @@ func benchIndex(b testing.TB, v string) (string, []string) {
 // oldIndex is the index as gitops read it before (go-git's decoder and
 // a map of every entry), for comparison.
 type oldIndex struct {
-	entries map[string]indexEntry
+	entries map[string]Entry
 	paths   []string
 }
 
 func readIndexGoGit(path string) (*oldIndex, error) {
-	idx := &oldIndex{entries: map[string]indexEntry{}}
+	idx := &oldIndex{entries: map[string]Entry{}}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return idx, nil
@@ -74,11 +76,11 @@ func readIndexGoGit(path string) (*oldIndex, error) {
 		if !seen {
 			idx.paths = append(idx.paths, e.Name)
 		}
-		ie := indexEntry{mode: modeOf(uint32(e.Mode)), id: e.Hash, intentToAdd: e.IntentToAdd}
+		ie := Entry{Mode: modeOf(uint32(e.Mode)), ID: e.Hash, IntentToAdd: e.IntentToAdd}
 		if e.Mode == filemode.Executable {
-			ie.mode = exe
+			ie.Mode = patch.ModeExec
 		}
-		ie.unmerged = e.Stage != 0 || seen && old.unmerged
+		ie.Unmerged = e.Stage != 0 || seen && old.Unmerged
 		idx.entries[e.Name] = ie
 	}
 	return idx, nil
@@ -87,11 +89,12 @@ func readIndexGoGit(path string) (*oldIndex, error) {
 // BenchmarkReadIndex opens an index of benchEntries files and looks 10
 // paths up (what a reply touching 10 files costs), or lists every path
 // (what a reply naming a file by a suffix costs), with go-git's decoder
-// ("go-git") and this package's ("gitops").
+// ("go-git") and this package's ("gitops", the name it had when it
+// was part of package gitops, so that results compare with earlier
+// ones).
 func BenchmarkReadIndex(b *testing.B) {
 	for _, v := range []string{"2", "4"} {
 		file, wanted := benchIndex(b, v)
-		r := &Repo{}
 		b.Run("v"+v+"/lookup10/go-git", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -109,16 +112,16 @@ func BenchmarkReadIndex(b *testing.B) {
 		b.Run("v"+v+"/lookup10/gitops", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				idx, err := r.readIndex(file, "")
+				idx, err := Open(file, "", nil)
 				if err != nil {
 					b.Fatal(err)
 				}
 				for _, p := range wanted {
-					if _, ok := idx.lookup(p); !ok {
+					if _, ok := idx.Lookup(p); !ok {
 						b.Fatalf("%s not found", p)
 					}
 				}
-				idx.close()
+				idx.Close()
 			}
 		})
 		b.Run("v"+v+"/paths/go-git", func(b *testing.B) {
@@ -133,26 +136,26 @@ func BenchmarkReadIndex(b *testing.B) {
 		b.Run("v"+v+"/paths/gitops", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				idx, err := r.readIndex(file, "")
+				idx, err := Open(file, "", nil)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if n := len(idx.paths()); n != benchEntries {
-					b.Fatal(n, idx.err())
+				if n := len(idx.Paths()); n != benchEntries {
+					b.Fatal(n, idx.Err())
 				}
-				idx.close()
+				idx.Close()
 			}
 		})
 		b.Run("v"+v+"/lookup10-only/gitops", func(b *testing.B) {
-			idx, err := r.readIndex(file, "")
+			idx, err := Open(file, "", nil)
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer idx.close()
+			defer idx.Close()
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, p := range wanted {
-					if _, ok := idx.lookup(p); !ok {
+					if _, ok := idx.Lookup(p); !ok {
 						b.Fatalf("%s not found", p)
 					}
 				}

@@ -1,4 +1,4 @@
-package gitops
+package index
 
 // Decoding index entries (v2/v3 and v4) and walking them through a
 // read window, and checking the extensions that follow them.
@@ -16,7 +16,7 @@ import (
 // number, offset, bytes and name (both valid until fn returns). It
 // returns where the entries end, or the first error of fn or of an
 // entry ("entry 3 runs past the end of the file").
-func (idx *index) walk(end int, fn func(i, off int, e, name []byte) error) (int, error) {
+func (idx *Index) walk(end int, fn func(i, off int, e, name []byte) error) (int, error) {
 	w := window{r: idx.r, start: headerSize, end: end}
 	var name []byte // v4: the previous name, in a buffer of its own
 	off := headerSize
@@ -121,7 +121,7 @@ var (
 // size; prev is the name of the entry before (v4, whose names are
 // prefix-compressed), which it appends to and leaves as it was on
 // error.
-func (idx *index) decode(b, prev []byte) ([]byte, int, error) {
+func (idx *Index) decode(b, prev []byte) ([]byte, int, error) {
 	if idx.v4 {
 		return decodeV4(b, prev)
 	}

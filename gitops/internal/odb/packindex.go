@@ -1,4 +1,4 @@
-package gitops
+package odb
 
 // A pack's .idx read in place: the fanout once, then only the names
 // and offsets a lookup needs (go-git's idxfile.Index, for its packfile).
@@ -24,7 +24,7 @@ import (
 // each REF_DELTA base, FindHash for each OFS_DELTA base. Entries and
 // EntriesByOffset, which only iterating a whole pack needs, return
 // errIndexIteration; FindCRC32 fails on a version 1 index, which has
-// no checksums. Not safe for concurrent use: the objectStore's lock
+// no checksums. Not safe for concurrent use: the Store's lock
 // covers it.
 type packIndex struct {
 	f       *os.File

@@ -1,4 +1,4 @@
-package gitops
+package index
 
 // Reading the git index (git's Documentation/gitformat-index.txt):
 // versions 2, 3 and 4, split and sparse indexes included, all decoded
@@ -20,8 +20,8 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
-// index is what gitops needs of the git index: per path, its mode, blob
-// id, whether it is unmerged and whether it is intent-to-add.
+// Index is what gitops needs of the git index: per path, its mode,
+// blob id, whether it is unmerged and whether it is intent-to-add.
 //
 // A reply touches a handful of paths of an index that may hold a
 // hundred thousand, so the file is not kept in memory: one sequential
@@ -30,7 +30,7 @@ import (
 // reads the few kilobytes up to the next mark with one ReadAt. Listing
 // every path reads the entries again.
 //
-// The file stays open until close (or until the index is garbage: an
+// The file stays open until Close (or until the index is garbage: an
 // os.File closes itself then), and an open file is a snapshot: git
 // writes an index by renaming a new file over the old one, which leaves
 // the open one as it was, so lookups answer from the index as it was
@@ -38,8 +38,8 @@ import (
 // write into the file itself (not what git does) changes it: each read
 // first compares its size and modification time with those at open, and
 // a change, or any failure to read, makes that lookup and every later
-// one fail; err returns why.
-type index struct {
+// one fail; Err returns why.
+type Index struct {
 	n         int // entries
 	nameBytes int // their names' total length
 	v4        bool
@@ -69,16 +69,22 @@ type index struct {
 	listed []listedEntry
 }
 
-type indexEntry struct {
-	mode        patch.Mode
-	id          plumbing.Hash
-	unmerged    bool // some stage other than 0 is present
-	intentToAdd bool // `git add -N`: no content staged yet
+// Entry is what the index holds for a path.
+type Entry struct {
+	Mode        patch.Mode
+	ID          plumbing.Hash
+	Unmerged    bool // some stage other than 0 is present
+	IntentToAdd bool // `git add -N`: no content staged yet
 }
+
+// TreeFiles calls fn with each file of the tree id and of its
+// subtrees, with its path below the tree, its mode and its id; a
+// sparse index's directory entries are expanded with it.
+type TreeFiles func(id plumbing.Hash, fn func(path string, mode patch.Mode, id plumbing.Hash)) error
 
 // mark is an entry lookup can start from: where it and the next entry
 // start in the file, and where its name starts in markNames (it ends
-// where the next mark's starts). 32 bits suffice: readIndex refuses
+// where the next mark's starts). 32 bits suffice: Open refuses
 // files of 4 GiB or more.
 type mark struct{ off, next, name uint32 }
 
@@ -109,7 +115,7 @@ const (
 
 	// markEvery is how many entries there are between marks at least,
 	// unless markBytes come first; a lookup reads and decodes the
-	// entries from one mark to the next, rarely two (see lookup).
+	// entries from one mark to the next, rarely two (see Lookup).
 	// Measured on 100,000 entries of 96 bytes (BenchmarkReadIndex), a
 	// lookup takes 1.7 µs, most of it the two system calls (fstat and
 	// pread), and from 8 to 128 that changes by a fifth; with 32 the
@@ -128,12 +134,12 @@ var errIndexChanged = errors.New("the file changed while it was in use (written 
 
 type listedEntry struct {
 	path string
-	e    indexEntry
+	e    Entry
 }
 
 // layered says why an index file's entries are not the index itself:
 // a split index records changes to a shared index, and a sparse index
-// has entries that stand for whole directories. readIndex then reads
+// has entries that stand for whole directories. Open then reads
 // every entry (see flatIndex) instead of looking paths up in place.
 type layered struct{ feature string }
 
@@ -144,16 +150,16 @@ var (
 	sparseIndex = &layered{"sparse index"}
 )
 
-// readIndex opens the index file at path, of the repository whose git
-// dir is gitDir; a
-// missing file is an empty index. A split index is merged with its
-// shared index, and a sparse index's directories are expanded to the
-// files of their trees (both held in memory: see flatIndex). The index
-// keeps the file open: close it when done (see index).
-func (r *Repo) readIndex(path, gitDir string) (*index, error) {
+// Open opens the index file at path, of the repository whose git dir
+// is gitDir; a missing file is an empty index. A split index is merged
+// with its shared index, and a sparse index's directories are expanded
+// to the files of their trees, which files lists (both held in memory:
+// see flatIndex). The index keeps the file open: Close it when done
+// (see Index).
+func Open(path, gitDir string, files TreeFiles) (*Index, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &index{}, nil
+		return &Index{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gitops: reading the index: %w", err)
@@ -172,7 +178,7 @@ func (r *Repo) readIndex(path, gitDir string) (*index, error) {
 	}
 	var l *layered
 	if errors.As(err, &l) {
-		idx, err = r.flatIndex(f, fi.Size(), path, gitDir)
+		idx, err = flatIndex(f, fi.Size(), path, gitDir, files)
 	}
 	f.Close()
 	if err != nil {
@@ -188,7 +194,7 @@ func (r *Repo) readIndex(path, gitDir string) (*index, error) {
 // (lookups on a misordered file miss, as git's do); it checks that no
 // entry runs past the file, and allocates at most in proportion to the
 // file's size.
-func newIndex(r io.ReaderAt, size int64) (*index, error) {
+func newIndex(r io.ReaderAt, size int64) (*Index, error) {
 	idx, end, err := indexHeader(r, size)
 	if err != nil {
 		return nil, err
@@ -234,7 +240,7 @@ func newIndex(r io.ReaderAt, size int64) (*index, error) {
 // indexHeader checks the header of the index file r of size bytes and
 // returns an index holding its entry count and version, and where its
 // extensions end (the checksum starts).
-func indexHeader(r io.ReaderAt, size int64) (*index, int, error) {
+func indexHeader(r io.ReaderAt, size int64) (*Index, int, error) {
 	var head [headerSize]byte
 	if size >= headerSize+checksumSize {
 		if err := readFull(r, head[:], 0); err != nil {
@@ -256,19 +262,19 @@ func indexHeader(r io.ReaderAt, size int64) (*index, int, error) {
 	if uint64(count) > uint64(end-headerSize)/minEntrySize {
 		return nil, 0, fmt.Errorf("index claims %d entries, more than its %d bytes can hold", count, size)
 	}
-	return &index{n: int(count), v4: version == 4, r: r, size: size}, end, nil
+	return &Index{n: int(count), v4: version == 4, r: r, size: size}, end, nil
 }
 
-// close closes the file; lookups fail after it.
-func (idx *index) close() {
+// Close closes the file; lookups fail after it.
+func (idx *Index) Close() {
 	if idx.f != nil {
 		idx.f.Close()
 	}
 }
 
-// err returns why a lookup or a listing failed (they then find nothing
+// Err returns why a lookup or a listing failed (they then find nothing
 // more), or nil.
-func (idx *index) err() error {
+func (idx *Index) Err() error {
 	idx.mu.Lock()
 	defer idx.mu.Unlock()
 	return idx.failed
@@ -276,7 +282,7 @@ func (idx *index) err() error {
 
 // fail records the first failure. The decoders only fail on bytes that
 // differ from those newIndex checked.
-func (idx *index) fail(err error) {
+func (idx *Index) fail(err error) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) {
 		err = errIndexChanged
@@ -288,7 +294,7 @@ func (idx *index) fail(err error) {
 
 // unchanged fails when the file's size or modification time are no
 // longer those of open.
-func (idx *index) unchanged() error {
+func (idx *Index) unchanged() error {
 	if idx.f == nil {
 		return nil
 	}

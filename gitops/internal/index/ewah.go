@@ -1,4 +1,4 @@
-package gitops
+package index
 
 // EWAH-compressed bitmaps, as git serialises them (ewah/ewah_io.c) in
 // a split index's link extension.

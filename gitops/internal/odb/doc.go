@@ -1,0 +1,22 @@
+// Package odb reads git's object database as git does, without
+// loading whole pack indexes: the objects directory and its
+// alternates (Documentation/gitrepository-layout.txt, "objects" and
+// "objects/info/alternates"), loose objects (zlib-deflated
+// "<type> <size>\0<content>", read with go-git's objfile), and packs
+// through their .idx, versions 1 and 2, and .rev files
+// (Documentation/gitformat-pack.txt, "pack-*.idx files" and
+// "pack-*.rev files").
+//
+// go-git's filesystem storage decodes every .idx of the repository
+// into memory the first time it reads a packed object, and builds a
+// map from offset to name of every object the first time it decodes
+// one: for a reply touching ten files of a large repository, that is
+// most of the run. Here a pack's .idx is read in place (the fanout
+// table once, then a binary search with a few reads of the file, as
+// git does), and go-git's packfile code still inflates the objects and
+// applies deltas, through packIndex, which answers its questions from
+// the file.
+//
+// Errors keep the "gitops:" prefix they had when this was part of
+// package gitops: they reach the user unchanged.
+package odb

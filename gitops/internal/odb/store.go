@@ -1,0 +1,405 @@
+package odb
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/format/objfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+)
+
+// Store reads objects from an objects directory and its alternates.
+// It keeps the packs it opened until Close: an open pack is what makes
+// the next read cheap. Safe for concurrent use (go-git's Packfile is
+// not, so one lock covers every read).
+type Store struct {
+	mu     sync.Mutex
+	root   string       // the repository's objects directory
+	dirs   []*objectDir // root first, then its alternates, depth first
+	listed bool         // dirs and their packs are listed
+	// cache holds the objects the packs inflated, delta bases among
+	// them, as go-git's storage does: one for all packs, so that many
+	// packs do not make many caches of the default size.
+	cache cache.Object
+}
+
+// objectDir is an objects directory and the packs it held when last
+// listed, newest first.
+type objectDir struct {
+	path  string
+	packs []*pack
+}
+
+// maxAlternateDepth is how deep git follows alternates of alternates.
+const maxAlternateDepth = 5
+
+// ErrNotFound: no objects directory of the store holds the object.
+var ErrNotFound = errors.New("gitops: object not in the object directories")
+
+// New returns the store of the objects directory root (and its
+// alternates); nothing is read before the first object is asked for.
+func New(root string) *Store {
+	return &Store{root: root, cache: cache.NewObjectLRUDefault()}
+}
+
+// Root is the objects directory the store was made for.
+func (s *Store) Root() string { return s.root }
+
+// Read returns the type and content of object id, found as git finds
+// it: in the packs (a pack holds most
+// objects of a repository, and looking there costs a lookup in an
+// index already open), then loose, then in packs added since they were
+// listed (a concurrent repack may have moved a loose object into one).
+// ErrNotFound when none holds it. The content is the caller's.
+func (s *Store) Read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for attempt := 0; attempt < 2; attempt++ {
+		if err := s.list(attempt > 0); err != nil {
+			return plumbing.InvalidObject, nil, err
+		}
+		for _, d := range s.dirs {
+			if t, data, err := d.readPacked(id, s.cache); !errors.Is(err, ErrNotFound) {
+				return t, data, err
+			}
+		}
+		for _, d := range s.dirs {
+			if t, data, err := readLoose(d.path, id); !errors.Is(err, ErrNotFound) {
+				return t, data, err
+			}
+		}
+	}
+	return plumbing.InvalidObject, nil, ErrNotFound
+}
+
+// Has is Read without the reading.
+func (s *Store) Has(id plumbing.Hash) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for attempt := 0; attempt < 2; attempt++ {
+		if err := s.list(attempt > 0); err != nil {
+			return false, err
+		}
+		for _, d := range s.dirs {
+			for _, p := range d.packs {
+				if ok, err := p.contains(id, s.cache); ok || err != nil {
+					return ok, err
+				}
+			}
+		}
+		for _, d := range s.dirs {
+			if _, err := os.Stat(LoosePath(d.path, id)); err == nil {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// list finds the objects directories and their packs, once, or again
+// when relist is set. Packs already open stay open.
+func (s *Store) list(relist bool) error {
+	if s.listed && !relist {
+		return nil
+	}
+	old := map[string]*pack{}
+	for _, d := range s.dirs {
+		for _, p := range d.packs {
+			old[p.idxPath] = p
+		}
+	}
+	var dirs []*objectDir
+	seen := map[string]bool{}
+	var add func(path string, depth int)
+	add = func(path string, depth int) {
+		path = filepath.Clean(path)
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+			return // git warns and goes on without it
+		}
+		d := &objectDir{path: path, packs: listPacks(path, old)}
+		dirs = append(dirs, d)
+		if depth >= maxAlternateDepth {
+			return
+		}
+		for _, alt := range readAlternates(path) {
+			add(alt, depth+1)
+		}
+	}
+	add(s.root, 0)
+	for _, d := range dirs {
+		for _, p := range d.packs {
+			delete(old, p.idxPath)
+		}
+	}
+	for _, p := range old {
+		p.close() // removed since, by a repack
+	}
+	s.dirs, s.listed = dirs, true
+	return nil
+}
+
+// readAlternates reads dir/info/alternates: one objects directory a
+// line, relative ones relative to dir, '#' comments, C-quoted when the
+// line starts with '"'.
+func readAlternates(dir string) []string {
+	data, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if line[0] == '"' {
+			if uq, err := strconv.Unquote(line); err == nil {
+				line = uq
+			}
+		}
+		if !filepath.IsAbs(line) {
+			line = filepath.Join(dir, line)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// listPacks lists the packs of objects directory dir, newest first as
+// git orders them (recent packs are the likeliest to hold what is
+// asked), reusing the open ones of old. An .idx without its .pack is
+// left out (a pack being written or removed).
+func listPacks(dir string, old map[string]*pack) []*pack {
+	ents, err := os.ReadDir(filepath.Join(dir, "pack"))
+	if err != nil {
+		return nil
+	}
+	type found struct {
+		p     *pack
+		mtime int64
+	}
+	var fs []found
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".idx")
+		if !ok || !strings.HasPrefix(name, "pack-") {
+			continue
+		}
+		base := filepath.Join(dir, "pack", name)
+		fi, err := os.Stat(base + ".pack")
+		if err != nil {
+			continue
+		}
+		p := old[base+".idx"]
+		if p == nil || p.err != nil { // try again what failed to open
+			p = &pack{idxPath: base + ".idx", packPath: base + ".pack"}
+		}
+		fs = append(fs, found{p, fi.ModTime().UnixNano()})
+	}
+	slices.SortStableFunc(fs, func(a, b found) int {
+		switch {
+		case a.mtime > b.mtime:
+			return -1
+		case a.mtime < b.mtime:
+			return 1
+		}
+		return 0
+	})
+	out := make([]*pack, len(fs))
+	for i, f := range fs {
+		out[i] = f.p
+	}
+	return out
+}
+
+// readPacked reads id from the first pack of d holding it.
+func (d *objectDir) readPacked(id plumbing.Hash, c cache.Object) (plumbing.ObjectType, []byte, error) {
+	for _, p := range d.packs {
+		ok, err := p.contains(id, c)
+		if err != nil {
+			return plumbing.InvalidObject, nil, err
+		}
+		if ok {
+			return p.read(id)
+		}
+	}
+	return plumbing.InvalidObject, nil, ErrNotFound
+}
+
+// LoosePath is where the loose object id is under objects directory
+// dir.
+func LoosePath(dir string, id plumbing.Hash) string {
+	h := id.String()
+	return filepath.Join(dir, h[:2], h[2:])
+}
+
+// readLoose reads a loose object with go-git's objfile reader, and
+// checks its name: the reader hashes what it inflates anyway.
+func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	f, err := os.Open(LoosePath(dir, id))
+	if errors.Is(err, os.ErrNotExist) {
+		return plumbing.InvalidObject, nil, ErrNotFound
+	}
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	defer f.Close()
+	rd, err := objfile.NewReader(f)
+	if err != nil {
+		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+	}
+	defer rd.Close()
+	t, size, err := rd.Header()
+	if err != nil {
+		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+	}
+	data, err := ReadSized(rd, size)
+	if err != nil {
+		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+	}
+	if int64(len(data)) != size {
+		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %d bytes, header says %d", id, len(data), size)
+	}
+	if got := rd.Hash(); got != id {
+		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: content hashes to %s", id, got)
+	}
+	return t, data, nil
+}
+
+// ReadSized reads r to the end into a buffer of the announced size,
+// which a corrupt header cannot make huge before any byte arrives.
+func ReadSized(r io.Reader, size int64) ([]byte, error) {
+	const maxPrealloc = 64 << 20
+	buf := make([]byte, 0, min(max(size, 0), maxPrealloc)+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
+	}
+}
+
+// Close closes the packs the store opened; a later read opens them
+// again.
+func (s *Store) Close() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.dirs {
+		for _, p := range d.packs {
+			p.close()
+		}
+	}
+	s.dirs, s.listed = nil, false
+}
+
+// pack is one pack of an objects directory, opened on first use.
+type pack struct {
+	idxPath, packPath string
+	idx               *packIndex
+	pf                *packfile.Packfile
+	err               error // opening failed: the pack is skipped
+}
+
+// contains looks id up in the pack's index, opening it first. A pack
+// that cannot be opened holds nothing (git warns and goes on).
+func (p *pack) contains(id plumbing.Hash, c cache.Object) (bool, error) {
+	if p.idx == nil && p.err == nil {
+		p.err = p.open(c)
+	}
+	if p.err != nil {
+		return false, nil
+	}
+	_, ok, err := p.idx.find(id)
+	return ok, err
+}
+
+func (p *pack) open(c cache.Object) error {
+	idx, err := openPackIndex(p.idxPath)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(p.packPath)
+	if err != nil {
+		idx.close()
+		return err
+	}
+	// The pack ends with the checksum its index names: a pack replaced
+	// under the same name (or a truncated one) is not read with the
+	// wrong index.
+	var sum [20]byte
+	fi, err := f.Stat()
+	if err == nil && fi.Size() < 32 {
+		err = fmt.Errorf("gitops: %s: too short for a pack", p.packPath)
+	}
+	if err == nil {
+		_, err = f.ReadAt(sum[:], fi.Size()-20)
+	}
+	if err == nil && sum != idx.packSum {
+		err = fmt.Errorf("gitops: %s does not match its index", p.packPath)
+	}
+	if err != nil {
+		f.Close()
+		idx.close()
+		return err
+	}
+	p.idx = idx
+	// No filesystem: go-git then returns every object in memory, rather
+	// than a handle that opens the pack again to read it.
+	p.pf = packfile.NewPackfileWithCache(idx, nil, packFile{f}, c, 0)
+	return nil
+}
+
+// read reads id, which the index holds, with go-git's packfile code.
+func (p *pack) read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	o, err := p.pf.Get(id)
+	if err != nil {
+		return plumbing.InvalidObject, nil, fmt.Errorf("%s: %w", filepath.Base(p.packPath), err)
+	}
+	rd, err := o.Reader()
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	defer rd.Close()
+	// The object may sit in the packfile's delta base cache: copy.
+	data, err := ReadSized(rd, o.Size())
+	return o.Type(), data, err
+}
+
+func (p *pack) close() {
+	if p.pf != nil {
+		p.pf.Close()
+	}
+	if p.idx != nil {
+		p.idx.close()
+	}
+	p.idx, p.pf, p.err = nil, nil, nil
+}
+
+// packFile is an open pack as go-git's Packfile takes it (a
+// billy.File); it is only read.
+type packFile struct{ *os.File }
+
+func (packFile) Lock() error   { return nil }
+func (packFile) Unlock() error { return nil }
