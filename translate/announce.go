@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,21 +27,21 @@ var fillers = map[string]bool{
 }
 
 // courtesy opens sentences that only apologise, thank or acknowledge.
-var courtesy = regexp.MustCompile(`(?i)^(i apologi[sz]e|apologies|my apologies|sorry|thank you|thanks|that's a (great|good|excellent) (question|point|idea)|(great|good|excellent) (question|point|catch))\b`)
+var courtesy = lazyRegexpOf(`(?i)^(i apologi[sz]e|apologies|my apologies|sorry|thank you|thanks|that's a (great|good|excellent) (question|point|idea)|(great|good|excellent) (question|point|catch))\b`)
 
 // acknowledgement is "I understand the issue." and its kin: short, and
 // about the reader's message rather than the change.
-var acknowledgement = regexp.MustCompile(`(?i)^(i (now )?(understand|see)( now)?|understood|got it)\b`)
+var acknowledgement = lazyRegexpOf(`(?i)^(i (now )?(understand|see)( now)?|understood|got it)\b`)
 
 // interjection is an opening word a subject is better without
 // ("Sure, I'll add the tests." reads "I'll add the tests.").
-var interjection = regexp.MustCompile(`(?i)^(sure|okay|ok|yes|certainly|alright|all right|great|absolutely|of course|indeed|no problem|you['\x{2019}]re (absolutely )?right|you are right|you['\x{2019}]re correct|good catch|understood),\s+`)
+var interjection = lazyRegexpOf(`(?i)^(sure|okay|ok|yes|certainly|alright|all right|great|absolutely|of course|indeed|no problem|you['\x{2019}]re (absolutely )?right|you are right|you['\x{2019}]re correct|good catch|understood),\s+`)
 
 // restatement opens a sentence that restates the request or the
 // concern ("I understand that you want to add a dot pattern.", "You're
 // right to worry about Windows."): it explains, so the body keeps it,
 // but it says what was asked, not what is done.
-var restatement = regexp.MustCompile(`(?i)^(you're (absolutely )?right to|you are right to|(i (now )?understand|i see)( that| what)?[^.]*\byou('d| would)? (want|like|wish|asked|are asking|mean)|you want (me )?to|you('d| would) like (me )?to|it (seems|sounds) like you want)\b`)
+var restatement = lazyRegexpOf(`(?i)^(you're (absolutely )?right to|you are right to|(i (now )?understand|i see)( that| what)?[^.]*\byou('d| would)? (want|like|wish|asked|are asking|mean)|you want (me )?to|you('d| would) like (me )?to|it (seems|sounds) like you want)\b`)
 
 func isRestatement(s string) bool { return restatement.MatchString(normWord(s)) }
 
@@ -108,8 +107,8 @@ var announceNouns = wordSet(`change changes edit edits block blocks code file fi
 	snippet steps command commands`)
 
 var (
-	fileToken = regexp.MustCompile(`^[\w./-]*\w\.[a-zA-Z0-9]{1,8}$|/`)
-	wordSplit = regexp.MustCompile(`[^\p{L}\p{N}'/._*-]+`)
+	fileToken = lazyRegexpOf(`^[\w./-]*\w\.[a-zA-Z0-9]{1,8}$|/`)
+	wordSplit = lazyRegexpOf(`[^\p{L}\p{N}'/._*-]+`)
 )
 
 // isAnnouncement reports whether sentence s (Markdown stripped) only
@@ -127,7 +126,7 @@ var blockWords = wordSet(`method methods function functions class classes module
 
 // searchReplace names the block itself ("Let me provide the corrected
 // SEARCH/REPLACE block that matches the file:").
-var searchReplace = regexp.MustCompile(`(?i)search\s*/\s*replace`)
+var searchReplace = lazyRegexpOf(`(?i)search\s*/\s*replace`)
 
 // isBodyAnnouncement reports whether sentence s of the body (with its
 // Markdown) announces a block or a command the body no longer holds:
@@ -147,7 +146,7 @@ func isBodyAnnouncement(s string) bool {
 	return announces(plain(codeSpan.ReplaceAllString(s, "")), func(w string) bool { return blockWords[w] })
 }
 
-var codeSpan = regexp.MustCompile("`[^`]*`")
+var codeSpan = lazyRegexpOf("`[^`]*`")
 
 // announces is isAnnouncement with more words allowed: those extra
 // accepts.

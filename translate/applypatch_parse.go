@@ -4,7 +4,6 @@ package translate
 // in a heredoc), their file sections and chunks.
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -34,7 +33,7 @@ type apFenceSpan struct {
 
 // apHeredocRe finds a heredoc operator and its word: <<EOF, <<'EOF',
 // <<"EOF", <<-EOF; not in a run of "<" (a conflict marker).
-var apHeredocRe = regexp.MustCompile(`(?:^|[^<])<<-?[ \t]*(?:'([^'\s]+)'|"([^"\s]+)"|([A-Za-z_][A-Za-z0-9_]*))`)
+var apHeredocRe = lazyRegexpOf(`(?:^|[^<])<<-?[ \t]*(?:'([^'\s]+)'|"([^"\s]+)"|([A-Za-z_][A-Za-z0-9_]*))`)
 
 // run sorts the reply's lines into prose, fences and patches, and
 // reads each patch where it starts.
@@ -401,7 +400,7 @@ func (p *applyPatchReader) lostUntil(lost *int, j, to int) bool {
 }
 
 // apNumbersRe is the numbers part of a unified-diff "@@" line.
-var apNumbersRe = regexp.MustCompile(`^-(\d{1,9})(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@`)
+var apNumbersRe = lazyRegexpOf(`^-(\d{1,9})(?:,\d+)?\s+\+\d+(?:,\d+)?\s*@@`)
 
 // chunk reads the chunk starting at line j and returns it with the
 // line after it.

@@ -3,7 +3,6 @@ package translate
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -79,9 +78,9 @@ type chunkSplit struct {
 
 var (
 	// chunkOpsKey is a top-level operations key.
-	chunkOpsKey = regexp.MustCompile(`^operations[ \t]*:`)
+	chunkOpsKey = lazyRegexpOf(`^operations[ \t]*:`)
 	// yamlKey is a top-level key of a YAML mapping.
-	yamlKey = regexp.MustCompile(`^[A-Za-z_][\w.-]*[ \t]*:([ \t]|$)`)
+	yamlKey = lazyRegexpOf(`^[A-Za-z_][\w.-]*[ \t]*:([ \t]|$)`)
 )
 
 // splitChunk finds the CHUNK documents of a reply: the fences labelled
@@ -179,7 +178,7 @@ func yamlish(l, next string) bool {
 	return strings.TrimSpace(value) != "" || next != "" && (next[0] == ' ' || next[0] == '\t')
 }
 
-func hasLine(lines []string, re *regexp.Regexp) bool {
+func hasLine(lines []string, re *lazyRegexp) bool {
 	for _, l := range lines {
 		if re.MatchString(l) {
 			return true

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -107,12 +106,12 @@ func says(p string) bool {
 }
 
 var (
-	lineBreak  = regexp.MustCompile(`[ \t]*\n[ \t]*`)
-	mdLink     = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-	mdLeader   = regexp.MustCompile(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
+	lineBreak  = lazyRegexpOf(`[ \t]*\n[ \t]*`)
+	mdLink     = lazyRegexpOf(`\[([^\]]*)\]\([^)]*\)`)
+	mdLeader   = lazyRegexpOf(`^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)`)
 	mdEmphasis = strings.NewReplacer("**", "", "__", "")
 	// mdStar is *emphasis* with single stars (not a * b).
-	mdStar = regexp.MustCompile(`(^|[\s(])\*([^*\s][^*]*[^*\s]|[^*\s])\*($|[\s.,;:!?)])`)
+	mdStar = lazyRegexpOf(`(^|[\s(])\*([^*\s][^*]*[^*\s]|[^*\s])\*($|[\s.,;:!?)])`)
 )
 
 // plain strips the Markdown a subject should not carry and joins the

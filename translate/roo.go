@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -295,7 +294,7 @@ func rooUnescape(l string) string {
 
 // rooNumber is a line number as Roo Code's read_file shows it ("12 | "),
 // one "|" and not two (extract-text.ts, everyLineHasLineNumbers).
-var rooNumber = regexp.MustCompile(`^\s*(\d+)\s+\|(?:[^|]|$)`)
+var rooNumber = lazyRegexpOf(`^\s*(\d+)\s+\|(?:[^|]|$)`)
 
 // rooNumbered reports whether every one of lines (at least one)
 // starts with a line number.

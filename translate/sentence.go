@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -15,11 +14,11 @@ import (
 type span struct{ start, end int }
 
 var (
-	mdFence = regexp.MustCompile("^\\s*(```|~~~)")
+	mdFence = lazyRegexpOf("^\\s*(```|~~~)")
 	// mdBlockStart is a line that starts a block of its own: a list
 	// item, a heading, a quote, a table row.
-	mdBlockStart = regexp.MustCompile(`^\s*(#{1,6}\s|>|[-*+]\s|\d+[.)]\s|\|)`)
-	mdList       = regexp.MustCompile(`^\s*([-*+]|\d+[.)])\s`)
+	mdBlockStart = lazyRegexpOf(`^\s*(#{1,6}\s|>|[-*+]\s|\d+[.)]\s|\|)`)
+	mdList       = lazyRegexpOf(`^\s*([-*+]|\d+[.)])\s`)
 )
 
 // abbreviations end in a period that ends no sentence.

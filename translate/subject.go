@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,18 +14,18 @@ import (
 var (
 	// strongCut: a comma, or a word that opens a reason, a purpose or a
 	// relative clause.
-	strongCut = regexp.MustCompile(`(?i)[,;]\s|\s[-\x{2013}\x{2014}]\s|\s(so that|so|because|which|since|while|where|whereas|when|although|though|unless|thereby|ensuring|allowing|making|in order to|to ensure|to make sure|as well as)\s`)
+	strongCut = lazyRegexpOf(`(?i)[,;]\s|\s[-\x{2013}\x{2014}]\s|\s(so that|so|because|which|since|while|where|whereas|when|although|though|unless|thereby|ensuring|allowing|making|in order to|to ensure|to make sure|as well as)\s`)
 	// weakCut: a preposition or conjunction that starts a phrase of
 	// detail ("in the X class", "to handle Y", "by doing Z").
-	weakCut = regexp.MustCompile(`(?i)\s(to|by|using|with|without|in|inside|within|for|and|or|from|on|at|into|instead of|as|via|through|after|before|if|that)\s`)
+	weakCut = lazyRegexpOf(`(?i)\s(to|by|using|with|without|in|inside|within|for|and|or|from|on|at|into|instead of|as|via|through|after|before|if|that)\s`)
 	// openEnd is a part that ends wanting its object ("... to check",
 	// "... is designed"): a cut there reads cut short.
-	openEnd = regexp.MustCompile(`(?i)\bto \S+$|\b(designed|used|able|going|want|wants|need|needs|ensure|ensures|allow|allows|help|helps|make|makes|indicates|indicate|suggests|suggest|shows|show|means|mean|seems|seem|appears|appear|similar|related|equal|is|are|was|were|confirms|confirm|verifies|verify|checks|check|states|says|assumes|requires|causes|cause|based)$`)
+	openEnd = lazyRegexpOf(`(?i)\bto \S+$|\b(designed|used|able|going|want|wants|need|needs|ensure|ensures|allow|allows|help|helps|make|makes|indicates|indicate|suggests|suggest|shows|show|means|mean|seems|seem|appears|appear|similar|related|equal|is|are|was|were|confirms|confirm|verifies|verify|checks|check|states|says|assumes|requires|causes|cause|based)$`)
 	// introClause opens a sentence with a clause that needs the main
 	// one after its comma ("To fix the error, we ...").
-	introClause = regexp.MustCompile(`(?i)^(to|if|when|since|because|as|while|after|before|once|for|in order to|now that|given|with)\b`)
+	introClause = lazyRegexpOf(`(?i)^(to|if|when|since|because|as|while|after|before|once|for|in order to|now that|given|with)\b`)
 	// parenthetical is an aside "(like this)", not a call's "()".
-	parenthetical = regexp.MustCompile(`\s+\([^()]+\)`)
+	parenthetical = lazyRegexpOf(`\s+\([^()]+\)`)
 )
 
 // dangling are words a shortened subject must not end with.
@@ -98,7 +97,7 @@ func ShortSubject(s string, max int) string {
 // none). A part that is only a sentence's opening clause ("To fix the
 // error" of "To fix the error, we ...") counts only when intro is set,
 // and then only such parts do.
-func bestCut(s string, re *regexp.Regexp, max, min int, intro bool) string {
+func bestCut(s string, re *lazyRegexp, max, min int, intro bool) string {
 	best := ""
 	for _, loc := range re.FindAllStringIndex(s, -1) {
 		p := trimEnd(s[:loc[0]])

@@ -5,7 +5,6 @@ package translate
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -112,9 +111,9 @@ func udiffFirst(names ...string) string {
 var (
 	// A timestamp after a name, without the tab that usually stands
 	// before it: "2024-05-01 10:00:00.000000000 +0200".
-	udiffStampRe = regexp.MustCompile(`\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?(\s*([+-]\d{4}|Z|UTC))?$`)
+	udiffStampRe = lazyRegexpOf(`\s+\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?(\s*([+-]\d{4}|Z|UTC))?$`)
 	// A remark after a name: "(revision 12)", "(working copy)", "(original)".
-	udiffRemarkRe = regexp.MustCompile(`(?i)\s+\((revision \d+|working copy|nonexistent|original|modified|new|old|updated|new file|deleted)\)$`)
+	udiffRemarkRe = lazyRegexpOf(`(?i)\s+\((revision \d+|working copy|nonexistent|original|modified|new|old|updated|new file|deleted)\)$`)
 )
 
 // udiffHeaderName cleans the name of a "---" or "+++" line (after the

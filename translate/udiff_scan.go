@@ -4,7 +4,6 @@ package translate
 // and where each ends.
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -282,7 +281,7 @@ func udiffBinaryEnd(lines []string, j int) int {
 }
 
 // udiffCountsRe reads the counts of an "@@" line; a count left out is 1.
-var udiffCountsRe = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
+var udiffCountsRe = lazyRegexpOf(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
 
 // udiffHunkEnd returns the end of the hunk whose "@@" line is lines[i]:
 // as far as its counts reach, else to its last context, removed or

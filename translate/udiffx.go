@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -155,7 +154,7 @@ func udxEnvelopeAt(text string) int {
 	return -1
 }
 
-var udxHintRe = regexp.MustCompile(`(?i)<file_changes`)
+var udxHintRe = lazyRegexpOf(`(?i)<file_changes`)
 
 // udxMarkerOf is markerAt's answer for the trimmed line t when t
 // resembles a udiffx tag.

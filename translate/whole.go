@@ -2,7 +2,6 @@ package translate
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -365,7 +364,7 @@ func (s *wholeReader) proseNames(i int) ([]string, int) {
 }
 
 // codeSpanRe is a Markdown code span.
-var codeSpanRe = regexp.MustCompile("`([^`]+)`")
+var codeSpanRe = lazyRegexpOf("`([^`]+)`")
 
 func (s *wholeReader) warn(line int, format string, args ...any) {
 	s.warns = append(s.warns, warning(line, format, args...))
@@ -379,11 +378,11 @@ func (s *wholeReader) prose() []string {
 
 var (
 	// A list bullet before a name: "- ", "+ ", "1. ", "2) ".
-	listMarkerRe = regexp.MustCompile(`^(?:[-+]|\d{1,3}[.)])\s+`)
+	listMarkerRe = lazyRegexpOf(`^(?:[-+]|\d{1,3}[.)])\s+`)
 	// A label before a name: "File: a.py", "**File:** `a.py`", "# Path: a.py".
-	nameLabelRe = regexp.MustCompile(`(?i)^[#>*_\s]*(?:(?:new|updated|modified|changed|full|complete)\s+)?(?:file\s*name|file\s*path|file|path)[*_\s]*:[*_\s]*(\S.*)$`)
+	nameLabelRe = lazyRegexpOf(`(?i)^[#>*_\s]*(?:(?:new|updated|modified|changed|full|complete)\s+)?(?:file\s*name|file\s*path|file|path)[*_\s]*:[*_\s]*(\S.*)$`)
 	// A name as an attribute of the info string: path=a.py, title="a.py".
-	infoAttrRe = regexp.MustCompile(`(?i)(?:^|[\s{])(?:path|file|filename|file_name|filepath|title|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))`)
+	infoAttrRe = lazyRegexpOf(`(?i)(?:^|[\s{])(?:path|file|filename|file_name|filepath|title|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))`)
 )
 
 // wholeNameLine returns the file name the trimmed line t holds.
