@@ -25,7 +25,7 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
 	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
-	only    = flag.String("only", "", "run only this case: replay")
+	only    = flag.String("only", "", "run only these cases: replay, or round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply)")
 )
 
 func main() {
@@ -104,10 +104,13 @@ func (b *bench) report() {
 		b.caseInterrupt()
 		b.caseFailing()
 		b.caseReplay()
+		b.round2(big)
 	case "replay":
 		b.caseReplay()
+	case "round2":
+		b.round2(b.bigRepo())
 	default:
-		fail("-only %s: no such case (want replay)", *only)
+		fail("-only %s: no such case (want replay or round2)", *only)
 	}
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")
