@@ -56,12 +56,12 @@ the report; with -o each recorded turn's files are kept until the patch
 files are written at the end.`,
 		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := readApplyOptions(cmd)
 			if err != nil {
 				return err
 			}
-			return runReplay(o, s)
+			return runReplay(ctx, o, s)
 		},
 	}
 }
@@ -109,7 +109,7 @@ func logLine(t *turnReport) string {
 	return fmt.Sprintf(" (log line %d)", t.Line)
 }
 
-func runReplay(o applyOptions, s streams) error {
+func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	if len(o.Replies) == 0 {
 		return usageError("replay needs a SESSION: a session log or a directory of replies")
 	}
@@ -130,8 +130,7 @@ func runReplay(o applyOptions, s streams) error {
 		return err
 	}
 
-	ctx, release := onInterrupt()
-	defer release()
+	defer interruptible(ctx)()
 	m := newMeter(rc.s, o.commonOptions, -1)
 	hook := m.hook()
 	var (
@@ -170,8 +169,7 @@ func runReplay(o applyOptions, s streams) error {
 		r.Compact(o.PatchDir == "") // -o writes the patch files from the contents at the end
 		keep(r, cur)
 		if r.Failed() && !o.Partial {
-			return &replayStop{&exitError{exitFailed, fmt.Errorf("the replay stopped at %s%s, whose edits failed (see above); the turns before it are recorded",
-				r.Source, logLine(cur.info))}}
+			return &replayStop{&turnFailedError{at: r.Source + logLine(cur.info)}}
 		}
 		return nil
 	}
@@ -196,11 +194,11 @@ func runReplay(o applyOptions, s streams) error {
 			return out, stop
 		case errors.As(runErr, &ie):
 			out.stopped, out.cut = true, ie.Cut
-			msg := fmt.Sprintf("interrupted: %s replayed", plural(len(results), "turn", "turns"))
+			msg := plural(len(results), "turn", "turns") + " replayed"
 			if ie.Cut != "" {
 				msg += fmt.Sprintf("; %s was cut short: nothing of it is recorded", ie.Cut)
 			}
-			return out, &exitError{exitInterrupted, errors.New(msg + "; the turns after it were not read")}
+			return out, fmt.Errorf("%w: %s; the turns after it were not read", errInterrupted, msg)
 		}
 		return out, nil
 	})
@@ -211,6 +209,14 @@ func runReplay(o applyOptions, s streams) error {
 type replayStop struct{ err error }
 
 func (e *replayStop) Error() string { return e.err.Error() }
+
+// turnFailedError stops a replay without --partial at the turn at
+// (its source and log line) whose edits failed (exit 1).
+type turnFailedError struct{ at string }
+
+func (e *turnFailedError) Error() string {
+	return fmt.Sprintf("the replay stopped at %s, whose edits failed (see above); the turns before it are recorded", e.at)
+}
 
 // requestSubject is a commit subject from a user's request: its first
 // line that holds text (CommitMessage shortens it when long, and keeps

@@ -19,13 +19,13 @@ func statusOf(results []*engine.ReplyResult) error {
 	var err error
 	for _, r := range results {
 		if errors.Is(r.Err, translate.ErrNoEdits) {
-			return &exitError{exitUsage, errors.New("no edit found")}
+			return errNoEdit
 		}
 		if malformedReply(r.Err) {
-			return &exitError{exitUsage, errors.New("a reply is malformed")}
+			return errMalformed
 		}
 		if errors.Is(r.Err, engine.ErrTooLarge) {
-			return &exitError{exitUsage, errors.New("a reply is over a limit (see the flags --max-*)")}
+			return errOverLimit
 		}
 		if r.Failed() {
 			err = errEditsFailed

@@ -22,7 +22,7 @@ field and its patch file in "patch") is printed instead.`,
 			&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "write one format-patch file per reply into `DIR`"},
 		),
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := readCommon(cmd)
 			if err != nil {
 				return err
@@ -30,7 +30,7 @@ field and its patch file in "patch") is printed instead.`,
 			if err := checkPatchDir(o.Dir, cmd.String("patch-dir"), "written"); err != nil {
 				return err
 			}
-			res, err := resolveOnly(o, s)
+			res, err := resolveOnly(ctx, o, s)
 			if err != nil {
 				return err
 			}
