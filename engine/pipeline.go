@@ -64,11 +64,11 @@ type ReplyStatus string
 // The statuses of a reply. Unchanged is a reply whose edits are all
 // already applied: nothing is recorded, and that is a success.
 const (
-	Recorded  ReplyStatus = "recorded"
-	Partial   ReplyStatus = "partial"
-	Rejected  ReplyStatus = "failed"
-	Checked   ReplyStatus = "checked"
-	Unchanged ReplyStatus = "unchanged"
+	Recorded    ReplyStatus = "recorded"
+	Partial     ReplyStatus = "partial"
+	ReplyFailed ReplyStatus = "failed"
+	Checked     ReplyStatus = "checked"
+	Unchanged   ReplyStatus = "unchanged"
 )
 
 // ReplyResult is everything Run learnt about one reply.
@@ -185,7 +185,7 @@ func RunEach(ctx context.Context, next func() (Input, error), base Source, rec R
 			}
 			return err // the reply that stopped the run has no result to report
 		}
-		if len(res.Changes) > 0 && res.Status != Rejected {
+		if len(res.Changes) > 0 && res.Status != ReplyFailed {
 			cur.apply(res.Changes)
 			if parent != nil {
 				parent.apply(res.Changes)
@@ -211,7 +211,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	}
 	res := &ReplyResult{Source: in.Source}
 	if err := opts.Limits.checkReply(in.Text); err != nil {
-		res.Err, res.Status = err, Rejected
+		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
 	if err := enter(PhaseParse); err != nil {
@@ -241,7 +241,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		err = opts.Limits.checkEdits(len(reply.Ops))
 	}
 	if err != nil {
-		res.Err, res.Status = err, Rejected
+		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
 	if err := enter(PhaseResolve); err != nil {
@@ -259,12 +259,12 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	}
 	res.Outcomes = result.Outcomes
 	if err := onlySnippets(result.Outcomes); err != nil {
-		res.Err, res.Status = err, Rejected
+		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
 	failed := result.Failed() > 0
 	if failed && !opts.Partial {
-		res.Status = Rejected
+		res.Status = ReplyFailed
 		return res, nil
 	}
 	res.Changes = result.Changes
@@ -272,7 +272,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if len(res.Changes) == 0 {
 		res.Status = Unchanged
 		if failed {
-			res.Status = Rejected
+			res.Status = ReplyFailed
 		}
 		return res, nil
 	}

@@ -205,7 +205,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 	if err != nil {
 		for _, r := range results {
 			if r.Commit != "" {
-				r.Commit, r.ShortCommit, r.Status = "", "", engine.Rejected
+				r.Commit, r.ShortCommit, r.Status = "", "", engine.ReplyFailed
 			}
 		}
 		if moved := notRecorded(err); moved != nil {
