@@ -18,8 +18,13 @@ type Input struct {
 	Source string // where it came from: a file name, or "-"
 	Text   string
 	// Reply, when set, is the reply already read (a turn of a session
-	// log): Run resolves its operations and does not parse Text.
-	Reply *translate.Reply
+	// log, or a reply apply read to name its branch): Run resolves its
+	// operations and does not parse Text. ReadErr is what reading it
+	// found (translate.Parse's error), which Run reports as the reply's
+	// error; set alone, for a reply that could not be read at all, Run
+	// does not parse Text either.
+	Reply   *translate.Reply
+	ReadErr error
 	// Subject and Body, when Subject is set, make the commit message
 	// instead of the reply's description (replay: the user's request
 	// and the assistant's prose); -m still wins over them.
@@ -217,16 +222,17 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if err := enter(PhaseParse); err != nil {
 		return nil, err
 	}
-	reply, err := in.Reply, error(nil)
-	if reply == nil {
+	reply, err := in.Reply, in.ReadErr
+	switch {
+	case reply == nil && err == nil:
 		var stop error
 		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
 		if stop != nil {
 			return nil, stop
 		}
-	} else {
+	case reply != nil:
 		reply = withFailures(reply)
-		if len(reply.Ops) == 0 {
+		if err == nil && len(reply.Ops) == 0 {
 			err = translate.ErrNoEdits
 		}
 	}

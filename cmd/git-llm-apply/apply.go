@@ -357,12 +357,19 @@ func describeFirst(o applyOptions, inputs []engine.Input) (subject string, paths
 	if len(inputs) == 0 {
 		return "", nil
 	}
-	r, _ := translate.Parse(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps})
-	if r == nil {
+	return describeReply(o, &inputs[0])
+}
+
+// describeReply reads in, as engine.Run would, for its description and
+// paths, and keeps what it read in in, so that Run does not read the
+// reply again.
+func describeReply(o applyOptions, in *engine.Input) (subject string, paths []string) {
+	in.Reply, in.ReadErr = translate.Parse(in.Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps})
+	if in.Reply == nil {
 		return "", nil
 	}
-	subject, _ = translate.Describe(r)
-	for _, op := range r.Ops {
+	subject, _ = translate.Describe(in.Reply)
+	for _, op := range in.Reply.Ops {
 		paths = append(paths, op.Path)
 	}
 	return subject, paths

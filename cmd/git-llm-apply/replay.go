@@ -238,7 +238,7 @@ func describeTurn(o applyOptions, t *replayTurn) (string, []string) {
 		return "", nil
 	}
 	if t.dir {
-		return describeFirst(o, []engine.Input{t.in})
+		return describeReply(o, &t.in)
 	}
 	var paths []string
 	if t.in.Reply != nil {
