@@ -66,26 +66,9 @@ files are written at the end.`,
 	}
 }
 
-// turnReport is what replay's report adds to a reply's: the session
-// and turn it is, the log line of its request (0 for a directory of
-// replies) and the edits the session saw fail.
-type turnReport struct {
-	Session string       `json:"session"`
-	Turn    int          `json:"turn"`
-	Line    int          `json:"session_line,omitempty"`
-	Skipped []skipReport `json:"skipped,omitempty"`
-}
-
-// skipReport is an edit of the log that is not replayed (session.Skip).
-type skipReport struct {
-	Line int    `json:"line"`
-	Path string `json:"path,omitempty"`
-	Why  string `json:"why"`
-}
-
 // printTurn adds to a reply's human report what replay knows of its
 // turn: the edits not replayed, and with -v a turn without edits.
-func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *turnReport) {
+func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *engine.TurnReport) {
 	if t == nil || o.Quiet {
 		return
 	}
@@ -102,7 +85,7 @@ func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *turnReport
 }
 
 // logLine names the log line of a turn's request, when it has one.
-func logLine(t *turnReport) string {
+func logLine(t *engine.TurnReport) string {
 	if t.Line == 0 {
 		return ""
 	}
@@ -135,7 +118,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	hook := m.hook()
 	var (
 		results []*engine.ReplyResult
-		infos   = map[int]*turnReport{}
+		infos   = map[int]*engine.TurnReport{}
 		cur     *replayTurn
 		stop    error // what ended the replay before its end: a failed turn, a log that cannot be read
 	)
@@ -262,7 +245,7 @@ type replaySource struct {
 // replayTurn is a turn ready for the engine.
 type replayTurn struct {
 	in    engine.Input
-	info  *turnReport
+	info  *engine.TurnReport
 	dir   bool // a reply of a directory
 	empty bool // a log turn that edited nothing
 }
@@ -365,7 +348,7 @@ func (c *turnCursor) next() (*replayTurn, error) {
 				return nil, err
 			}
 			in.Trailers = []string{fmt.Sprintf("LLM-Session: %s#%d", src.label, c.file)}
-			return &replayTurn{in: in, dir: true, info: &turnReport{Session: src.name, Turn: c.file}}, nil
+			return &replayTurn{in: in, dir: true, info: &engine.TurnReport{Session: src.name, Turn: c.file}}, nil
 		}
 		t, err := src.log.Next()
 		if err == io.EOF {
@@ -382,9 +365,9 @@ func (c *turnCursor) next() (*replayTurn, error) {
 
 // turn makes a log's turn an input of the engine.
 func (src *replaySource) turn(t *session.Turn) *replayTurn {
-	info := &turnReport{Session: src.name, Turn: t.N, Line: t.Line}
+	info := &engine.TurnReport{Session: src.name, Turn: t.N, Line: t.Line}
 	for _, sk := range t.Skipped {
-		info.Skipped = append(info.Skipped, skipReport{Line: sk.Line, Path: sk.Path, Why: sk.Why})
+		info.Skipped = append(info.Skipped, engine.SkipReport{Line: sk.Line, Path: sk.Path, Why: sk.Why})
 	}
 	in := engine.Input{
 		Source:   fmt.Sprintf("%s#%d", src.name, t.N),
