@@ -116,7 +116,7 @@ func TestRunRefusesRepliesOverLimits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := out[0]; !errors.Is(r.Err, ErrTooLarge) || !strings.Contains(r.Err.Error(), c.want) || r.Status != Rejected {
+		if r := out[0]; !errors.Is(r.Err, ErrTooLarge) || !strings.Contains(r.Err.Error(), c.want) || r.Status != ReplyFailed {
 			t.Errorf("%+v: %v (%s), want %q", c.limits, r.Err, r.Status, c.want)
 		}
 	}

@@ -18,8 +18,13 @@ type Input struct {
 	Source string // where it came from: a file name, or "-"
 	Text   string
 	// Reply, when set, is the reply already read (a turn of a session
-	// log): Run resolves its operations and does not parse Text.
-	Reply *translate.Reply
+	// log, or a reply apply read to name its branch): Run resolves its
+	// operations and does not parse Text. ReadErr is what reading it
+	// found (translate.Parse's error), which Run reports as the reply's
+	// error; set alone, for a reply that could not be read at all, Run
+	// does not parse Text either.
+	Reply   *translate.Reply
+	ReadErr error
 	// Subject and Body, when Subject is set, make the commit message
 	// instead of the reply's description (replay: the user's request
 	// and the assistant's prose); -m still wins over them.
@@ -64,11 +69,11 @@ type ReplyStatus string
 // The statuses of a reply. Unchanged is a reply whose edits are all
 // already applied: nothing is recorded, and that is a success.
 const (
-	Recorded  ReplyStatus = "recorded"
-	Partial   ReplyStatus = "partial"
-	Rejected  ReplyStatus = "failed"
-	Checked   ReplyStatus = "checked"
-	Unchanged ReplyStatus = "unchanged"
+	Recorded    ReplyStatus = "recorded"
+	Partial     ReplyStatus = "partial"
+	ReplyFailed ReplyStatus = "failed"
+	Checked     ReplyStatus = "checked"
+	Unchanged   ReplyStatus = "unchanged"
 )
 
 // ReplyResult is everything Run learnt about one reply.
@@ -185,7 +190,7 @@ func RunEach(ctx context.Context, next func() (Input, error), base Source, rec R
 			}
 			return err // the reply that stopped the run has no result to report
 		}
-		if len(res.Changes) > 0 && res.Status != Rejected {
+		if len(res.Changes) > 0 && res.Status != ReplyFailed {
 			cur.apply(res.Changes)
 			if parent != nil {
 				parent.apply(res.Changes)
@@ -211,22 +216,23 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	}
 	res := &ReplyResult{Source: in.Source}
 	if err := opts.Limits.checkReply(in.Text); err != nil {
-		res.Err, res.Status = err, Rejected
+		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
 	if err := enter(PhaseParse); err != nil {
 		return nil, err
 	}
-	reply, err := in.Reply, error(nil)
-	if reply == nil {
+	reply, err := in.Reply, in.ReadErr
+	switch {
+	case reply == nil && err == nil:
 		var stop error
 		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
 		if stop != nil {
 			return nil, stop
 		}
-	} else {
+	case reply != nil:
 		reply = withFailures(reply)
-		if len(reply.Ops) == 0 {
+		if err == nil && len(reply.Ops) == 0 {
 			err = translate.ErrNoEdits
 		}
 	}
@@ -241,7 +247,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		err = opts.Limits.checkEdits(len(reply.Ops))
 	}
 	if err != nil {
-		res.Err, res.Status = err, Rejected
+		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
 	if err := enter(PhaseResolve); err != nil {
@@ -259,12 +265,12 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	}
 	res.Outcomes = result.Outcomes
 	if err := onlySnippets(result.Outcomes); err != nil {
-		res.Err, res.Status = err, Rejected
+		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
 	failed := result.Failed() > 0
 	if failed && !opts.Partial {
-		res.Status = Rejected
+		res.Status = ReplyFailed
 		return res, nil
 	}
 	res.Changes = result.Changes
@@ -272,7 +278,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if len(res.Changes) == 0 {
 		res.Status = Unchanged
 		if failed {
-			res.Status = Rejected
+			res.Status = ReplyFailed
 		}
 		return res, nil
 	}

@@ -107,9 +107,9 @@ func TestRunReadReply(t *testing.T) {
 			"Mine\n\nLLM-Edit-Format: tool-calls\nLLM-Session: s.jsonl#1\n", Recorded},
 		{"trailer cleaned to one line", "", Input{Source: "s#1", Reply: reply, Subject: "S", Trailers: []string{"LLM-Session: a\nb\x1b#2", " "}},
 			"S\n\nLLM-Edit-Format: tool-calls\nLLM-Session: a b#2\n", Recorded},
-		{"a reply with no operation", "", Input{Source: "s#1", Reply: &translate.Reply{Format: "tool-calls"}, Subject: "S"}, "", Rejected},
+		{"a reply with no operation", "", Input{Source: "s#1", Reply: &translate.Reply{Format: "tool-calls"}, Subject: "S"}, "", ReplyFailed},
 		{"a block its reader could not read fails, not dropped", "", Input{Source: "s#1", Subject: "S", Reply: &translate.Reply{Format: "tool-calls", Ops: reply.Ops,
-			Failed: []translate.Failure{{Path: "a.txt", Line: 9, Msg: "malformed call"}}}}, "", Rejected},
+			Failed: []translate.Failure{{Path: "a.txt", Line: 9, Msg: "malformed call"}}}}, "", ReplyFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,10 +121,10 @@ func TestRunReadReply(t *testing.T) {
 			if out[0].Status != tt.status || out[0].Message != tt.want {
 				t.Errorf("got %s %q (err %v), want %s %q", out[0].Status, out[0].Message, out[0].Err, tt.status, tt.want)
 			}
-			if tt.status == Rejected && out[0].Err == nil && (len(out[0].Outcomes) != 2 || out[0].Outcomes[1].Status != Failed || out[0].Outcomes[1].Op.Line != 9) {
+			if tt.status == ReplyFailed && out[0].Err == nil && (len(out[0].Outcomes) != 2 || out[0].Outcomes[1].Status != Failed || out[0].Outcomes[1].Op.Line != 9) {
 				t.Errorf("outcomes %+v, want the unread block failed as edit 2", out[0].Outcomes)
 			}
-			if tt.status == Rejected && out[0].Err != nil && !errors.Is(out[0].Err, translate.ErrNoEdits) {
+			if tt.status == ReplyFailed && out[0].Err != nil && !errors.Is(out[0].Err, translate.ErrNoEdits) {
 				t.Errorf("error %v, want ErrNoEdits", out[0].Err)
 			}
 		})

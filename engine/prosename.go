@@ -73,7 +73,7 @@ func (r *resolver) proseName(o *Outcome) (string, bool, error) {
 func (r *resolver) namedFile(name string) (*fileState, error) {
 	p, _, err := r.resolvePath(name, false)
 	if err != nil {
-		if isIOError(err) {
+		if refusal(err) == nil {
 			return nil, err
 		}
 		return nil, nil

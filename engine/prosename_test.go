@@ -79,7 +79,7 @@ func TestProseNamedWholeFile(t *testing.T) {
 			if tt.noEdits != errors.Is(r.Err, translate.ErrNoEdits) || !tt.noEdits && r.Err != nil {
 				t.Fatalf("error %v, status %s", r.Err, r.Status)
 			}
-			if tt.noEdits && (r.Status != Rejected || !r.Failed()) {
+			if tt.noEdits && (r.Status != ReplyFailed || !r.Failed()) {
 				t.Errorf("status %s, failed %v: a reply of snippets must not pass for a success", r.Status, r.Failed())
 			}
 			if len(r.Outcomes) != len(tt.status) {

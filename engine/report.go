@@ -10,12 +10,52 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
-// Report is the machine-readable account of a run (SPEC section 8).
-// Fields that do not apply are null rather than missing, so that
-// consumers can rely on the shape.
+// Report is the machine-readable account of a run (SPEC section 8),
+// the document --json prints (README, "The document"): NewReport makes
+// its replies, the caller says how the run ended. The fields of a reply
+// that do not apply are null rather than missing, so that consumers can
+// rely on the shape; those of a run that ended early are left out when
+// it did not.
 type Report struct {
 	Replies []ReplyReport `json:"replies"`
 	OK      bool          `json:"ok"`
+	// Interrupted: a signal stopped the run, cutting short the reply
+	// Cut ("" when it came between two) before the replies Unread.
+	Interrupted bool     `json:"interrupted,omitempty"`
+	Cut         string   `json:"cut,omitempty"`
+	Unread      []string `json:"unread,omitempty"`
+	// Error is what stopped the run before it could report its replies
+	// or record them.
+	Error string `json:"error,omitempty"`
+}
+
+// ReportOptions are what a report says of the replies besides their
+// results.
+type ReportOptions struct {
+	Branch  string              // where the replies with a commit were recorded
+	Patches map[int]string      // the patch file written of each result, by index
+	Turns   map[int]*TurnReport // replay: the session turn each result is, by index
+	Diffs   bool                // each reply's diff in its "diff" (translate)
+}
+
+// NewReport is the report of a run's results; OK and how the run
+// ended are the caller's to set.
+func NewReport(results []*ReplyResult, o ReportOptions) Report {
+	rep := Report{Replies: []ReplyReport{}}
+	for i, r := range results {
+		branch := ""
+		if r.Commit != "" {
+			branch = o.Branch
+		}
+		rr := NewReplyReport(r, branch, o.Patches[i])
+		rr.TurnReport = o.Turns[i]
+		if o.Diffs && len(r.Patch) > 0 {
+			d := string(r.Patch)
+			rr.Diff = &d
+		}
+		rep.Replies = append(rep.Replies, rr)
+	}
+	return rep
 }
 
 // ReplyReport is one reply's part of a Report.
@@ -33,6 +73,26 @@ type ReplyReport struct {
 	Shell       []ShellReport `json:"shell"`
 	Notes       []string      `json:"notes"`
 	Warnings    []string      `json:"warnings"`
+	*TurnReport               // replay: the turn of a session log the reply is
+	Diff        *string       `json:"diff,omitempty"` // translate: the reply's diff
+}
+
+// TurnReport is what a reply that is a turn of a session (replay) adds
+// to its report: the session and turn, the log line of its request (0
+// for a directory of replies) and the edits the session saw fail.
+type TurnReport struct {
+	Session string       `json:"session"`
+	Turn    int          `json:"turn"`
+	Line    int          `json:"session_line,omitempty"`
+	Skipped []SkipReport `json:"skipped,omitempty"`
+}
+
+// SkipReport is an edit of a session log that is not replayed, having
+// failed in the session.
+type SkipReport struct {
+	Line int    `json:"line"`
+	Path string `json:"path,omitempty"`
+	Why  string `json:"why"`
 }
 
 // EditReport is one edit's part of a ReplyReport. Lines are 1-based and

@@ -359,15 +359,30 @@ func (r *resolver) fail(o *Outcome, kind error, format string, args ...any) {
 	}
 }
 
-// failWith records err, keeping its kind when it is one of ours.
-func (r *resolver) failWith(o *Outcome, err error) {
-	kind := ErrNotFound
-	for _, k := range []error{ErrUnsafePath, ErrAmbiguous, ErrNoFile, ErrFileExists, ErrBinary, ErrNotEditable} {
+// refusals are the errors of finding an edit's file that fail the edit,
+// each as its kind; any other error there is the base's (it cannot be
+// read), which stops the run.
+var refusals = []error{ErrUnsafePath, ErrAmbiguous, ErrNoFile, ErrFileExists, ErrBinary, ErrNotEditable}
+
+// refusal is the one of refusals err is, or nil.
+func refusal(err error) error {
+	for _, k := range refusals {
 		if errors.Is(err, k) {
-			kind = k
+			return k
 		}
 	}
+	return nil
+}
+
+// failWith fails o with err when err is one of refusals, and reports
+// whether it did; the caller stops the run with any other error.
+func (r *resolver) failWith(o *Outcome, err error) bool {
+	kind := refusal(err)
+	if kind == nil {
+		return false
+	}
 	r.fail(o, kind, "%s", trimPkg(err.Error()))
+	return true
 }
 
 func trimPkg(s string) string {

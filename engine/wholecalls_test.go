@@ -101,7 +101,7 @@ func TestPartialKeepsWholeCalls(t *testing.T) {
 	}
 	// Without --partial the reply is rejected whole, as any reply.
 	out, err := Run(context.Background(), []Input{{Source: "r", Text: multi("a.txt", "one", "ONE", "nine", "NINE")}}, base, &memRecorder{}, RunOptions{Format: translate.FormatToolCalls})
-	if err != nil || out[0].Status != Rejected || len(out[0].Changes) != 0 {
+	if err != nil || out[0].Status != ReplyFailed || len(out[0].Changes) != 0 {
 		t.Fatalf("without --partial: %v %s %d changes", err, out[0].Status, len(out[0].Changes))
 	}
 }

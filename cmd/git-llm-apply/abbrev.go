@@ -13,7 +13,7 @@ import (
 func patchOptions(repo *gitops.Repo) (patch.Options, error) {
 	n, err := repo.Abbrev()
 	if err != nil {
-		return patch.Options{}, &exitError{exitUsage, err}
+		return patch.Options{}, err
 	}
 	return patch.Options{Abbrev: n, Unique: repo.ShortID}, nil
 }

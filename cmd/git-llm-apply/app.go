@@ -173,7 +173,7 @@ the one in hand records nothing).`,
 
 // usageOnError makes a subcommand's flag errors exit with status 2.
 func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
-	return &exitError{exitUsage, &flagError{err}}
+	return &flagError{err}
 }
 
 // trimPkgPrefix is err's message without the package prefixes inner

@@ -48,12 +48,12 @@ configures. -o DIR also writes one NNNN-<slug>.patch per recorded
 commit, which git am applies.`,
 		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := readApplyOptions(cmd)
 			if err != nil {
 				return err
 			}
-			return runApply(o, s)
+			return runApply(ctx, o, s)
 		},
 	}
 }
@@ -92,7 +92,7 @@ type target struct {
 	ontoRev string
 }
 
-func runApply(o applyOptions, s streams) error {
+func runApply(ctx context.Context, o applyOptions, s streams) error {
 	rc, err := openRecording(o, s)
 	if err != nil {
 		return err
@@ -104,8 +104,7 @@ func runApply(o applyOptions, s streams) error {
 	if err := rc.prepare(o, func() (string, []string) { return describeFirst(o, inputs) }); err != nil {
 		return err
 	}
-	ctx, release := onInterrupt()
-	defer release() // after the branch, worktree and patch files are written
+	defer interruptible(ctx)() // until the branch, worktree and patch files are written
 	m := progress(rc.s, o.commonOptions, inputs)
 	results, err := engine.Run(ctx, inputs, rc.t.src, rc.w, rc.runOptions(o, m.hook()))
 	m.stop(err == nil)
@@ -167,9 +166,6 @@ func (rc *recording) prepare(o applyOptions, describe func() (string, []string))
 	w, err := rc.repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect,
 		ReflogMsg: t.reflog, Worktree: wt.follow})
 	if err != nil {
-		if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
-			return &exitError{exitUsage, err}
-		}
 		if moved := notRecorded(err); moved != nil {
 			report(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
 			return moved
@@ -209,7 +205,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 	if err != nil {
 		for _, r := range results {
 			if r.Commit != "" {
-				r.Commit, r.ShortCommit, r.Status = "", "", engine.Rejected
+				r.Commit, r.ShortCommit, r.Status = "", "", engine.ReplyFailed
 			}
 		}
 		if moved := notRecorded(err); moved != nil {
@@ -267,12 +263,12 @@ func reviewRange(t *target, short func(id string) string) string {
 	return t.ontoRev + ".." + t.branch
 }
 
-// notRecorded is the exit-3 error of a run another writer got in the
-// way of (the branch moved, or its lock is held), or nil for any other
-// error.
+// notRecorded is the error of a run another writer got in the way of
+// (the branch moved, or its lock is held), saying what to do, or nil
+// for any other error.
 func notRecorded(err error) error {
 	if errors.Is(err, gitops.ErrRefMoved) || errors.Is(err, gitops.ErrRefLocked) {
-		return &exitError{exitMoved, fmt.Errorf("%w; nothing was recorded, run the command again", err)}
+		return fmt.Errorf("%w; nothing was recorded, run the command again", err)
 	}
 	return nil
 }
@@ -283,7 +279,7 @@ func notRecorded(err error) error {
 func chooseTarget(repo *gitops.Repo, o applyOptions, describe func() (string, []string)) (*target, error) {
 	if o.Branch != "" {
 		if err := gitops.ValidBranchName(o.Branch); err != nil {
-			return nil, &exitError{exitUsage, err}
+			return nil, err
 		}
 		tip, exists, err := repo.BranchTip(o.Branch)
 		if err != nil {
@@ -310,7 +306,7 @@ func chooseTarget(repo *gitops.Repo, o applyOptions, describe func() (string, []
 	case errors.Is(err, gitops.ErrUnbornHead) && !o.OntoSet:
 		// No commit yet: the first commit is a root commit.
 	case err != nil:
-		return nil, &exitError{exitUsage, err}
+		return nil, err
 	default:
 		t.parent = parent
 	}
@@ -361,12 +357,19 @@ func describeFirst(o applyOptions, inputs []engine.Input) (subject string, paths
 	if len(inputs) == 0 {
 		return "", nil
 	}
-	r, _ := translate.Parse(inputs[0].Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps})
-	if r == nil {
+	return describeReply(o, &inputs[0])
+}
+
+// describeReply reads in, as engine.Run would, for its description and
+// paths, and keeps what it read in in, so that Run does not read the
+// reply again.
+func describeReply(o applyOptions, in *engine.Input) (subject string, paths []string) {
+	in.Reply, in.ReadErr = translate.Parse(in.Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps})
+	if in.Reply == nil {
 		return "", nil
 	}
-	subject, _ = translate.Describe(r)
-	for _, op := range r.Ops {
+	subject, _ = translate.Describe(in.Reply)
+	for _, op := range in.Reply.Ops {
 		paths = append(paths, op.Path)
 	}
 	return subject, paths

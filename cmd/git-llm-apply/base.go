@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
@@ -19,11 +18,7 @@ func openRepo(dir string) (*gitops.Repo, error) {
 			return nil, err
 		}
 	}
-	repo, err := gitops.Open(dir)
-	if err != nil {
-		return nil, &exitError{exitUsage, err}
-	}
-	return repo, nil
+	return gitops.Open(dir)
 }
 
 // openBase returns the source --base names: the index, the working
@@ -49,9 +44,6 @@ func openBase(repo *gitops.Repo, base string) (engine.Source, string, error) {
 		src, commit, err = repo.RevisionSource(base)
 	}
 	if err != nil {
-		if errors.Is(err, gitops.ErrUnknownRevision) || errors.Is(err, gitops.ErrUnbornHead) {
-			return nil, "", &exitError{exitUsage, err}
-		}
 		return nil, "", err
 	}
 	return src, commit, nil

@@ -20,12 +20,12 @@ would, and reports. Nothing is written: no object, no ref. Exit status 0
 means apply would succeed.`,
 		Flags:        commonFlags(),
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := readCommon(cmd)
 			if err != nil {
 				return err
 			}
-			res, err := resolveOnly(o, s)
+			res, err := resolveOnly(ctx, o, s)
 			if err != nil {
 				return err
 			}
@@ -49,7 +49,7 @@ type resolved struct {
 }
 
 // resolveOnly runs the replies against the base without recording.
-func resolveOnly(o commonOptions, s streams) (*resolved, error) {
+func resolveOnly(ctx context.Context, o commonOptions, s streams) (*resolved, error) {
 	repo, err := openRepo(o.Dir)
 	if err != nil {
 		return nil, err
@@ -71,8 +71,7 @@ func resolveOnly(o commonOptions, s streams) (*resolved, error) {
 		return nil, err
 	}
 	other, otherName := otherBase(repo, o.Base, src)
-	ctx, release := onInterrupt()
-	defer release()
+	defer interruptible(ctx)()
 	m := progress(s, o, inputs)
 	results, err := engine.Run(ctx, inputs, src, nil, engine.RunOptions{Format: o.Format, Fuzz: o.Fuzz, ShellOps: o.ShellOps,
 		Limits: o.Limits, Progress: m.hook(), Other: other, OtherName: otherName, Patch: patch})

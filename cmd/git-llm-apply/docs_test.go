@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/engine"
 )
 
 // Every flag of apply, translate and check has its row in the README's
@@ -80,7 +82,7 @@ func TestReadmeDescribesEveryJSONField(t *testing.T) {
 			walk(f.Type)
 		}
 	}
-	walk(reflect.TypeOf(jsonReply{}))
+	walk(reflect.TypeOf(engine.ReplyReport{}))
 	for _, top := range []string{"replies", "ok", "interrupted", "cut", "unread", "error"} {
 		if !strings.Contains(doc, `"`+top+`"`) {
 			t.Errorf("README's --json document does not name %q", top)

@@ -4,47 +4,78 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 	"github.com/git-llm-apply/git-llm-apply/translate"
 )
 
 // The exit statuses of SPEC section 2.
 const (
-	exitOK     = 0
-	exitFailed = 1 // at least one edit failed
-	exitUsage  = 2 // bad usage, unreadable input, no repository, no edit in a reply
-	exitMoved  = 3 // the branch moved under us; nothing recorded
+	exitOK          = 0
+	exitFailed      = 1   // at least one edit failed
+	exitUsage       = 2   // bad usage, unreadable input, no repository, no edit in a reply
+	exitMoved       = 3   // the branch moved under us; nothing recorded
+	exitInterrupted = 130 // the shell's status for a run stopped by SIGINT
 )
 
-// exitError carries a status chosen where the error was made.
-type exitError struct {
-	code int
-	err  error
-}
+// The errors a command ends with that say what its replies earned;
+// their messages are what run prints (errEditsFailed and
+// errVersionShown print nothing).
+var (
+	// errEditsFailed ends a run whose report already said what failed.
+	errEditsFailed = errors.New("some edits failed")
+	// errVersionShown ends a run whose --version flag has printed the
+	// version: the command named beside it is not run, as git
+	// --version ignores what follows it.
+	errVersionShown = errors.New("version shown")
+	errNoEdit       = errors.New("no edit found")
+	errMalformed    = errors.New("a reply is malformed")
+	errOverLimit    = errors.New("a reply is over a limit (see the flags --max-*)")
+	// errInterrupted starts the message of a run an interrupt stopped.
+	errInterrupted = errors.New("interrupted")
+)
 
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
+// usageErr is bad usage found by the command itself: a flag value, an
+// argument, a path that cannot be read.
+type usageErr struct{ err error }
+
+func (e *usageErr) Error() string { return e.err.Error() }
+func (e *usageErr) Unwrap() error { return e.err }
 
 func usageError(format string, args ...any) error {
-	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+	return &usageErr{fmt.Errorf(format, args...)}
 }
 
-// errEditsFailed is the quiet error of a run whose report already said
-// what failed.
-var errEditsFailed = &exitError{exitFailed, errors.New("some edits failed")}
-
-// exitCode maps an error to the exit status: an *exitError carries its
-// own; the others are told apart here by their kind.
+// exitCode maps the error a command ended with to the exit status; it
+// is the one place that does. An error no case names is one of the
+// inputs or the repository (a base that cannot be read, say): 2, as
+// SPEC section 2 gives unreadable input.
 func exitCode(err error) int {
-	var ee *exitError
+	var (
+		usage   *usageErr
+		flag    *flagError
+		debris  *debrisError
+		stopped *turnFailedError
+	)
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, errVersionShown):
 		return exitOK
-	case errors.As(err, &ee):
-		return ee.code
+	case errors.Is(err, errInterrupted), errors.Is(err, engine.ErrInterrupted):
+		return exitInterrupted
+	case errors.Is(err, errEditsFailed), errors.As(err, &debris), errors.As(err, &stopped):
+		return exitFailed
 	case errors.Is(err, gitops.ErrRefMoved), errors.Is(err, gitops.ErrRefLocked):
 		return exitMoved
-	case errors.Is(err, translate.ErrNoEdits):
+	case errors.As(err, &usage), errors.As(err, &flag),
+		errors.Is(err, errNoEdit), errors.Is(err, errMalformed), errors.Is(err, errOverLimit),
+		errors.Is(err, gitops.ErrNoRepository), errors.Is(err, gitops.ErrUnsupportedRepository),
+		errors.Is(err, gitops.ErrBadAbbrev), errors.Is(err, gitops.ErrUnknownRevision),
+		errors.Is(err, gitops.ErrUnbornHead), errors.Is(err, gitops.ErrBadBranchName),
+		errors.Is(err, gitops.ErrBranchCheckedOut), errors.Is(err, gitops.ErrWorktreePath),
+		errors.Is(err, gitops.ErrMissingObject), errors.Is(err, gitops.ErrConversion),
+		errors.Is(err, translate.ErrNoEdits), errors.Is(err, translate.ErrUnknownFormat),
+		errors.Is(err, engine.ErrTooLarge), errors.Is(err, patch.ErrMismatch):
 		return exitUsage
 	}
 	return exitUsage

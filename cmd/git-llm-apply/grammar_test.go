@@ -42,8 +42,8 @@ func TestHeadlineCounts(t *testing.T) {
 		{engine.Checked, 2, 0, 1, "s [ok, 1 edit; 1 block skipped as a snippet]"},
 		{engine.Checked, 3, 0, 2, "s [ok, 1 edit; 2 blocks skipped as snippets]"},
 		{engine.Checked, 1, 1, 0, "s [1 of 1 edit failed]"},
-		{engine.Rejected, 1, 1, 0, "s [1 of 1 edit failed; nothing recorded]"},
-		{engine.Rejected, 2, 2, 0, "s [2 of 2 edits failed; nothing recorded]"},
+		{engine.ReplyFailed, 1, 1, 0, "s [1 of 1 edit failed; nothing recorded]"},
+		{engine.ReplyFailed, 2, 2, 0, "s [2 of 2 edits failed; nothing recorded]"},
 		{engine.Partial, 3, 1, 0, "s [abc on b; 1 of 3 edits failed and was left out]"},
 		{engine.Partial, 3, 2, 0, "s [abc on b; 2 of 3 edits failed and were left out]"},
 	} {

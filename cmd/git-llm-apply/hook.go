@@ -238,9 +238,17 @@ func runHookRun(o hookRunOptions, s streams) error {
 	if lines == 0 {
 		return nil
 	}
-	return &exitError{exitFailed, fmt.Errorf("%s in %s: remove the debris of the pasted model reply and git add the files again, "+
+	return &debrisError{findings: lines, files: inFiles}
+}
+
+// debrisError fails the commit hook run checks (exit 1): staged files
+// hold the debris of a pasted model reply, each finding printed above.
+type debrisError struct{ findings, files int }
+
+func (e *debrisError) Error() string {
+	return fmt.Sprintf("%s in %s: remove the debris of the pasted model reply and git add the files again, "+
 		"mark files meant to hold such text with %s=false in .gitattributes, or commit anyway with git commit --no-verify",
-		plural(lines, "finding", "findings"), plural(inFiles, "staged file", "staged files"), checkAttr)}
+		plural(e.findings, "finding", "findings"), plural(e.files, "staged file", "staged files"), checkAttr)
 }
 
 // exempt reports whether the llm-apply-check attribute's value, as

@@ -6,24 +6,103 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 )
 
-// exitInterrupted is the shell's status for a run stopped by SIGINT.
-const exitInterrupted = 130
+// signalContext is the context main runs a command in: it ends at the
+// first SIGINT or SIGTERM that comes while the command holds the
+// signals (interruptible). While it does, those signals no longer kill
+// the process: engine.Run stops wherever it is, drops the reply in hand
+// whole and keeps the replies finished before it, and the command
+// records those (the branch moves once, with git's lock protocol) and
+// exits with exitInterrupted. A second signal then changes nothing:
+// what is left to do once the first has stopped the run is short and
+// leaves the repository consistent. At any other time (reading the
+// replies, printing a report, a command with nothing to keep) the
+// signal has its default action, as if nothing listened: there is
+// nothing in hand to finish. stop stops listening.
+//
+// The signals are received here rather than through
+// signal.NotifyContext, which ends its context whenever one comes: to
+// leave a signal its default action, which one came must be known when
+// it comes.
+func signalContext() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &signalGate{cancel: cancel}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-ch:
+				g.receive(sig, ch)
+			case <-done:
+				return
+			}
+		}
+	}()
+	return context.WithValue(ctx, gateKey{}, g), func() {
+		signal.Stop(ch)
+		close(done)
+		cancel()
+	}
+}
 
-// onInterrupt returns a context that ends at the first SIGINT or
-// SIGTERM, and the function that stops listening. While it listens
-// those signals no longer kill the process: engine.Run stops wherever
-// it is, drops the reply in hand whole and keeps the replies finished
-// before it, and the caller records those (the branch moves once, with
-// git's lock protocol) and exits with exitInterrupted. A second signal
-// changes nothing: what is left to do once the first has stopped the
-// run is short and leaves the repository consistent.
-func onInterrupt() (context.Context, func()) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// gateKey is the key of main's signalGate in its context.
+type gateKey struct{}
+
+// signalGate decides, as each signal comes, whether it interrupts the
+// work in hand or has its default action (see signalContext).
+type signalGate struct {
+	mu     sync.Mutex
+	held   int // the interruptible stretches under way
+	cancel func()
+}
+
+func (g *signalGate) receive(sig os.Signal, ch chan os.Signal) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.held > 0 {
+		g.cancel()
+		return
+	}
+	// The default action: the process ends as killed by sig, or, when
+	// it started with sig ignored (nohup, a background job), nothing
+	// happens and the signal is taken again as before. A system where
+	// a process cannot signal itself gets the exit status instead.
+	signal.Reset(sig)
+	p, err := os.FindProcess(os.Getpid())
+	if err == nil {
+		err = p.Signal(sig)
+	}
+	if err != nil {
+		os.Exit(exitInterrupted)
+	}
+	signal.Notify(ch, sig)
+}
+
+// interruptible makes SIGINT and SIGTERM end ctx, when it is main's
+// (signalContext), from now until release is called: the stretch in
+// which a command can stop its work and keep what it finished. Other
+// contexts (tests running commands in-process) end as their makers
+// choose.
+func interruptible(ctx context.Context) (release func()) {
+	g, ok := ctx.Value(gateKey{}).(*signalGate)
+	if !ok {
+		return func() {}
+	}
+	g.mu.Lock()
+	g.held++
+	g.mu.Unlock()
+	return func() {
+		g.mu.Lock()
+		g.held--
+		g.mu.Unlock()
+	}
 }
 
 // progressEnv names the variable that makes a run print, on standard
@@ -88,7 +167,7 @@ func interruptedError(results []*engine.ReplyResult, inputs []engine.Input, out 
 	default:
 		msg += fmt.Sprintf("; not read: %s to %s (%s)", rest[0], rest[len(rest)-1], plural(len(rest), "reply", "replies"))
 	}
-	return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s", msg)}
+	return fmt.Errorf("%w: %s", errInterrupted, msg)
 }
 
 // unread lists the sources of the inputs a run did not reach: those

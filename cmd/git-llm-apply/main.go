@@ -4,7 +4,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -12,7 +11,10 @@ import (
 )
 
 func main() {
-	os.Exit(profiled(func() int { return run(context.Background(), os.Args, "", os.Stdin, os.Stdout, os.Stderr) }))
+	ctx, stop := signalContext()
+	code := profiled(func() int { return run(ctx, os.Args, "", os.Stdin, os.Stdout, os.Stderr) })
+	stop()
+	os.Exit(code)
 }
 
 // profiled runs fn, writing the profiles the environment asks for, for

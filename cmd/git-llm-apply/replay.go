@@ -56,36 +56,19 @@ the report; with -o each recorded turn's files are kept until the patch
 files are written at the end.`,
 		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := readApplyOptions(cmd)
 			if err != nil {
 				return err
 			}
-			return runReplay(o, s)
+			return runReplay(ctx, o, s)
 		},
 	}
 }
 
-// turnReport is what replay's report adds to a reply's: the session
-// and turn it is, the log line of its request (0 for a directory of
-// replies) and the edits the session saw fail.
-type turnReport struct {
-	Session string       `json:"session"`
-	Turn    int          `json:"turn"`
-	Line    int          `json:"session_line,omitempty"`
-	Skipped []skipReport `json:"skipped,omitempty"`
-}
-
-// skipReport is an edit of the log that is not replayed (session.Skip).
-type skipReport struct {
-	Line int    `json:"line"`
-	Path string `json:"path,omitempty"`
-	Why  string `json:"why"`
-}
-
 // printTurn adds to a reply's human report what replay knows of its
 // turn: the edits not replayed, and with -v a turn without edits.
-func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *turnReport) {
+func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *engine.TurnReport) {
 	if t == nil || o.Quiet {
 		return
 	}
@@ -102,14 +85,14 @@ func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *turnReport
 }
 
 // logLine names the log line of a turn's request, when it has one.
-func logLine(t *turnReport) string {
+func logLine(t *engine.TurnReport) string {
 	if t.Line == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (log line %d)", t.Line)
 }
 
-func runReplay(o applyOptions, s streams) error {
+func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	if len(o.Replies) == 0 {
 		return usageError("replay needs a SESSION: a session log or a directory of replies")
 	}
@@ -130,13 +113,12 @@ func runReplay(o applyOptions, s streams) error {
 		return err
 	}
 
-	ctx, release := onInterrupt()
-	defer release()
+	defer interruptible(ctx)()
 	m := newMeter(rc.s, o.commonOptions, -1)
 	hook := m.hook()
 	var (
 		results []*engine.ReplyResult
-		infos   = map[int]*turnReport{}
+		infos   = map[int]*engine.TurnReport{}
 		cur     *replayTurn
 		stop    error // what ended the replay before its end: a failed turn, a log that cannot be read
 	)
@@ -170,8 +152,7 @@ func runReplay(o applyOptions, s streams) error {
 		r.Compact(o.PatchDir == "") // -o writes the patch files from the contents at the end
 		keep(r, cur)
 		if r.Failed() && !o.Partial {
-			return &replayStop{&exitError{exitFailed, fmt.Errorf("the replay stopped at %s%s, whose edits failed (see above); the turns before it are recorded",
-				r.Source, logLine(cur.info))}}
+			return &replayStop{&turnFailedError{at: r.Source + logLine(cur.info)}}
 		}
 		return nil
 	}
@@ -196,11 +177,11 @@ func runReplay(o applyOptions, s streams) error {
 			return out, stop
 		case errors.As(runErr, &ie):
 			out.stopped, out.cut = true, ie.Cut
-			msg := fmt.Sprintf("interrupted: %s replayed", plural(len(results), "turn", "turns"))
+			msg := plural(len(results), "turn", "turns") + " replayed"
 			if ie.Cut != "" {
 				msg += fmt.Sprintf("; %s was cut short: nothing of it is recorded", ie.Cut)
 			}
-			return out, &exitError{exitInterrupted, errors.New(msg + "; the turns after it were not read")}
+			return out, fmt.Errorf("%w: %s; the turns after it were not read", errInterrupted, msg)
 		}
 		return out, nil
 	})
@@ -211,6 +192,14 @@ func runReplay(o applyOptions, s streams) error {
 type replayStop struct{ err error }
 
 func (e *replayStop) Error() string { return e.err.Error() }
+
+// turnFailedError stops a replay without --partial at the turn at
+// (its source and log line) whose edits failed (exit 1).
+type turnFailedError struct{ at string }
+
+func (e *turnFailedError) Error() string {
+	return fmt.Sprintf("the replay stopped at %s, whose edits failed (see above); the turns before it are recorded", e.at)
+}
 
 // requestSubject is a commit subject from a user's request: its first
 // line that holds text (CommitMessage shortens it when long, and keeps
@@ -232,7 +221,7 @@ func describeTurn(o applyOptions, t *replayTurn) (string, []string) {
 		return "", nil
 	}
 	if t.dir {
-		return describeFirst(o, []engine.Input{t.in})
+		return describeReply(o, &t.in)
 	}
 	var paths []string
 	if t.in.Reply != nil {
@@ -256,7 +245,7 @@ type replaySource struct {
 // replayTurn is a turn ready for the engine.
 type replayTurn struct {
 	in    engine.Input
-	info  *turnReport
+	info  *engine.TurnReport
 	dir   bool // a reply of a directory
 	empty bool // a log turn that edited nothing
 }
@@ -359,7 +348,7 @@ func (c *turnCursor) next() (*replayTurn, error) {
 				return nil, err
 			}
 			in.Trailers = []string{fmt.Sprintf("LLM-Session: %s#%d", src.label, c.file)}
-			return &replayTurn{in: in, dir: true, info: &turnReport{Session: src.name, Turn: c.file}}, nil
+			return &replayTurn{in: in, dir: true, info: &engine.TurnReport{Session: src.name, Turn: c.file}}, nil
 		}
 		t, err := src.log.Next()
 		if err == io.EOF {
@@ -376,9 +365,9 @@ func (c *turnCursor) next() (*replayTurn, error) {
 
 // turn makes a log's turn an input of the engine.
 func (src *replaySource) turn(t *session.Turn) *replayTurn {
-	info := &turnReport{Session: src.name, Turn: t.N, Line: t.Line}
+	info := &engine.TurnReport{Session: src.name, Turn: t.N, Line: t.Line}
 	for _, sk := range t.Skipped {
-		info.Skipped = append(info.Skipped, skipReport{Line: sk.Line, Path: sk.Path, Why: sk.Why})
+		info.Skipped = append(info.Skipped, engine.SkipReport{Line: sk.Line, Path: sk.Path, Why: sk.Why})
 	}
 	in := engine.Input{
 		Source:   fmt.Sprintf("%s#%d", src.name, t.N),

@@ -19,13 +19,13 @@ func statusOf(results []*engine.ReplyResult) error {
 	var err error
 	for _, r := range results {
 		if errors.Is(r.Err, translate.ErrNoEdits) {
-			return &exitError{exitUsage, errors.New("no edit found")}
+			return errNoEdit
 		}
 		if malformedReply(r.Err) {
-			return &exitError{exitUsage, errors.New("a reply is malformed")}
+			return errMalformed
 		}
 		if errors.Is(r.Err, engine.ErrTooLarge) {
-			return &exitError{exitUsage, errors.New("a reply is over a limit (see the flags --max-*)")}
+			return errOverLimit
 		}
 		if r.Failed() {
 			err = errEditsFailed
@@ -34,22 +34,15 @@ func statusOf(results []*engine.ReplyResult) error {
 	return err
 }
 
-// jsonReply adds translate's diff text to a reply's report.
-type jsonReply struct {
-	engine.ReplyReport
-	*turnReport         // replay: the turn of the session the reply is
-	Diff        *string `json:"diff,omitempty"`
-}
-
 // outputs is what a run wrote besides its report: the branch it
-// recorded on, the diffs translate prints inside the JSON report, the
+// recorded on, whether the JSON report holds the diffs (translate), the
 // patch files -o wrote (each by result index).
 type outputs struct {
 	branch  string
-	diffs   map[int]string
+	diffs   bool
 	patches map[int]string
 	// turns are replay's session turns, by result index.
-	turns map[int]*turnReport
+	turns map[int]*engine.TurnReport
 	// stopped: an interrupt ended the run, cutting short the reply
 	// cut ("" when it came between two) before the replies in unread.
 	stopped bool
@@ -65,27 +58,11 @@ type outputs struct {
 func report(s streams, o commonOptions, results []*engine.ReplyResult, out outputs) {
 	branch := out.branch
 	if o.JSON {
-		doc := struct {
-			Replies     []jsonReply `json:"replies"`
-			OK          bool        `json:"ok"`
-			Interrupted bool        `json:"interrupted,omitempty"`
-			Cut         string      `json:"cut,omitempty"`
-			Unread      []string    `json:"unread,omitempty"`
-			Error       string      `json:"error,omitempty"`
-		}{Replies: []jsonReply{}, OK: statusOf(results) == nil && !out.stopped && out.fatal == nil, Interrupted: out.stopped, Cut: out.cut, Unread: out.unread}
+		doc := engine.NewReport(results, engine.ReportOptions{Branch: branch, Patches: out.patches, Turns: out.turns, Diffs: out.diffs})
+		doc.OK = statusOf(results) == nil && !out.stopped && out.fatal == nil
+		doc.Interrupted, doc.Cut, doc.Unread = out.stopped, out.cut, out.unread
 		if out.fatal != nil {
 			doc.Error = trimPkgPrefix(out.fatal)
-		}
-		for i, r := range results {
-			b := ""
-			if r.Commit != "" {
-				b = branch
-			}
-			jr := jsonReply{ReplyReport: engine.NewReplyReport(r, b, out.patches[i]), turnReport: out.turns[i]}
-			if d, ok := out.diffs[i]; ok {
-				jr.Diff = &d
-			}
-			doc.Replies = append(doc.Replies, jr)
 		}
 		writeJSON(s.out, doc)
 		if s.jsonDone != nil {
@@ -114,7 +91,7 @@ func writeJSON(w io.Writer, v any) {
 
 // lineWord names the lines an edit's Line counts: those of the log for
 // a turn of a session log (replay), else those of the reply.
-func lineWord(t *turnReport) string {
+func lineWord(t *engine.TurnReport) string {
 	if t != nil && t.Line != 0 {
 		return "log line"
 	}

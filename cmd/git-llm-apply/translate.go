@@ -22,7 +22,7 @@ field and its patch file in "patch") is printed instead.`,
 			&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "write one format-patch file per reply into `DIR`"},
 		),
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o, err := readCommon(cmd)
 			if err != nil {
 				return err
@@ -30,13 +30,13 @@ field and its patch file in "patch") is printed instead.`,
 			if err := checkPatchDir(o.Dir, cmd.String("patch-dir"), "written"); err != nil {
 				return err
 			}
-			res, err := resolveOnly(o, s)
+			res, err := resolveOnly(ctx, o, s)
 			if err != nil {
 				return err
 			}
 			repo, results := res.repo, res.results
 			out, stopped := interruption(res.stop, res.results, res.inputs, "")
-			diffs, patches := map[int]string{}, map[int]string{}
+			patches := map[int]string{}
 			if dir := cmd.String("patch-dir"); dir != "" {
 				author, err := repo.Author()
 				if err != nil {
@@ -46,21 +46,17 @@ field and its patch file in "patch") is printed instead.`,
 					return err
 				}
 			}
-			for i, r := range results {
-				if len(r.Patch) == 0 {
+			for _, r := range results {
+				// With --json the diffs are in the report; with -o, in
+				// the patch files.
+				if len(r.Patch) == 0 || o.JSON || cmd.String("patch-dir") != "" {
 					continue
 				}
-				switch {
-				case o.JSON:
-					diffs[i] = string(r.Patch)
-				case cmd.String("patch-dir") != "":
-				default:
-					if err := writeDiff(res.s.out, r.Patch, res.s.outColor); err != nil {
-						return err
-					}
+				if err := writeDiff(res.s.out, r.Patch, res.s.outColor); err != nil {
+					return err
 				}
 			}
-			out.diffs, out.patches = diffs, patches
+			out.diffs, out.patches = true, patches
 			report(res.s, o, results, out)
 			if stopped != nil {
 				return stopped

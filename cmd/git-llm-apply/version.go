@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"runtime/debug"
@@ -11,11 +10,6 @@ import (
 
 	"github.com/urfave/cli/v3"
 )
-
-// errVersionShown ends a run whose --version flag has printed the
-// version: the command named beside it is not run, as git --version
-// ignores what follows it.
-var errVersionShown = &exitError{exitOK, errors.New("version shown")}
 
 func versionFlag(s streams) cli.Flag {
 	return &cli.BoolFlag{Name: "version", Local: true, Usage: "print the version and exit",

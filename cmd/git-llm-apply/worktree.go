@@ -30,8 +30,8 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 		if at, ok := repo.CheckedOutAt(t.branch); ok {
 			head, ok := repo.HeadAt(t.branch)
 			if !ok {
-				return nil, &exitError{exitUsage, fmt.Errorf("%w: %s is checked out in the worktree at %s, which is your checkout (or is rebasing or bisecting it); name another branch with -b",
-					gitops.ErrBranchCheckedOut, t.branch, at)}
+				return nil, fmt.Errorf("%w: %s is checked out in the worktree at %s, which is your checkout (or is rebasing or bisecting it); name another branch with -b",
+					gitops.ErrBranchCheckedOut, t.branch, at)
 			}
 			clean, err := repo.WorktreeClean(head)
 			if err != nil {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"sort"
 	"strings"
 
@@ -50,10 +49,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		if r.agentPath(&op) {
 			rel, note, err := r.mapAbsolute(op.Path, op.Root, findsText(&op))
 			if err != nil {
-				if isIOError(err) {
+				if !r.failWith(o, err) {
 					return nil, err
 				}
-				r.failWith(o, err)
 				continue
 			}
 			if note != "" {
@@ -76,10 +74,9 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			op.Kind == translate.Replace && op.OldText != ""
 		p, note, err := r.resolvePath(op.Path, lines)
 		if err != nil {
-			if isIOError(err) {
+			if !r.failWith(o, err) {
 				return nil, err
 			}
-			r.failWith(o, err)
 			continue
 		}
 		o.Path = p
@@ -134,16 +131,6 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		r.applyPlans(target, plans)
 	}
 	return outs, nil
-}
-
-// isIOError tells a failure to read the base from a refusal of the edit.
-func isIOError(err error) bool {
-	for _, k := range []error{ErrUnsafePath, ErrAmbiguous, ErrNoFile} {
-		if errors.Is(err, k) {
-			return false
-		}
-	}
-	return true
 }
 
 // plan is one located edit: replace doc lines [start, end) with repl.
@@ -402,10 +389,9 @@ func (r *resolver) rename(o *Outcome, f *fileState) error {
 		to, _, err = r.resolvePath(name, false)
 	}
 	if err != nil {
-		if isIOError(err) {
+		if !r.failWith(o, err) {
 			return err
 		}
-		r.failWith(o, err)
 		return nil
 	}
 	g, err := r.file(to)
