@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
@@ -190,6 +192,9 @@ func verifyIDs(f *gitdiff.File, c FileChange) error {
 // applyFile applies f to old and requires the result to be want.
 func applyFile(f *gitdiff.File, old, want []byte) error {
 	zeroContextStarts(f)
+	if !f.IsBinary && f.BinaryFragment == nil && len(f.TextFragments) > 0 {
+		return applyRegions(f.TextFragments, old, want)
+	}
 	var out bytes.Buffer
 	if err := gitdiff.Apply(&out, bytes.NewReader(old), f); err != nil {
 		return err
@@ -198,6 +203,89 @@ func applyFile(f *gitdiff.File, old, want []byte) error {
 		return fmt.Errorf("applying gives %d bytes that differ from the %d wanted", out.Len(), len(want))
 	}
 	return nil
+}
+
+// applyRegions is gitdiff.Apply of text hunks to old followed by a
+// comparison of its output with want, done a stretch at a time so that
+// a long file costs a scan of its bytes, not a copy of every line: the
+// lines between hunks must stand in want as they are in old, and each
+// hunk, applied by go-gitdiff to its own old lines, must give the bytes
+// that follow in want. Applying the whole file and comparing would
+// accept and refuse the same patches.
+func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
+	frags = append([]*gitdiff.TextFragment(nil), frags...)
+	sort.SliceStable(frags, func(i, j int) bool { return frags[i].OldPosition < frags[j].OldPosition })
+	oldAt, oldLine, newAt := 0, int64(0), 0
+	for i, frag := range frags {
+		start := max(frag.OldPosition-1, 0)
+		switch {
+		case frag.OldPosition == 0:
+			// Only an empty old side has a hunk at 0 (go-gitdiff checks
+			// that): apply it to the whole of old as go-gitdiff would.
+			if len(old) != 0 {
+				return fmt.Errorf("hunk %d: creates a file from non-empty content", i+1)
+			}
+		case start < oldLine:
+			return fmt.Errorf("hunk %d overlaps the hunk before it", i+1)
+		case frag.OldLines > math.MaxInt64-start:
+			return fmt.Errorf("hunk %d: bounds overflow", i+1)
+		}
+		from, ok := skipLines(old, oldAt, start-oldLine)
+		if !ok {
+			return fmt.Errorf("hunk %d starts past the end of the old content", i+1)
+		}
+		to, ok := skipLines(old, from, frag.OldLines)
+		if !ok {
+			return fmt.Errorf("hunk %d runs past the end of the old content", i+1)
+		}
+		if !bytes.HasPrefix(want[newAt:], old[oldAt:from]) {
+			return fmt.Errorf("applying gives content that differs from the wanted before hunk %d", i+1)
+		}
+		newAt += from - oldAt
+		one := *frag
+		if one.OldPosition > 0 {
+			one.OldPosition = 1
+		}
+		var out bytes.Buffer
+		if err := gitdiff.Apply(&out, bytes.NewReader(old[from:to]), &gitdiff.File{TextFragments: []*gitdiff.TextFragment{&one}}); err != nil {
+			return fmt.Errorf("hunk %d: %w", i+1, err)
+		}
+		if !bytes.HasPrefix(want[newAt:], out.Bytes()) {
+			return fmt.Errorf("applying hunk %d gives content that differs from the wanted", i+1)
+		}
+		newAt += out.Len()
+		oldAt, oldLine = to, start+frag.OldLines
+	}
+	if !bytes.Equal(want[newAt:], old[oldAt:]) {
+		return fmt.Errorf("applying gives content that differs from the wanted after the last hunk")
+	}
+	return nil
+}
+
+// skipLines returns the offset in b n lines after offset at, a line
+// ending after its "\n" or, the last one, at the end of b; false when
+// b ends first. Long runs are counted a block at a time (bytes.Count is
+// many times faster than a search per line).
+func skipLines(b []byte, at int, n int64) (int, bool) {
+	const block = 64 << 10
+	for n > 0 && at < len(b) {
+		end := min(at+block, len(b))
+		if c := int64(bytes.Count(b[at:end], []byte{'\n'})); c < n && end < len(b) {
+			n -= c
+			at = end
+			continue
+		}
+		for n > 0 && at < end {
+			i := bytes.IndexByte(b[at:end], '\n')
+			if i < 0 {
+				at = end // the last line, without a terminator
+			} else {
+				at += i + 1
+			}
+			n--
+		}
+	}
+	return at, n == 0
 }
 
 // zeroContextStarts adapts hunks with an empty old range, which only
