@@ -198,6 +198,13 @@ func (d *doc) bytes() []byte {
 	}
 	var b bytes.Buffer
 	n := d.len()
+	size := len(d.bom) + len(d.eol)
+	for _, p := range d.pieces {
+		for _, l := range p {
+			size += len(l)
+		}
+	}
+	b.Grow(size) // grown by doubling, a long file would be copied over and over
 	b.WriteString(d.bom)
 	d.each(0, func(i int, l string) bool {
 		body := trimEOL(l)
