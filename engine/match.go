@@ -8,8 +8,9 @@ import (
 // view is a file's lines as one rung compares them, indexed by key so
 // that finding a pattern costs the occurrences of its rarest line, not
 // a scan of the file. The index is built at most once per file and
-// follows the file's edits: positions from the build are mapped through
-// the edit log, and lines added since are indexed as they arrive.
+// follows the file's edits: it holds the ids of lines, which the doc
+// maps to where they stand now, and lines added since are indexed as
+// they arrive.
 //
 // The index is built when first needed, not with the view: at the
 // rungs whose keys are parts of the lines, a view's first finds scan
@@ -25,7 +26,7 @@ type view struct {
 	rung  Rung
 	lang  string
 	skip  bool             // blank lines (by key) are not indexed
-	at    map[string][]int // key -> lines when the view was built; nil until it is
+	at    map[string][]int // key -> ids of its lines when the view was built (see doc.where); nil until it is
 	built int              // length of the doc's edit log then
 	added map[string][]addedLine
 	keys  []string // every line's key, for a view whose keys carry state
@@ -61,13 +62,13 @@ func (v *view) index(d *doc) {
 		v.keys = make([]string, 0, d.len())
 	}
 	key := v.keyer()
-	d.each(0, func(i int, l string) bool {
+	d.walk(0, func(_, id int, l string) bool {
 		k := key(trimEOL(l))
 		if stateful {
 			v.keys = append(v.keys, k)
 		}
 		if !v.skip || k != "" {
-			v.at[k] = append(v.at[k], i)
+			v.at[k] = append(v.at[k], id)
 		}
 		return true
 	})
@@ -170,8 +171,8 @@ func (v *view) count(d *doc, k string) int {
 func (v *view) where(d *doc, k string) []int {
 	v.index(d)
 	var out []int
-	for _, p := range v.at[k] {
-		if c, ok := d.forward(p, v.built); ok {
+	for _, id := range v.at[k] {
+		if c, ok := d.where(id); ok {
 			out = append(out, c)
 		}
 	}

@@ -268,6 +268,15 @@ func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 // many times faster than a search per line).
 func skipLines(b []byte, at int, n int64) (int, bool) {
 	const block = 64 << 10
+	// Near lines, mostly the next hunk's, are found a line at a time.
+	for ; n > 0 && n%64 != 0 && at < len(b); n-- {
+		i := bytes.IndexByte(b[at:], '\n')
+		if i < 0 {
+			at = len(b)
+		} else {
+			at += i + 1
+		}
+	}
 	for n > 0 && at < len(b) {
 		end := min(at+block, len(b))
 		if c := int64(bytes.Count(b[at:end], []byte{'\n'})); c < n && end < len(b) {
