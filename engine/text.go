@@ -447,18 +447,24 @@ func (d *doc) guessUnit() string {
 	prev := 0
 	d.each(0, func(_ int, l string) bool {
 		c := trimEOL(l)
-		if strings.TrimSpace(c) == "" {
+		w := 0 // the spaces and tabs the line starts with
+		for w < len(c) && (c[w] == ' ' || c[w] == '\t') {
+			w++
+		}
+		// A line is blank when white space only; past the indentation,
+		// a printable ASCII byte says at once that it is not.
+		if w == len(c) || (c[w] >= 0x80 || c[w] <= ' ') && strings.TrimSpace(c) == "" {
 			return true
 		}
-		ws := c[:len(c)-len(strings.TrimLeft(c, " \t"))]
+		tab := w > 0 && c[0] == '\t'
 		switch {
-		case strings.HasPrefix(ws, "\t"):
+		case tab:
 			tabs++
-		case ws != "":
+		case w > 0:
 			spaces++
 		}
-		n := len(strings.TrimLeft(ws, "\t"))
-		if !strings.HasPrefix(ws, "\t") && n > prev {
+		n := len(strings.TrimLeft(c[:w], "\t"))
+		if !tab && n > prev {
 			steps[n-prev]++
 		}
 		prev = n

@@ -98,3 +98,57 @@ func TestDocLinesAsRead(t *testing.T) {
 		}
 	}
 }
+
+// plainUnit is guessUnit as first written, with strings functions only.
+func plainUnit(lines []string) string {
+	tabs, spaces := 0, 0
+	steps := map[int]int{}
+	prev := 0
+	for _, l := range lines {
+		c := trimEOL(l)
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		ws := c[:len(c)-len(strings.TrimLeft(c, " \t"))]
+		switch {
+		case strings.HasPrefix(ws, "\t"):
+			tabs++
+		case ws != "":
+			spaces++
+		}
+		n := len(strings.TrimLeft(ws, "\t"))
+		if !strings.HasPrefix(ws, "\t") && n > prev {
+			steps[n-prev]++
+		}
+		prev = n
+	}
+	if tabs > spaces {
+		return "\t"
+	}
+	best, bestN := 4, 0
+	for step, n := range steps {
+		if n > bestN || (n == bestN && step < best) {
+			best, bestN = step, n
+		}
+	}
+	return strings.Repeat(" ", best)
+}
+
+func TestGuessUnitAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	parts := []string{" ", "  ", "\t", "x", "\u00a0", "\u2003", "\v", "\x01", "\r", "\x7f", "é"}
+	for range 2000 {
+		var lines []string
+		for range rng.Intn(12) {
+			var b strings.Builder
+			for range rng.Intn(6) {
+				b.WriteString(parts[rng.Intn(len(parts))])
+			}
+			lines = append(lines, b.String()+"\n")
+		}
+		d := newDoc([]byte(strings.Join(lines, "")))
+		if got, want := d.guessUnit(), plainUnit(d.slice(0, d.len())); got != want {
+			t.Fatalf("guessUnit(%q) = %q, want %q", lines, got, want)
+		}
+	}
+}
