@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"math"
 	"sort"
 	"strings"
 	"unsafe"
@@ -19,11 +20,14 @@ import (
 // not the length of the file nor the number of edits so far. Each edit
 // is logged so that indexes built earlier can follow it (see view).
 type doc struct {
-	// text is the file after its byte order mark; offs[i] is where its
-	// line i starts, and offs[len(offs)-1] is len(text). offs is nil
-	// while the doc is lazy.
-	text string
-	offs []int
+	// text is the file after its byte order mark; off(i) is where its
+	// line i starts, and off(textLines) is len(text). Offsets are kept
+	// in offs, four bytes a line, or in wide for a text of 2 GiB or
+	// more; neither is set while the doc is lazy.
+	text      string
+	offs      []int32
+	wide      []int
+	textLines int
 	// added holds the lines edits added, in the order of the log;
 	// addedAt[e] is where the lines of log entry e start in it.
 	added   []string
@@ -102,9 +106,14 @@ func (d *doc) index() (crlf, lf int) {
 	}
 	// Sized once: grown by append, a million lines would allocate the
 	// slice five times over.
-	d.offs = make([]int, 0, n+1)
+	d.textLines = n
+	if len(s) <= math.MaxInt32 {
+		d.offs = make([]int32, 0, n+1)
+	} else {
+		d.wide = make([]int, 0, n+1)
+	}
 	for at := 0; at < len(s); {
-		d.offs = append(d.offs, at)
+		d.addOff(at)
 		i := strings.IndexByte(s[at:], '\n')
 		if i < 0 {
 			break
@@ -116,12 +125,28 @@ func (d *doc) index() (crlf, lf int) {
 		}
 		at += i + 1
 	}
-	d.offs = append(d.offs, len(s))
+	d.addOff(len(s))
 	d.pieces, d.gap, d.gapEnd, d.total = nil, 0, 0, n
 	if n > 0 {
 		d.pieces, d.gap, d.gapEnd = []piece{{from: 0, n: n, key: 0, start: 0}}, 1, 1
 	}
 	return crlf, lf
+}
+
+func (d *doc) addOff(at int) {
+	if d.wide != nil {
+		d.wide = append(d.wide, at)
+	} else {
+		d.offs = append(d.offs, int32(at))
+	}
+}
+
+// off returns where line i of the text starts.
+func (d *doc) off(i int) int {
+	if d.wide != nil {
+		return d.wide[i]
+	}
+	return int(d.offs[i])
 }
 
 // newDocWhole is the doc of a file created whole: text, whose n lines
@@ -179,7 +204,7 @@ func (d *doc) lineOf(p *piece, j int) string {
 	if p.add {
 		return d.added[p.from+j]
 	}
-	return d.text[d.offs[p.from+j]:d.offs[p.from+j+1]]
+	return d.text[d.off(p.from+j):d.off(p.from+j+1)]
 }
 
 // line returns line i with its terminator.
@@ -216,7 +241,7 @@ func (d *doc) walk(from int, fn func(i, id int, line string) bool) {
 		p, s := d.piece(k), d.startOf(k)
 		id := p.from
 		if p.add {
-			id += len(d.offs) - 1
+			id += d.textLines
 		}
 		for j := max(0, from-s); j < p.n; j++ {
 			i := s + j
@@ -260,7 +285,7 @@ func (d *doc) bytes() []byte {
 				size += len(l) + len(d.eol)
 			}
 		} else {
-			size += d.offs[p.from+p.n] - d.offs[p.from]
+			size += d.off(p.from+p.n) - d.off(p.from)
 		}
 	}
 	b := bytes.NewBuffer(make([]byte, 0, size)) // grown by doubling, a long file would be copied over and over
@@ -270,7 +295,7 @@ func (d *doc) bytes() []byte {
 		if !p.add {
 			// Text lines are written as a run: of them, only the text's
 			// last line can lack a terminator.
-			run := d.text[d.offs[p.from]:d.offs[p.from+p.n]]
+			run := d.text[d.off(p.from):d.off(p.from+p.n)]
 			b.WriteString(run)
 			if run != "" && run[len(run)-1] != '\n' {
 				b.WriteString(d.eol)
@@ -397,7 +422,7 @@ func (d *doc) insertAtGap(p piece) {
 // for a line of the text, and len(text's lines) plus its place among
 // the added lines for one an edit added.
 func (d *doc) where(id int) (int, bool) {
-	if n := len(d.offs) - 1; id >= n {
+	if n := d.textLines; id >= n {
 		a := id - n
 		e := sort.Search(len(d.addedAt), func(e int) bool { return d.addedAt[e] > a }) - 1
 		return d.forward(d.log[e].at+a-d.addedAt[e], e+1)

@@ -167,7 +167,7 @@ func verifyModes(f *gitdiff.File, c FileChange) error {
 // verifyIDs checks the blob ids of the index line, which must be there
 // exactly when git prints one: when the ids of the two sides differ.
 func verifyIDs(f *gitdiff.File, c FileChange) error {
-	oldID, newID := BlobID(c.Old), BlobID(c.New)
+	oldID, newID := blobIDs(c.Old, c.New)
 	if c.IsCreate() {
 		oldID = nullID
 	}
@@ -187,6 +187,22 @@ func verifyIDs(f *gitdiff.File, c FileChange) error {
 		return fmt.Errorf("new blob id %q, want a prefix of %s", f.NewOIDPrefix, newID)
 	}
 	return nil
+}
+
+// blobIDs returns the blob ids of old and new, hashing the two at once
+// when both are large: each is a pass over all of its bytes.
+func blobIDs(old, new []byte) (oldID, newID string) {
+	if len(old) < 1<<20 || len(new) < 1<<20 {
+		return BlobID(old), BlobID(new)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		oldID = BlobID(old)
+	}()
+	newID = BlobID(new)
+	<-done
+	return oldID, newID
 }
 
 // applyFile applies f to old and requires the result to be want.
