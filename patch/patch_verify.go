@@ -254,6 +254,11 @@ func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 		if !ok {
 			return fmt.Errorf("hunk %d runs past the end of the old content", i+1)
 		}
+		if frag.NewPosition == 0 && frag.NewLines == 0 && to < len(old) {
+			// go-gitdiff reads "+0,0" as the deletion of everything, even
+			// in a zero-context hunk at the top of a longer file.
+			return fmt.Errorf("hunk %d deletes everything, but more lines follow it", i+1)
+		}
 		if !bytes.HasPrefix(want[newAt:], old[oldAt:from]) {
 			return fmt.Errorf("applying gives content that differs from the wanted before hunk %d", i+1)
 		}

@@ -1,10 +1,15 @@
 package patch
 
 import (
+	"bytes"
 	"errors"
+	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
 )
 
 // Verification applies each hunk to its own lines and compares the
@@ -84,4 +89,124 @@ func TestSkipLines(t *testing.T) {
 			t.Errorf("skipLines(%.10q…, %d, %d) = %d, %v; want %d, %v", tc.b, tc.at, tc.n, got, ok, tc.want, tc.wantOK)
 		}
 	}
+}
+
+// applyWhole is the verification applyRegions replaces: go-gitdiff
+// applies the patch to the whole of old, and the result must be want.
+func applyWhole(f *gitdiff.File, old, want []byte) error {
+	zeroContextStarts(f)
+	var out bytes.Buffer
+	if err := gitdiff.Apply(&out, bytes.NewReader(old), f); err != nil {
+		return err
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		return errors.New("differs")
+	}
+	return nil
+}
+
+// The stretch-at-a-time verification accepts exactly the patches that
+// applying go-gitdiff to the whole file accepts, for random changes and
+// random damage to their hunks.
+func TestApplyRegionsAsWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 16))
+	words := []string{"a\n", "b\n", "c\n", "\n", "d", "e\r\n"}
+	text := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(words[rng.IntN(len(words)-2)])
+		}
+		if rng.IntN(3) == 0 {
+			b.WriteString(words[4+rng.IntN(2)])
+		}
+		return b.String()
+	}
+	agree, refused := 0, 0
+	for range 3000 {
+		old := text(rng.IntN(30))
+		lines := strings.SplitAfter(old, "\n")
+		for range 1 + rng.IntN(3) {
+			i := rng.IntN(len(lines))
+			lines[i] = words[rng.IntN(len(words))]
+		}
+		new := strings.Join(lines, "")
+		patch, err := Format(ptMod("f", old, new), Options{Context: rng.IntN(5) - 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := []byte(patch)
+		if rng.IntN(4) > 0 {
+			bad = damage(rng, bad)
+		}
+		files, _, err := gitdiff.Parse(bytes.NewReader(bad))
+		if err != nil || len(files) != 1 || files[0].IsBinary {
+			continue
+		}
+		for _, want := range []string{new, old, new + "x"} {
+			whole := *files[0]
+			whole.TextFragments = cloneFragments(files[0].TextFragments)
+			regions := *files[0]
+			regions.TextFragments = cloneFragments(files[0].TextFragments)
+			errWhole := applyWhole(&whole, []byte(old), []byte(want))
+			errRegions := applyFile(&regions, []byte(old), []byte(want))
+			if (errWhole == nil) != (errRegions == nil) {
+				t.Fatalf("old %q want %q patch\n%s\nwhole: %v, regions: %v", old, want, bad, errWhole, errRegions)
+			}
+			agree++
+			if errWhole != nil {
+				refused++
+			}
+		}
+	}
+	t.Logf("%d cases, %d refused", agree, refused)
+	if refused == 0 || refused == agree {
+		t.Fatalf("%d cases, %d refused: the damage says nothing", agree, refused)
+	}
+}
+
+func cloneFragments(frags []*gitdiff.TextFragment) []*gitdiff.TextFragment {
+	out := make([]*gitdiff.TextFragment, len(frags))
+	for i, f := range frags {
+		c := *f
+		out[i] = &c
+	}
+	return out
+}
+
+// damage changes one thing in a patch: a hunk header's number, or a
+// line of a hunk dropped, doubled or changed.
+func damage(rng *rand.Rand, patch []byte) []byte {
+	lines := strings.SplitAfter(string(patch), "\n")
+	var hunk []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, "@@ ") || i > 0 && len(hunk) > 0 && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") {
+			hunk = append(hunk, i)
+		}
+	}
+	if len(hunk) == 0 {
+		return patch
+	}
+	i := hunk[rng.IntN(len(hunk))]
+	l := lines[i]
+	switch {
+	case strings.HasPrefix(l, "@@ "):
+		nums := regexp.MustCompile(`\d+`)
+		k, n := rng.IntN(4), 0
+		l = nums.ReplaceAllStringFunc(l, func(s string) string {
+			n++
+			if n-1 != k {
+				return s
+			}
+			v, _ := strconv.Atoi(s)
+			return strconv.Itoa(max(0, v+rng.IntN(5)-2))
+		})
+		lines[i] = l
+	case rng.IntN(3) == 0:
+		lines[i] = ""
+	case rng.IntN(2) == 0:
+		lines[i] = l + l
+	default:
+		lines[i] = l[:1] + "z" + l[1:]
+	}
+	return []byte(strings.Join(lines, ""))
 }
