@@ -24,7 +24,10 @@ var ErrMismatch = errors.New("patch: patch does not match the changes")
 // paths, modes and the new/deleted/renamed flags; its blob ids must be
 // prefixes of the ids of the contents; every text fragment must be well
 // formed; and applying it to the old content must give the new content
-// exactly (a binary section's reverse data must give back the old). A
+// exactly (a binary section's reverse data must give back the old). The
+// text hunks are applied a stretch at a time (see applyRegions), which
+// accepts and refuses what applying to the whole file would, at the
+// cost of a scan of the file's bytes. A
 // section that adds or removes every line of a text file is read
 // without go-gitdiff's line objects, which cost tens of times a file of
 // short lines: its header is parsed as any other, and its one hunk must
