@@ -25,7 +25,9 @@ func (m *matcher) lineView() *view {
 		}
 		m.work.indexed += m.d.len()
 	}
-	return m.view(RungIndent)
+	v := m.view(RungIndent)
+	v.index(m.d)
+	return v
 }
 
 // anchored returns up to keep starts of the windows of n lines that
@@ -51,7 +53,7 @@ func (m *matcher) anchored(pattern []string, n, keep, budget int) (starts []int,
 		}
 		at[k] = append(at[k], i)
 	}
-	sort.SliceStable(keys, func(a, b int) bool { return v.count(keys[a]) < v.count(keys[b]) })
+	sort.SliceStable(keys, func(a, b int) bool { return v.count(m.d, keys[a]) < v.count(m.d, keys[b]) })
 	type tally struct {
 		start  int
 		hits   int
@@ -63,7 +65,7 @@ func (m *matcher) anchored(pattern []string, n, keep, budget int) (starts []int,
 	step := 1 + len(m.d.log) - v.built // forwarding a posting through the edits since
 	last := m.d.len() - n
 	for _, k := range keys {
-		c := v.count(k)
+		c := v.count(m.d, k)
 		if c == 0 {
 			continue
 		}

@@ -1,12 +1,21 @@
 package engine
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // view is a file's lines as one rung compares them, indexed by key so
 // that finding a pattern costs the occurrences of its rarest line, not
-// a scan of the file. It is built once per file and follows the file's
-// edits: positions from the build are mapped through the edit log, and
-// lines added since are indexed as they arrive.
+// a scan of the file. The index is built at most once per file and
+// follows the file's edits: it holds the ids of lines, which the doc
+// maps to where they stand now, and lines added since are indexed as
+// they arrive.
+//
+// The index is built when first needed, not with the view: at the
+// rungs whose keys are parts of the lines, a view's first finds scan
+// the file instead (see matcher.find), which for a reply of a few edits
+// to a long file costs a fraction of the index.
 //
 // At the comments rungs of a language whose comments span lines, a
 // line's key depends on the lines before it (is it inside a block
@@ -17,36 +26,79 @@ type view struct {
 	rung  Rung
 	lang  string
 	skip  bool             // blank lines (by key) are not indexed
-	at    map[string][]int // key -> lines when the view was built
+	at    map[string][]int // key -> ids of its lines when the view was built (see doc.where); nil until it is
 	built int              // length of the doc's edit log then
 	added map[string][]addedLine
 	keys  []string // every line's key, for a view whose keys carry state
+	scans int      // finds made by scanning the file, before the index
 }
 
 // addedLine is line off of the lines that log entry entry added.
 type addedLine struct{ entry, off int }
 
-func buildView(d *doc, r Rung, lang string) *view {
-	v := &view{rung: r, lang: lang, skip: r.skipsBlank(), at: make(map[string][]int, d.len()),
-		built: len(d.log), added: map[string][]addedLine{}}
-	stateful := r >= RungComments && languages[lang].spansLines()
-	if stateful {
-		v.keys = make([]string, 0, d.len())
+// maxScans is how many finds a view answers by scanning the file before
+// it builds its index: building costs tens of scans (a map entry and a
+// key per line).
+const maxScans = 8
+
+func newView(d *doc, r Rung, lang string) *view {
+	v := &view{rung: r, lang: lang, skip: r.skipsBlank()}
+	if r >= RungComments && languages[lang].spansLines() {
+		v.index(d) // keys that carry state are computed in one pass anyway
 	} else {
 		v.key = keyFunc(r, lang)
 	}
+	return v
+}
+
+// index builds the view's index of d, if it has none.
+func (v *view) index(d *doc) {
+	if v.at != nil {
+		return
+	}
+	v.at, v.built, v.added = make(map[string][]int, d.len()), len(d.log), map[string][]addedLine{}
+	stateful := v.key == nil
+	if stateful {
+		v.keys = make([]string, 0, d.len())
+	}
 	key := v.keyer()
-	d.each(0, func(i int, l string) bool {
+	d.walk(0, func(_, id int, l string) bool {
 		k := key(trimEOL(l))
 		if stateful {
 			v.keys = append(v.keys, k)
 		}
 		if !v.skip || k != "" {
-			v.at[k] = append(v.at[k], i)
+			v.at[k] = append(v.at[k], id)
 		}
 		return true
 	})
-	return v
+}
+
+// scannable reports whether finding k by a scan of the file is allowed
+// and cheap: a line's key at the rungs up to whitespace is the line
+// with some white space cut, so only lines holding k can have it.
+func (v *view) scannable(k string) bool {
+	return v.at == nil && v.rung <= RungWhitespace && k != "" && v.scans < maxScans
+}
+
+// scan returns the lines of d whose key is k, in file order, reading
+// every line.
+func (v *view) scan(d *doc, k string) []int {
+	v.scans++
+	var out []int
+	exact := v.rung == RungExact
+	d.each(0, func(i int, l string) bool {
+		c := trimEOL(l)
+		if exact {
+			if c == k {
+				out = append(out, i)
+			}
+		} else if len(c) >= len(k) && strings.Contains(c, k) && v.key(c) == k {
+			out = append(out, i)
+		}
+		return true
+	})
+	return out
 }
 
 // keyer returns the rung's key function for a text read line by line
@@ -63,8 +115,8 @@ func (v *view) stale(d *doc) bool { return v.keys != nil && v.built != len(d.log
 
 // note indexes the lines that log entry entry added.
 func (v *view) note(entry int, lines []string) {
-	if v.keys != nil {
-		return // rebuilt when next used
+	if v.keys != nil || v.at == nil {
+		return // rebuilt when next used, or indexed whole when built
 	}
 	key := v.keyer()
 	for j, l := range lines {
@@ -109,13 +161,18 @@ func (v *view) keyAt(d *doc, i int) string {
 	return v.key(d.content(i))
 }
 
-func (v *view) count(k string) int { return len(v.at[k]) + len(v.added[k]) }
+// count returns how many lines of d have key k.
+func (v *view) count(d *doc, k string) int {
+	v.index(d)
+	return len(v.at[k]) + len(v.added[k])
+}
 
 // where returns the lines of d whose key is k now, in file order.
 func (v *view) where(d *doc, k string) []int {
+	v.index(d)
 	var out []int
-	for _, p := range v.at[k] {
-		if c, ok := d.forward(p, v.built); ok {
+	for _, id := range v.at[k] {
+		if c, ok := d.where(id); ok {
 			out = append(out, c)
 		}
 	}
@@ -177,7 +234,7 @@ func newMatcher(d *doc, lang string) *matcher {
 func (m *matcher) view(r Rung) *view {
 	v, ok := m.views[r]
 	if !ok || v.stale(m.d) {
-		v = buildView(m.d, r, m.lang)
+		v = newView(m.d, r, m.lang)
 		m.views[r] = v
 	}
 	return v
@@ -204,18 +261,33 @@ func (m *matcher) find(pattern []string, r Rung) []place {
 	if len(kept) == 0 {
 		return nil
 	}
-	pivot, fewest := -1, 0
+	var lines []int
+	pivot := 0
 	for i, k := range keys {
-		n := v.count(k)
-		if n == 0 {
-			return nil
-		}
-		if pivot < 0 || n < fewest {
-			pivot, fewest = i, n
+		if len(k) > len(keys[pivot]) {
+			pivot = i
 		}
 	}
+	if v.scannable(keys[pivot]) {
+		// The longest line is the likeliest to be rare; the places are
+		// the same whichever line leads.
+		lines = v.scan(m.d, keys[pivot])
+	} else {
+		pivot = -1
+		fewest := 0
+		for i, k := range keys {
+			n := v.count(m.d, k)
+			if n == 0 {
+				return nil
+			}
+			if pivot < 0 || n < fewest {
+				pivot, fewest = i, n
+			}
+		}
+		lines = v.where(m.d, keys[pivot])
+	}
 	var out []place
-	for _, c := range v.where(m.d, keys[pivot]) {
+	for _, c := range lines {
 		p := place{rung: r, lines: make([]int, len(pattern))}
 		if !m.verify(v, keys, kept, pivot, c, p.lines) {
 			continue

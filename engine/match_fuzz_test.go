@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func FuzzMatcherFind(f *testing.F) {
 		m := newMatcher(d, "")
 		rungs := []Rung{RungExact, RungTrailing}
 		for _, r := range rungs {
-			m.view(r)
+			m.view(r).index(d)
 		}
 		at := int(from) % (d.len() + 1)
 		to := at + int(n)%(d.len()-at+1)
@@ -52,6 +53,15 @@ func FuzzMatcherFind(f *testing.F) {
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("%v: found at %v, brute force at %v", r, got, want)
+			}
+		}
+		// A view's first finds scan the file instead of its index: the
+		// same places, at every rung that scans.
+		fresh := newMatcher(d, "")
+		for _, r := range []Rung{RungExact, RungTrailing, RungIndent, RungWhitespace} {
+			m.view(r).index(d)
+			if got, want := fresh.find(pattern, r), m.find(pattern, r); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%v: scanning finds %+v, the index %+v", r, got, want)
 			}
 		}
 	})

@@ -20,7 +20,7 @@ func TestViewFollowsEdits(t *testing.T) {
 	d := newDocLines(slices.Clone(plain), "\n", true)
 	m := newMatcher(d, "")
 	for _, r := range []Rung{RungExact, RungWhitespace} {
-		m.view(r)
+		m.view(r).index(d)
 	}
 	for step := range 400 {
 		from := rng.Intn(len(plain) + 1)
@@ -38,7 +38,7 @@ func TestViewFollowsEdits(t *testing.T) {
 			t.Fatalf("step %d: lines %q, want %q", step, got, plain)
 		}
 		for r, v := range m.views {
-			fresh := buildView(d, r, "")
+			fresh := newView(d, r, "")
 			for k := range 6 {
 				key := fmt.Sprintf("w%d", k)
 				if got, want := v.where(d, key), fresh.where(d, key); !slices.Equal(got, want) {

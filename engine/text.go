@@ -3,38 +3,71 @@ package engine
 import (
 	"bytes"
 	"context"
+	"math"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // doc is a text file as the engine edits it: its lines with their own
 // terminators, so that every line an edit does not touch is written
-// back byte for byte. The lines are kept as a list of pieces (runs of
-// lines) so that an edit costs the size of the edit and the number of
-// edits so far, not the length of the file; each edit is logged so that
-// indexes built earlier can follow it (see view).
+// back byte for byte.
+//
+// The file's text is kept whole, with where each line starts; the lines
+// edits add go to a list of their own. The doc is a list of pieces,
+// runs of lines of either, with a gap where the last edit was: an edit
+// costs the size of the edit and how far it stands from the one before,
+// not the length of the file nor the number of edits so far. Each edit
+// is logged so that indexes built earlier can follow it (see view).
 type doc struct {
-	pieces [][]string // runs of lines, each with its terminator ("\n", "\r\n", or "" for a last line without one)
-	starts []int      // starts[i]: first line of pieces[i]; the last entry is the line count
-	eol    string     // the file's line ending for lines the reply adds
-	final  bool       // the file ends with a line terminator (or is empty)
-	log    []spliceRec
-	unit   string // indentation unit, computed once
+	// text is the file after its byte order mark; off(i) is where its
+	// line i starts, and off(textLines) is len(text). Offsets are kept
+	// in offs, four bytes a line, or in wide for a text of 2 GiB or
+	// more; neither is set while the doc is lazy.
+	text      string
+	offs      []int32
+	wide      []int
+	textLines int
+	// added holds the lines edits added, in the order of the log;
+	// addedAt[e] is where the lines of log entry e start in it.
+	added   []string
+	addedAt []int
+	// pieces[:gap] and pieces[gapEnd:] are the doc's pieces in order;
+	// the start of a piece before the gap is counted from the top, of
+	// one after it from the bottom (lines from its start to the end),
+	// so that an edit at the gap changes neither.
+	pieces      []piece
+	gap, gapEnd int
+	total       int // lines
+
+	eol   string // the file's line ending for lines the reply adds
+	final bool   // the file ends with a line terminator (or is empty)
+	log   []spliceRec
+	unit  string // indentation unit, computed once
 	// bom is the UTF-8 byte order mark the file starts with, or "". It
 	// belongs to the file, not to its first line: the reply's lines
 	// match that line without it, and it stays at the top whatever
 	// replaces the line or is inserted above it.
 	bom string
-	// whole, while lazy is set, is the doc's text, not yet cut into
-	// lines (see newDocWhole), and n its line count.
-	whole string
-	n     int
-	lazy  bool
+	// lazy is set for the doc of a file created whole (see newDocWhole)
+	// until something asks for a line.
+	lazy bool
 	// stop, when set, is the context of the resolution the doc belongs
 	// to: each looks at it every checkEvery lines and unwinds the
 	// resolution once it has ended (see stopped), so that no loop over
 	// a long file keeps a cancelled run going.
 	stop context.Context
+}
+
+// piece is n lines: lines [from, from+n) of the doc's text, or of its
+// added lines when add is set. key orders the pieces by the text lines
+// they hold or stand among: from for text lines, for added ones a text
+// line number between those of the text pieces around them; it lets a
+// text line be found by binary search (see where).
+type piece struct {
+	from, n, key int
+	start        int // see doc.pieces
+	add          bool
 }
 
 // utf8BOM is the UTF-8 byte order mark (U+FEFF).
@@ -44,100 +77,141 @@ const utf8BOM = "\ufeff"
 // lines.
 type spliceRec struct{ at, removed, added int }
 
+// newDoc is the doc of data, which it keeps: the bytes a Source reads
+// are never written afterwards, so its lines are read in place instead
+// of from a copy of the file.
 func newDoc(data []byte) *doc {
-	final := true
-	s := string(data)
+	s := unsafe.String(unsafe.SliceData(data), len(data))
 	bom := ""
 	if strings.HasPrefix(s, utf8BOM) {
 		bom, s = utf8BOM, s[len(utf8BOM):]
 	}
+	d := &doc{text: s, bom: bom}
+	crlf, lf := d.index()
+	d.eol = "\n"
+	if crlf > lf {
+		d.eol = "\r\n"
+	}
+	d.final = s == "" || s[len(s)-1] == '\n'
+	return d
+}
+
+// index finds where the text's lines start and makes them the doc's
+// one piece; it counts the lines that end with CRLF and with LF alone.
+func (d *doc) index() (crlf, lf int) {
+	s := d.text
+	n := strings.Count(s, "\n")
+	if s != "" && s[len(s)-1] != '\n' {
+		n++
+	}
 	// Sized once: grown by append, a million lines would allocate the
 	// slice five times over.
-	lines := make([]string, 0, strings.Count(s, "\n")+1)
-	crlf, lf := 0, 0
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
+	d.textLines = n
+	if len(s) <= math.MaxInt32 {
+		d.offs = make([]int32, 0, n+1)
+	} else {
+		d.wide = make([]int, 0, n+1)
+	}
+	for at := 0; at < len(s); {
+		d.addOff(at)
+		i := strings.IndexByte(s[at:], '\n')
 		if i < 0 {
-			lines = append(lines, s)
-			final = false
 			break
 		}
-		if i > 0 && s[i-1] == '\r' {
+		if i > 0 && s[at+i-1] == '\r' {
 			crlf++
 		} else {
 			lf++
 		}
-		lines = append(lines, s[:i+1])
-		s = s[i+1:]
+		at += i + 1
 	}
-	eol := "\n"
-	if crlf > lf {
-		eol = "\r\n"
+	d.addOff(len(s))
+	d.pieces, d.gap, d.gapEnd, d.total = nil, 0, 0, n
+	if n > 0 {
+		d.pieces, d.gap, d.gapEnd = []piece{{from: 0, n: n, key: 0, start: 0}}, 1, 1
 	}
-	d := newDocLines(lines, eol, final)
-	d.bom = bom
-	return d
+	return crlf, lf
+}
+
+func (d *doc) addOff(at int) {
+	if d.wide != nil {
+		d.wide = append(d.wide, at)
+	} else {
+		d.offs = append(d.offs, int32(at))
+	}
+}
+
+// off returns where line i of the text starts.
+func (d *doc) off(i int) int {
+	if d.wide != nil {
+		return d.wide[i]
+	}
+	return int(d.offs[i])
 }
 
 // newDocWhole is the doc of a file created whole: text, whose n lines
-// each end with "\n". Its lines are cut only when something asks for
-// one; a created file that no later edit reads goes to the diff and the
-// blob as it is, without a string per line (for a file of millions of
-// short lines, most of what it would cost).
+// each end with "\n". Where its lines start is found only when
+// something asks for one; a created file that no later edit reads goes
+// to the diff and the blob as it is.
 func newDocWhole(text string, n int) *doc {
-	return &doc{whole: text, n: n, lazy: true, eol: "\n", final: true}
+	return &doc{text: text, total: n, lazy: true, eol: "\n", final: true}
 }
 
-// open cuts a whole doc into its lines, as newDocLines holds them.
+// open finds the lines of a lazy doc.
 func (d *doc) open() {
-	if !d.lazy {
-		return
+	if d.lazy {
+		d.lazy = false
+		d.index()
 	}
-	lines := make([]string, 0, d.n)
-	for s := d.whole; s != ""; {
-		i := strings.IndexByte(s, '\n') + 1
-		lines = append(lines, s[:i])
-		s = s[i:]
-	}
-	if len(lines) > 0 {
-		d.pieces = [][]string{lines}
-	}
-	d.whole, d.lazy = "", false
-	d.reindex()
 }
 
+// newDocLines is the doc of lines, each with its terminator.
 func newDocLines(lines []string, eol string, final bool) *doc {
-	d := &doc{eol: eol, final: final}
-	if len(lines) > 0 {
-		d.pieces = [][]string{lines}
-	}
-	d.reindex()
+	d := &doc{text: strings.Join(lines, ""), eol: eol, final: final}
+	d.index()
 	return d
 }
 
-func (d *doc) reindex() {
-	d.starts = d.starts[:0]
-	n := 0
-	for _, p := range d.pieces {
-		d.starts = append(d.starts, n)
-		n += len(p)
+// len is the number of lines.
+func (d *doc) len() int { return d.total }
+
+// pieceCount is the number of pieces, and piece(k) the kth.
+func (d *doc) pieceCount() int { return d.gap + len(d.pieces) - d.gapEnd }
+
+func (d *doc) piece(k int) *piece {
+	if k >= d.gap {
+		k += d.gapEnd - d.gap
 	}
-	d.starts = append(d.starts, n)
+	return &d.pieces[k]
 }
 
-// len is the number of lines.
-func (d *doc) len() int {
-	if d.lazy {
-		return d.n
+// startOf returns the first line of piece k.
+func (d *doc) startOf(k int) int {
+	if k < d.gap {
+		return d.pieces[k].start
 	}
-	return d.starts[len(d.starts)-1]
+	return d.total - d.pieces[k+d.gapEnd-d.gap].start
+}
+
+// pieceAt returns the piece holding line i (pieceCount when i is past
+// the end).
+func (d *doc) pieceAt(i int) int {
+	return sort.Search(d.pieceCount(), func(k int) bool { return d.startOf(k)+d.piece(k).n > i })
+}
+
+// lineOf returns line j of piece p.
+func (d *doc) lineOf(p *piece, j int) string {
+	if p.add {
+		return d.added[p.from+j]
+	}
+	return d.text[d.off(p.from+j):d.off(p.from+j+1)]
 }
 
 // line returns line i with its terminator.
 func (d *doc) line(i int) string {
 	d.open()
-	p := sort.Search(len(d.pieces), func(k int) bool { return d.starts[k+1] > i })
-	return d.pieces[p][i-d.starts[p]]
+	k := d.pieceAt(i)
+	return d.lineOf(d.piece(k), i-d.startOf(k))
 }
 
 // content returns line i without its terminator (a CR before the LF
@@ -157,17 +231,24 @@ func trimEOL(s string) string {
 // each calls fn for every line from line from on, in order, until fn
 // returns false.
 func (d *doc) each(from int, fn func(i int, line string) bool) {
+	d.walk(from, func(i, _ int, line string) bool { return fn(i, line) })
+}
+
+// walk is each that also gives each line's id (see where).
+func (d *doc) walk(from int, fn func(i, id int, line string) bool) {
 	d.open()
-	for k, p := range d.pieces {
-		if d.starts[k+1] <= from {
-			continue
+	for k := d.pieceAt(from); k < d.pieceCount(); k++ {
+		p, s := d.piece(k), d.startOf(k)
+		id := p.from
+		if p.add {
+			id += d.textLines
 		}
-		for j := max(0, from-d.starts[k]); j < len(p); j++ {
-			i := d.starts[k] + j
+		for j := max(0, from-s); j < p.n; j++ {
+			i := s + j
 			if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
 				panic(stopped{d.stop.Err()})
 			}
-			if !fn(i, p[j]) {
+			if !fn(i, id+j, d.lineOf(p, j)) {
 				return
 			}
 		}
@@ -194,64 +275,170 @@ func (d *doc) slice(from, to int) []string {
 // final-newline state.
 func (d *doc) bytes() []byte {
 	if d.lazy {
-		return []byte(d.whole)
+		return []byte(d.text)
 	}
-	var b bytes.Buffer
-	n := d.len()
-	b.WriteString(d.bom)
-	d.each(0, func(i int, l string) bool {
-		body := trimEOL(l)
-		term := l[len(body):]
-		switch {
-		case i == n-1 && !d.final:
-			term = ""
-		case term == "":
-			term = d.eol
+	size := len(d.bom) + len(d.eol)
+	for k := range d.pieceCount() {
+		p := d.piece(k)
+		if p.add {
+			for _, l := range d.added[p.from : p.from+p.n] {
+				size += len(l) + len(d.eol)
+			}
+		} else {
+			size += d.off(p.from+p.n) - d.off(p.from)
 		}
-		b.WriteString(body)
-		b.WriteString(term)
-		return true
-	})
-	return b.Bytes()
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size)) // grown by doubling, a long file would be copied over and over
+	b.WriteString(d.bom)
+	for k := range d.pieceCount() {
+		p := d.piece(k)
+		if !p.add {
+			// Text lines are written as a run: of them, only the text's
+			// last line can lack a terminator.
+			run := d.text[d.off(p.from):d.off(p.from+p.n)]
+			b.WriteString(run)
+			if run != "" && run[len(run)-1] != '\n' {
+				b.WriteString(d.eol)
+			}
+			continue
+		}
+		for _, l := range d.added[p.from : p.from+p.n] {
+			b.WriteString(l)
+			if trimEOL(l) == l {
+				b.WriteString(d.eol)
+			}
+		}
+	}
+	out := b.Bytes()
+	if !d.final && d.total > 0 {
+		// The last line keeps the file's want of a final newline.
+		last := d.line(d.total - 1)
+		out = out[:len(out)-(len(last)-len(trimEOL(last)))]
+		if trimEOL(last) == last {
+			out = out[:len(out)-len(d.eol)]
+		}
+	}
+	return out
 }
 
 // splice replaces lines [from, to) with repl.
 func (d *doc) splice(from, to int, repl []string) {
 	d.open()
 	d.log = append(d.log, spliceRec{from, to - from, len(repl)})
-	var out [][]string
-	for k, p := range d.pieces {
-		s, e := d.starts[k], d.starts[k+1]
-		if e <= from || s >= to {
-			if s >= to && len(repl) > 0 {
-				out = append(out, repl)
-				repl = nil
+	d.addedAt = append(d.addedAt, len(d.added))
+	k := d.pieceAt(from)
+	d.moveGap(k)
+	// The pieces from k on now stand after the gap; cut off the part of
+	// the first that stands before from.
+	if d.gapEnd < len(d.pieces) {
+		p := &d.pieces[d.gapEnd]
+		if s := d.total - p.start; s < from {
+			left := *p
+			left.n, left.start = from-s, s
+			d.insertAtGap(left)
+			p = &d.pieces[d.gapEnd]
+			p.from += from - s
+			p.n -= from - s
+			if !p.add {
+				p.key = p.from
 			}
-			out = append(out, p)
+			p.start = d.total - from
+		}
+	}
+	// Drop what [from, to) covers: whole pieces, then the head of one.
+	for d.gapEnd < len(d.pieces) {
+		p := &d.pieces[d.gapEnd]
+		s := d.total - p.start
+		if s >= to {
+			break
+		}
+		if s+p.n <= to {
+			d.gapEnd++
 			continue
 		}
-		if s < from {
-			out = append(out, p[:from-s])
+		p.from += to - s
+		p.n -= to - s
+		if !p.add {
+			p.key = p.from
 		}
-		if len(repl) > 0 {
-			out = append(out, repl)
-			repl = nil
-		}
-		if e > to {
-			out = append(out, p[to-s:])
-		}
+		p.start = d.total - to
+		break
 	}
 	if len(repl) > 0 {
-		out = append(out, repl)
+		key := 0
+		if d.gap > 0 {
+			if l := d.pieces[d.gap-1]; l.add {
+				key = l.key
+			} else {
+				key = l.from + l.n
+			}
+		}
+		d.insertAtGap(piece{from: len(d.added), n: len(repl), key: key, start: from, add: true})
+		d.added = append(d.added, repl...)
 	}
-	d.pieces = out
-	d.reindex()
+	d.total += len(repl) - (to - from)
 	// An empty last line has no bytes but its terminator: without it,
 	// it would not be a line at all, and the doc would count one line
 	// more than the file it writes. It keeps its terminator.
 	if n := d.len(); !d.final && n > 0 && trimEOL(d.line(n-1)) == "" {
 		d.final = true
 	}
+}
+
+// moveGap moves the gap to stand before piece k.
+func (d *doc) moveGap(k int) {
+	for d.gap > k {
+		d.gap--
+		d.gapEnd--
+		p := d.pieces[d.gap]
+		p.start = d.total - p.start
+		d.pieces[d.gapEnd] = p
+	}
+	for d.gap < k {
+		p := d.pieces[d.gapEnd]
+		p.start = d.total - p.start
+		d.pieces[d.gap] = p
+		d.gap++
+		d.gapEnd++
+	}
+}
+
+// insertAtGap puts p before the gap, growing the gap when it is closed.
+func (d *doc) insertAtGap(p piece) {
+	if d.gap == d.gapEnd {
+		grown := make([]piece, 2*len(d.pieces)+8)
+		copy(grown, d.pieces[:d.gap])
+		tail := len(d.pieces) - d.gapEnd
+		copy(grown[len(grown)-tail:], d.pieces[d.gapEnd:])
+		d.gapEnd = len(grown) - tail
+		d.pieces = grown
+	}
+	d.pieces[d.gap] = p
+	d.gap++
+}
+
+// where returns the line that line id of the doc stands at now, false
+// when an edit removed it. A line's id is its line number in the text
+// for a line of the text, and len(text's lines) plus its place among
+// the added lines for one an edit added.
+func (d *doc) where(id int) (int, bool) {
+	if n := d.textLines; id >= n {
+		a := id - n
+		e := sort.Search(len(d.addedAt), func(e int) bool { return d.addedAt[e] > a }) - 1
+		return d.forward(d.log[e].at+a-d.addedAt[e], e+1)
+	}
+	// The text piece holding id is the last piece whose key is at most
+	// id, or one of the added pieces just before it.
+	k := sort.Search(d.pieceCount(), func(k int) bool { return d.piece(k).key > id }) - 1
+	for ; k >= 0; k-- {
+		if p := d.piece(k); !p.add {
+			if id < p.from+p.n {
+				return d.startOf(k) + id - p.from, true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
 }
 
 // forward maps line pos of the doc as it stood after log entry from-1
@@ -285,18 +472,24 @@ func (d *doc) guessUnit() string {
 	prev := 0
 	d.each(0, func(_ int, l string) bool {
 		c := trimEOL(l)
-		if strings.TrimSpace(c) == "" {
+		w := 0 // the spaces and tabs the line starts with
+		for w < len(c) && (c[w] == ' ' || c[w] == '\t') {
+			w++
+		}
+		// A line is blank when white space only; past the indentation,
+		// a printable ASCII byte says at once that it is not.
+		if w == len(c) || (c[w] >= 0x80 || c[w] <= ' ') && strings.TrimSpace(c) == "" {
 			return true
 		}
-		ws := c[:len(c)-len(strings.TrimLeft(c, " \t"))]
+		tab := w > 0 && c[0] == '\t'
 		switch {
-		case strings.HasPrefix(ws, "\t"):
+		case tab:
 			tabs++
-		case ws != "":
+		case w > 0:
 			spaces++
 		}
-		n := len(strings.TrimLeft(ws, "\t"))
-		if !strings.HasPrefix(ws, "\t") && n > prev {
+		n := len(strings.TrimLeft(c[:w], "\t"))
+		if !tab && n > prev {
 			steps[n-prev]++
 		}
 		prev = n

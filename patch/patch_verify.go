@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
@@ -22,7 +24,10 @@ var ErrMismatch = errors.New("patch: patch does not match the changes")
 // paths, modes and the new/deleted/renamed flags; its blob ids must be
 // prefixes of the ids of the contents; every text fragment must be well
 // formed; and applying it to the old content must give the new content
-// exactly (a binary section's reverse data must give back the old). A
+// exactly (a binary section's reverse data must give back the old). The
+// text hunks are applied a stretch at a time (see applyRegions), which
+// accepts and refuses what applying to the whole file would, at the
+// cost of a scan of the file's bytes. A
 // section that adds or removes every line of a text file is read
 // without go-gitdiff's line objects, which cost tens of times a file of
 // short lines: its header is parsed as any other, and its one hunk must
@@ -165,7 +170,7 @@ func verifyModes(f *gitdiff.File, c FileChange) error {
 // verifyIDs checks the blob ids of the index line, which must be there
 // exactly when git prints one: when the ids of the two sides differ.
 func verifyIDs(f *gitdiff.File, c FileChange) error {
-	oldID, newID := BlobID(c.Old), BlobID(c.New)
+	oldID, newID := blobIDs(c.Old, c.New)
 	if c.IsCreate() {
 		oldID = nullID
 	}
@@ -187,9 +192,28 @@ func verifyIDs(f *gitdiff.File, c FileChange) error {
 	return nil
 }
 
+// blobIDs returns the blob ids of old and new, hashing the two at once
+// when both are large: each is a pass over all of its bytes.
+func blobIDs(old, new []byte) (oldID, newID string) {
+	if len(old) < 1<<20 || len(new) < 1<<20 {
+		return BlobID(old), BlobID(new)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		oldID = BlobID(old)
+	}()
+	newID = BlobID(new)
+	<-done
+	return oldID, newID
+}
+
 // applyFile applies f to old and requires the result to be want.
 func applyFile(f *gitdiff.File, old, want []byte) error {
 	zeroContextStarts(f)
+	if !f.IsBinary && f.BinaryFragment == nil && len(f.TextFragments) > 0 {
+		return applyRegions(f.TextFragments, old, want)
+	}
 	var out bytes.Buffer
 	if err := gitdiff.Apply(&out, bytes.NewReader(old), f); err != nil {
 		return err
@@ -198,6 +222,103 @@ func applyFile(f *gitdiff.File, old, want []byte) error {
 		return fmt.Errorf("applying gives %d bytes that differ from the %d wanted", out.Len(), len(want))
 	}
 	return nil
+}
+
+// applyRegions is gitdiff.Apply of text hunks to old followed by a
+// comparison of its output with want, done a stretch at a time so that
+// a long file costs a scan of its bytes, not a copy of every line: the
+// lines between hunks must stand in want as they are in old, and each
+// hunk, applied by go-gitdiff to its own old lines, must give the bytes
+// that follow in want. Applying the whole file and comparing would
+// accept and refuse the same patches.
+func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
+	frags = append([]*gitdiff.TextFragment(nil), frags...)
+	sort.SliceStable(frags, func(i, j int) bool { return frags[i].OldPosition < frags[j].OldPosition })
+	oldAt, oldLine, newAt := 0, int64(0), 0
+	for i, frag := range frags {
+		start := max(frag.OldPosition-1, 0)
+		switch {
+		case frag.OldPosition == 0:
+			// Only an empty old side has a hunk at 0 (go-gitdiff checks
+			// that): apply it to the whole of old as go-gitdiff would.
+			if len(old) != 0 {
+				return fmt.Errorf("hunk %d: creates a file from non-empty content", i+1)
+			}
+		case start < oldLine:
+			return fmt.Errorf("hunk %d overlaps the hunk before it", i+1)
+		case frag.OldLines > math.MaxInt64-start:
+			return fmt.Errorf("hunk %d: bounds overflow", i+1)
+		}
+		from, ok := skipLines(old, oldAt, start-oldLine)
+		if !ok {
+			return fmt.Errorf("hunk %d starts past the end of the old content", i+1)
+		}
+		to, ok := skipLines(old, from, frag.OldLines)
+		if !ok {
+			return fmt.Errorf("hunk %d runs past the end of the old content", i+1)
+		}
+		if frag.NewPosition == 0 && frag.NewLines == 0 && to < len(old) {
+			// go-gitdiff reads "+0,0" as the deletion of everything, even
+			// in a zero-context hunk at the top of a longer file.
+			return fmt.Errorf("hunk %d deletes everything, but more lines follow it", i+1)
+		}
+		if !bytes.HasPrefix(want[newAt:], old[oldAt:from]) {
+			return fmt.Errorf("applying gives content that differs from the wanted before hunk %d", i+1)
+		}
+		newAt += from - oldAt
+		one := *frag
+		if one.OldPosition > 0 {
+			one.OldPosition = 1
+		}
+		var out bytes.Buffer
+		if err := gitdiff.Apply(&out, bytes.NewReader(old[from:to]), &gitdiff.File{TextFragments: []*gitdiff.TextFragment{&one}}); err != nil {
+			return fmt.Errorf("hunk %d: %w", i+1, err)
+		}
+		if !bytes.HasPrefix(want[newAt:], out.Bytes()) {
+			return fmt.Errorf("applying hunk %d gives content that differs from the wanted", i+1)
+		}
+		newAt += out.Len()
+		oldAt, oldLine = to, start+frag.OldLines
+	}
+	if !bytes.Equal(want[newAt:], old[oldAt:]) {
+		return fmt.Errorf("applying gives content that differs from the wanted after the last hunk")
+	}
+	return nil
+}
+
+// skipLines returns the offset in b n lines after offset at, a line
+// ending after its "\n" or, the last one, at the end of b; false when
+// b ends first. Long runs are counted a block at a time (bytes.Count is
+// many times faster than a search per line).
+func skipLines(b []byte, at int, n int64) (int, bool) {
+	const block = 64 << 10
+	// Near lines, mostly the next hunk's, are found a line at a time.
+	for ; n > 0 && n%64 != 0 && at < len(b); n-- {
+		i := bytes.IndexByte(b[at:], '\n')
+		if i < 0 {
+			at = len(b)
+		} else {
+			at += i + 1
+		}
+	}
+	for n > 0 && at < len(b) {
+		end := min(at+block, len(b))
+		if c := int64(bytes.Count(b[at:end], []byte{'\n'})); c < n && end < len(b) {
+			n -= c
+			at = end
+			continue
+		}
+		for n > 0 && at < end {
+			i := bytes.IndexByte(b[at:end], '\n')
+			if i < 0 {
+				at = end // the last line, without a terminator
+			} else {
+				at += i + 1
+			}
+			n--
+		}
+	}
+	return at, n == 0
 }
 
 // zeroContextStarts adapts hunks with an empty old range, which only
