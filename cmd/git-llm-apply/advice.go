@@ -90,10 +90,11 @@ type place struct {
 	prefix string // the start directory under the working tree's top, "" at the top or outside it
 }
 
-// placeOf is the place of a command started in dir (-C; "" for the
-// current directory) that opened repo.
-func placeOf(dir string, repo *gitops.Repo) place {
-	at := place{dir: dir}
+// placeOf is the place of a command that runs in dir ("" for the
+// process's working directory), given -C arg ("" for none), and opened
+// repo.
+func placeOf(dir, arg string, repo *gitops.Repo) place {
+	at := place{dir: arg}
 	start := dir
 	if start == "" {
 		start = "."

@@ -55,7 +55,8 @@ func run(ctx context.Context, args []string, dir string, in io.Reader, out, errw
 
 // commonOptions are the flags apply, translate and check share.
 type commonOptions struct {
-	Dir      string
+	Dir      string // where the command runs: run's dir, then -C (relative paths are read from it)
+	DirArg   string // -C as given, "" for none: messages and suggested git commands name it
 	Format   string
 	Base     string
 	BaseSet  bool
@@ -89,7 +90,6 @@ func joinNames() string { return strings.Join(translate.FormatNames(), ", ") }
 // readCommon fills the shared options from a parsed command.
 func readCommon(cmd *cli.Command) (commonOptions, error) {
 	o := commonOptions{
-		Dir:      cmd.Root().String("C"),
 		Format:   cmd.String("format"),
 		Base:     cmd.String("base"),
 		BaseSet:  cmd.IsSet("base"),
@@ -102,7 +102,8 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 		Color:    cmd.String("color"),
 		Progress: cmd.String("progress"),
 	}
-	err := checkStartDir(o.Dir)
+	o.Dir, o.DirArg = startOf(cmd)
+	err := checkStartDir(o.Dir, o.DirArg)
 	if err != nil {
 		return o, err
 	}
@@ -140,7 +141,7 @@ reply over a limit, 3 the branch moved under us (or is locked), 130
 interrupted (SIGINT or SIGTERM; the replies finished before it are kept,
 the one in hand records nothing).`,
 		Flags: []cli.Flag{
-			&cli.GenericFlag{Name: "C", Value: &startDir{}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
+			&cli.GenericFlag{Name: "C", Value: &startDir{base: s.dir}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 			versionFlag(s),
 		},
 		Commands: []*cli.Command{applyCommand(s), replayCommand(s), translateCommand(s), checkCommand(s), hookCommand(s), formatsCommand(s), promptCommand(s),
@@ -165,7 +166,7 @@ the one in hand records nothing).`,
 		// version and help included. Each command checks once its own
 		// flags are read, so that --json still gets its document.
 		c.Before = func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-			return ctx, checkStartDir(cmd.Root().String("C"))
+			return ctx, checkStartDir(startOf(cmd))
 		}
 	}
 	return app

@@ -132,7 +132,7 @@ func openRecording(o applyOptions, s streams) (*recording, error) {
 	if err := checkPatchDir(o.Dir, o.PatchDir, "recorded"); err != nil {
 		return nil, err
 	}
-	repo, err := openRepo(o.Dir)
+	repo, err := openRepo(o.Dir, o.DirArg)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func openRecording(o applyOptions, s streams) (*recording, error) {
 	if s, err = s.withColor(o.commonOptions, repo); err != nil {
 		return nil, err
 	}
-	s.at = placeOf(o.Dir, repo)
+	s.at = placeOf(o.Dir, o.DirArg, repo)
 	return &recording{s: s, repo: repo, patch: patch}, nil
 }
 

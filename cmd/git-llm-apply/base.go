@@ -7,9 +7,10 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/gitops"
 )
 
-// openRepo opens the repository around -C DIR (or the current directory).
-func openRepo(dir string) (*gitops.Repo, error) {
-	if err := checkStartDir(dir); err != nil {
+// openRepo opens the repository around dir, where the command runs
+// ("" for the process's working directory); arg is -C as given.
+func openRepo(dir, arg string) (*gitops.Repo, error) {
+	if err := checkStartDir(dir, arg); err != nil {
 		return nil, err
 	}
 	if dir == "" {

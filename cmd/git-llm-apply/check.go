@@ -50,7 +50,7 @@ type resolved struct {
 
 // resolveOnly runs the replies against the base without recording.
 func resolveOnly(ctx context.Context, o commonOptions, s streams) (*resolved, error) {
-	repo, err := openRepo(o.Dir)
+	repo, err := openRepo(o.Dir, o.DirArg)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func resolveOnly(ctx context.Context, o commonOptions, s streams) (*resolved, er
 	if s, err = s.withColor(o, repo); err != nil {
 		return nil, err
 	}
-	s.at = placeOf(o.Dir, repo)
+	s.at = placeOf(o.Dir, o.DirArg, repo)
 	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return nil, err

@@ -107,8 +107,9 @@ func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
 
 		for _, lock := range lockFiles(t, filepath.Join(r.dir, ".git")) {
 			// The next run refuses, saying the lock is older than it and
-			// how to remove it; removing it as told recovers.
-			res := r.run("apply", "-q", "-b", branch, probe)
+			// how to remove it; removing it as told recovers. (The
+			// binary: a lock's age is measured against the process's.)
+			res := r.runBinary("apply", "-q", "-b", branch, probe)
 			if res.code != exitMoved || !strings.Contains(res.stderr, "rm "+lock) {
 				t.Fatalf("run after a kill left %s: exit %d, want 3 with the rm command\n%s", lock, res.code, res.stderr)
 			}
@@ -170,7 +171,8 @@ func TestStaleRefLock(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(lock, old, old)
 	reply := r.reply("r.md", createReply("Add a.", "a.txt", "a\n"))
-	res := r.run("apply", "-b", "stale", reply)
+	// The binary: "older than the run" is older than its process.
+	res := r.runBinary("apply", "-b", "stale", reply)
 	if res.code != exitMoved || !strings.Contains(res.stderr, "rm "+lock) || !strings.Contains(res.stderr, "nothing was recorded") {
 		t.Fatalf("exit %d, want 3 with the rm command\n%s", res.code, res.stderr)
 	}

@@ -30,6 +30,16 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building git-llm-apply:", err)
 		os.Exit(2)
 	}
+	// The go command's caches stay where they are: under the scratch
+	// HOME below they would be empty, and the go build of TestVersion
+	// would compile (and download) everything again.
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if os.Getenv(k) == "" {
+			if v, err := exec.Command("go", "env", k).Output(); err == nil {
+				os.Setenv(k, strings.TrimSpace(string(v)))
+			}
+		}
+	}
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o755)
 	for k, v := range map[string]string{
@@ -106,12 +116,36 @@ type result struct {
 	code           int
 }
 
-// run runs the built binary in the repository.
+// run runs git-llm-apply in the repository, in-process.
 func (r *repo) run(args ...string) result {
 	return r.runIn(r.dir, "", args...)
 }
 
+// runIn runs git-llm-apply in-process through run, as if started in
+// dir with stdin on standard input: the command line, the start
+// directory and the streams are all a command reads of its process,
+// the environment aside (TestMain's, shared). A panic fails the test.
 func (r *repo) runIn(dir, stdin string, args ...string) result {
+	r.t.Helper()
+	if dir == "" {
+		// "" is the process's working directory: this package's, in
+		// this project's own repository.
+		r.t.Fatal("runIn needs a directory to start in")
+	}
+	var out, errb bytes.Buffer
+	code := run(r.t.Context(), append([]string{"git-llm-apply"}, args...), dir, strings.NewReader(stdin), &out, &errb)
+	return result{out.String(), errb.String(), code}
+}
+
+// runBinary runs the built binary in the repository, for what only a
+// process of its own shows: what it records as its own path (the
+// hook), its build information (version), how it reads its own
+// environment, terminal or signals.
+func (r *repo) runBinary(args ...string) result {
+	return r.runBinaryIn(r.dir, "", args...)
+}
+
+func (r *repo) runBinaryIn(dir, stdin string, args ...string) result {
 	r.t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir

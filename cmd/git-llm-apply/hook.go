@@ -24,14 +24,15 @@ const checkAttr = "llm-apply-check"
 const binaryProbe = 8000
 
 type hookInstallOptions struct {
-	Dir   string
-	Force bool
-	Print bool
-	Quiet bool
+	Dir    string // where the command runs (commonOptions.Dir)
+	DirArg string // -C as given
+	Force  bool
+	Print  bool
+	Quiet  bool
 }
 
 type hookRunOptions struct {
-	Dir string
+	Dir, DirArg string // as in hookInstallOptions
 }
 
 func hookCommand(s streams) *cli.Command {
@@ -90,7 +91,9 @@ script to standard output and writes nothing.`,
 			if cmd.Args().Len() > 0 {
 				return usageError("hook install takes no arguments")
 			}
-			return runHookInstall(hookInstallOptions{Dir: cmd.Root().String("C"), Force: cmd.Bool("force"), Print: cmd.Bool("print"), Quiet: cmd.Bool("quiet")}, s)
+			o := hookInstallOptions{Force: cmd.Bool("force"), Print: cmd.Bool("print"), Quiet: cmd.Bool("quiet")}
+			o.Dir, o.DirArg = startOf(cmd)
+			return runHookInstall(o, s)
 		},
 	}
 }
@@ -117,7 +120,9 @@ repository.`,
 			if cmd.Args().Len() > 0 {
 				return usageError("hook run takes no arguments: it reads the staged files")
 			}
-			return runHookRun(hookRunOptions{Dir: cmd.Root().String("C")}, s)
+			var o hookRunOptions
+			o.Dir, o.DirArg = startOf(cmd)
+			return runHookRun(o, s)
 		},
 	}
 }
@@ -132,7 +137,7 @@ func runHookInstall(o hookInstallOptions, s streams) error {
 		_, err := fmt.Fprint(s.out, script)
 		return err
 	}
-	repo, err := openRepo(o.Dir)
+	repo, err := openRepo(o.Dir, o.DirArg)
 	if err != nil {
 		return err
 	}
@@ -202,7 +207,7 @@ func writeExecutable(path string, data []byte) error {
 }
 
 func runHookRun(o hookRunOptions, s streams) error {
-	repo, err := openRepo(o.Dir)
+	repo, err := openRepo(o.Dir, o.DirArg)
 	if err != nil {
 		return err
 	}

@@ -22,10 +22,12 @@ func (r *repo) gitWithHooks(args ...string) result {
 	return r.collect(cmd)
 }
 
-// install runs hook install and requires it to succeed.
+// install runs hook install and requires it to succeed. The built
+// binary runs it: the hook records the path of the binary that
+// installed it, which git then runs.
 func (r *repo) install(args ...string) result {
 	r.t.Helper()
-	res := r.run(append([]string{"hook", "install"}, args...)...)
+	res := r.runBinary(append([]string{"hook", "install"}, args...)...)
 	if res.code != 0 {
 		r.t.Fatalf("hook install: exit %d\n%s", res.code, res.stderr)
 	}
@@ -224,7 +226,7 @@ func TestHookInstallKeepsAnotherHook(t *testing.T) {
 	if err := os.WriteFile(hook, []byte(mine), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res := r.run("hook", "install")
+	res := r.runBinary("hook", "install")
 	if res.code != 2 || !strings.Contains(res.stderr, "--force") {
 		t.Errorf("install over another hook: exit %d, want 2 and a word about --force\n%s", res.code, res.stderr)
 	}
@@ -252,7 +254,7 @@ func TestHookInstallPrintWritesNothing(t *testing.T) {
 	r := newRepo(t, map[string]string{"README": "readme\n"})
 	hooks := filepath.Join(r.dir, ".git", "hooks")
 	os.RemoveAll(hooks)
-	res := r.run("hook", "install", "--print")
+	res := r.runBinary("hook", "install", "--print")
 	if res.code != 0 || res.stdout != hookScript(binary) {
 		t.Errorf("exit %d, stdout:\n%s", res.code, res.stdout)
 	}
@@ -267,7 +269,7 @@ func TestHookInstallHonoursCoreHooksPath(t *testing.T) {
 	sub := filepath.Join(r.dir, "sub")
 	os.MkdirAll(sub, 0o755)
 	// Run from a subdirectory: the relative path is the top's.
-	if res := r.runIn(sub, "", "hook", "install"); res.code != 0 {
+	if res := r.runBinaryIn(sub, "", "hook", "install"); res.code != 0 {
 		t.Fatalf("hook install: exit %d\n%s", res.code, res.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, ".githooks", "pre-commit")); err != nil {

@@ -139,7 +139,7 @@ func TestHookInstallUpdatesItsOwnHook(t *testing.T) {
 		if err := os.WriteFile(hook, []byte(other), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if res := r.run("hook", "install"); res.code != 2 || !strings.Contains(res.stderr, "--force, or add the line "+shellQuote(binary)+" hook run to it") {
+		if res := r.runBinary("hook", "install"); res.code != 2 || !strings.Contains(res.stderr, "--force, or add the line "+shellQuote(binary)+" hook run to it") {
 			t.Errorf("install over an edited hook: exit %d\n%s", res.code, res.stderr)
 		}
 		if data, _ := os.ReadFile(hook); string(data) != other {

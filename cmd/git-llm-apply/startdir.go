@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/urfave/cli/v3"
 )
 
 // startDir is the value of the -C flag, git's "run as if started in
@@ -12,8 +14,10 @@ import (
 // (-C a -C b is a/b), an absolute one starts afresh, and an empty one
 // changes nothing. The process never changes directory: each path the
 // user gives is resolved against the result with under, so that
-// commands can run in-process (tests do).
-type startDir struct{ path string }
+// commands can run in-process (tests do). base is the directory the
+// command starts in (run's dir, "" for the process's own): a relative
+// -C is taken from there.
+type startDir struct{ base, path string }
 
 func (d *startDir) Set(s string) error {
 	switch {
@@ -26,11 +30,34 @@ func (d *startDir) Set(s string) error {
 	return nil
 }
 
-// Get returns the directory as a string, so that cmd.String("C") reads
-// it as it read the plain string flag -C used to be.
+// Get returns the directory as given, so that cmd.String("C") reads it
+// as it read the plain string flag -C used to be.
 func (d *startDir) Get() any { return d.path }
 
 func (d *startDir) String() string { return d.path }
+
+// at is where the command runs: base, then -C ("" for the process's
+// working directory).
+func (d *startDir) at() string {
+	if d.path == "" {
+		return d.base
+	}
+	return under(d.base, d.path)
+}
+
+// startOf returns where cmd runs (relative paths are read from there;
+// "" for the process's working directory) and -C as the user gave it
+// ("" for none), which messages and the suggested git commands name.
+func startOf(cmd *cli.Command) (at, arg string) {
+	for _, f := range cmd.Root().Flags {
+		if g, ok := f.(*cli.GenericFlag); ok && g.Name == "C" {
+			if d, ok := g.Value.(*startDir); ok {
+				return d.at(), d.path
+			}
+		}
+	}
+	panic("the root command has no -C flag")
+}
 
 // under returns path p as a process started in dir would see it: p
 // itself when it is absolute (or dir is ""), else p under dir. The two
@@ -45,17 +72,18 @@ func under(dir, p string) string {
 }
 
 // checkStartDir fails, as git does for a -C it cannot change to, when
-// dir ("" for none) is not a directory.
-func checkStartDir(dir string) error {
-	if dir == "" {
+// at, where -C arg ("" for none) leads, is not a directory. Messages
+// name arg, as the user gave it.
+func checkStartDir(at, arg string) error {
+	if arg == "" {
 		return nil
 	}
-	fi, err := os.Stat(dir)
+	fi, err := os.Stat(at)
 	if err != nil {
-		return usageError("cannot change to %s: %v", dir, pathErr(err))
+		return usageError("cannot change to %s: %v", arg, pathErr(err))
 	}
 	if !fi.IsDir() {
-		return usageError("cannot change to %s: not a directory", dir)
+		return usageError("cannot change to %s: not a directory", arg)
 	}
 	return nil
 }

@@ -94,3 +94,83 @@ func TestStartDirMissingStopsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestStartDirChainsFromTheStartDirectory: a relative -C is taken from
+// the directory the command starts in (run's dir), an absolute one
+// starts afresh, and with neither base nor -C the process's own
+// working directory ("") is meant.
+func TestStartDirChainsFromTheStartDirectory(t *testing.T) {
+	for _, tc := range []struct {
+		base    string
+		cs      []string
+		at, arg string
+	}{
+		{"", nil, "", ""},
+		{"", []string{"a", "b"}, "a/b", "a/b"},
+		{"/start", nil, "/start", ""},
+		{"/start", []string{"a", "", "b"}, "/start/a/b", "a/b"},
+		{"/start", []string{"a", "/abs", "b"}, "/abs/b", "/abs/b"},
+		{"rel", []string{"a"}, "rel/a", "a"},
+	} {
+		d := &startDir{base: tc.base}
+		for _, c := range tc.cs {
+			d.Set(c)
+		}
+		if at, arg := d.at(), d.String(); at != tc.at || arg != tc.arg {
+			t.Errorf("base %q, -C %q: at %q, arg %q; want %q, %q", tc.base, tc.cs, at, arg, tc.at, tc.arg)
+		}
+	}
+}
+
+// TestRunReadsRelativePathsFromDir: run's dir is where the command
+// starts: replies, -C and -o that are relative are read from it, never
+// from the process's working directory, and the report names them as
+// given.
+func TestRunReadsRelativePathsFromDir(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
+	r.write("sub/r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n"))
+	r.write("sub/replies/1.md", "Change b.\n\n"+block("sub/b.txt", "b\n", "B\n"))
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(cwd)
+	runIn := func(dir string, args ...string) result {
+		t.Helper()
+		var out, errb strings.Builder
+		code := run(t.Context(), append([]string{"git-llm-apply"}, args...), dir, strings.NewReader(""), &out, &errb)
+		return result{out.String(), errb.String(), code}
+	}
+
+	// A reply file and a directory of replies, relative to dir.
+	if res := runIn(filepath.Join(r.dir, "sub"), "check", "r.md", "replies"); res.code != 0 {
+		t.Fatalf("check from sub: exit %d\n%s", res.code, res.stderr)
+	}
+	// -C relative to dir, and -o relative to that.
+	top := filepath.Dir(r.dir)
+	res := runIn(top, "-C", filepath.Base(r.dir), "-C", "sub", "apply", "-b", "c", "-o", "out", "r.md")
+	if res.code != 0 {
+		t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)
+	}
+	requireLines(t, res.stderr, "  patch: out/0001-Change-a.patch")
+	if _, err := os.Stat(filepath.Join(r.dir, "sub", "out", "0001-Change-a.patch")); err != nil {
+		t.Errorf("the patch file is not under dir, then -C: %v", err)
+	}
+	if got := r.show("c", "a.txt"); got != "A\n" {
+		t.Errorf("branch c has a.txt %q", got)
+	}
+	// A failing edit's advice names -C as given, not as resolved.
+	r.write("sub/bad.md", "Change a.\n\n"+block("a.txt", "nope\n", "x\n"))
+	res = runIn(top, "-C", filepath.Base(r.dir), "check", "sub/bad.md")
+	if res.code != 1 || strings.Contains(res.stderr, top) {
+		t.Errorf("check bad: exit %d, the report names dir:\n%s", res.code, res.stderr)
+	}
+	// A -C missing under dir is named as given.
+	res = runIn(top, "-C", "nowhere", "check", "r.md")
+	if res.code != 2 || !strings.Contains(res.stderr, "cannot change to nowhere: no such file or directory") {
+		t.Errorf("missing -C: exit %d\n%s", res.code, res.stderr)
+	}
+	if after, _ := os.ReadDir(cwd); len(after) != len(before) {
+		t.Errorf("something was written in the process's working directory %s", cwd)
+	}
+}

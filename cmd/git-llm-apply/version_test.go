@@ -53,14 +53,15 @@ func TestDescribeBuild(t *testing.T) {
 // clone's commit and date, and -dirty once a file changed.
 func TestVersion(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
-	flag, cmd := r.run("--version"), r.run("version")
+	// The built binary's: the build information is its process's.
+	flag, cmd := r.runBinary("--version"), r.runBinary("version")
 	if flag.code != 0 || cmd.code != 0 || flag.stdout != cmd.stdout || flag.stderr != "" {
 		t.Fatalf("--version: exit %d %q %q; version: exit %d %q", flag.code, flag.stdout, flag.stderr, cmd.code, cmd.stdout)
 	}
 	if !strings.HasPrefix(flag.stdout, "git llm-apply version ") || strings.Contains(flag.stdout, "(devel)") {
 		t.Errorf("--version: %q", flag.stdout)
 	}
-	if res := r.run("--version", "apply"); res.code != 0 || res.stdout != flag.stdout {
+	if res := r.runBinary("--version", "apply"); res.code != 0 || res.stdout != flag.stdout {
 		t.Errorf("--version apply: exit %d %q", res.code, res.stdout)
 	}
 
