@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
@@ -160,19 +159,11 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	pending = append(pending, trees...)
 
 	msg := strings.TrimRight(message, "\n") + "\n"
-	c := &object.Commit{
-		Author:    object.Signature{Name: w.author.Name, Email: w.author.Email, When: w.author.When},
-		Committer: object.Signature{Name: w.committer.Name, Email: w.committer.Email, When: w.committer.When},
-		Message:   msg,
-		TreeHash:  treeID,
-	}
+	var parents []plumbing.Hash
 	if !w.tip.IsZero() {
-		c.ParentHashes = []plumbing.Hash{w.tip}
+		parents = []plumbing.Hash{w.tip}
 	}
-	co := &plumbing.MemoryObject{}
-	if err := c.Encode(co); err != nil {
-		return "", fmt.Errorf("gitops: encoding commit: %w", err)
-	}
+	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
 	pending = append(pending, pendingObject{co.Hash(), co})
 	if err := w.r.writeObjects(ctx, pending); err != nil {
 		return "", err
