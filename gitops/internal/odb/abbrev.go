@@ -74,7 +74,7 @@ func (s *Store) LongestShared(id plumbing.Hash) int {
 // cannot be opened.
 func (p *pack) index(s *Store) *packIndex {
 	if p.idx == nil && p.err == nil {
-		p.err = p.open(s.cache)
+		p.err = p.open()
 	}
 	return p.idx
 }

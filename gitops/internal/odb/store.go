@@ -12,24 +12,22 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/format/objfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
 // Store reads objects from an objects directory and its alternates.
 // It keeps the packs it opened until Close: an open pack is what makes
-// the next read cheap. Safe for concurrent use (go-git's Packfile is
-// not, so one lock covers every read).
+// the next read cheap. Safe for concurrent use: one lock covers every
+// read.
 type Store struct {
 	mu     sync.Mutex
 	root   string       // the repository's objects directory
 	dirs   []*objectDir // root first, then its alternates, depth first
 	listed bool         // dirs and their packs are listed
-	// cache holds the objects the packs inflated, delta bases among
-	// them, as go-git's storage does: one for all packs, so that many
-	// packs do not make many caches of the default size.
-	cache cache.Object
+	// cache holds the delta bases the packs inflated: one for all
+	// packs, so that many packs do not make many caches of the default
+	// size.
+	cache *baseCache
 }
 
 // objectDir is an objects directory and the packs it held when last
@@ -48,7 +46,7 @@ var ErrNotFound = errors.New("gitops: object not in the object directories")
 // New returns the store of the objects directory root (and its
 // alternates); nothing is read before the first object is asked for.
 func New(root string) *Store {
-	return &Store{root: root, cache: cache.NewObjectLRUDefault()}
+	return &Store{root: root, cache: newBaseCache(baseCacheLimit)}
 }
 
 // Root is the objects directory the store was made for.
@@ -91,7 +89,7 @@ func (s *Store) Has(id plumbing.Hash) (bool, error) {
 		}
 		for _, d := range s.dirs {
 			for _, p := range d.packs {
-				if ok, err := p.contains(id, s.cache); ok || err != nil {
+				if ok, err := p.contains(id); ok || err != nil {
 					return ok, err
 				}
 			}
@@ -145,7 +143,7 @@ func (s *Store) list(relist bool) error {
 		}
 	}
 	for _, p := range old {
-		p.close() // removed since, by a repack
+		p.close(s.cache) // removed since, by a repack
 	}
 	s.dirs, s.listed = dirs, true
 	return nil
@@ -225,15 +223,30 @@ func listPacks(dir string, old map[string]*pack) []*pack {
 }
 
 // readPacked reads id from the first pack of d holding it.
-func (d *objectDir) readPacked(id plumbing.Hash, c cache.Object) (plumbing.ObjectType, []byte, error) {
+func (d *objectDir) readPacked(id plumbing.Hash, c *baseCache) (plumbing.ObjectType, []byte, error) {
 	for _, p := range d.packs {
-		ok, err := p.contains(id, c)
+		if p.idx == nil && p.err == nil {
+			p.err = p.open()
+		}
+		if p.err != nil {
+			continue
+		}
+		pos, ok, err := p.idx.find(id)
 		if err != nil {
 			return plumbing.InvalidObject, nil, err
 		}
-		if ok {
-			return p.read(id)
+		if !ok {
+			continue
 		}
+		off, err := p.idx.offset(pos)
+		if err != nil {
+			return plumbing.InvalidObject, nil, err
+		}
+		t, data, err := p.readAt(off, c)
+		if err != nil {
+			return plumbing.InvalidObject, nil, fmt.Errorf("%s: %s: %w", filepath.Base(p.packPath), id, err)
+		}
+		return t, data, nil
 	}
 	return plumbing.InvalidObject, nil, ErrNotFound
 }
@@ -308,7 +321,7 @@ func (s *Store) Close() {
 	defer s.mu.Unlock()
 	for _, d := range s.dirs {
 		for _, p := range d.packs {
-			p.close()
+			p.close(s.cache)
 		}
 	}
 	s.dirs, s.listed = nil, false
@@ -318,15 +331,15 @@ func (s *Store) Close() {
 type pack struct {
 	idxPath, packPath string
 	idx               *packIndex
-	pf                *packfile.Packfile
+	rd                *reader
 	err               error // opening failed: the pack is skipped
 }
 
 // contains looks id up in the pack's index, opening it first. A pack
 // that cannot be opened holds nothing (git warns and goes on).
-func (p *pack) contains(id plumbing.Hash, c cache.Object) (bool, error) {
+func (p *pack) contains(id plumbing.Hash) (bool, error) {
 	if p.idx == nil && p.err == nil {
-		p.err = p.open(c)
+		p.err = p.open()
 	}
 	if p.err != nil {
 		return false, nil
@@ -335,7 +348,7 @@ func (p *pack) contains(id plumbing.Hash, c cache.Object) (bool, error) {
 	return ok, err
 }
 
-func (p *pack) open(c cache.Object) error {
+func (p *pack) open() error {
 	idx, err := openPackIndex(p.idxPath)
 	if err != nil {
 		return err
@@ -365,41 +378,17 @@ func (p *pack) open(c cache.Object) error {
 		return err
 	}
 	p.idx = idx
-	// No filesystem: go-git then returns every object in memory, rather
-	// than a handle that opens the pack again to read it.
-	p.pf = packfile.NewPackfileWithCache(idx, nil, packFile{f}, c, 0)
+	p.rd = newReader(f, fi.Size())
 	return nil
 }
 
-// read reads id, which the index holds, with go-git's packfile code.
-func (p *pack) read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	o, err := p.pf.Get(id)
-	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("%s: %w", filepath.Base(p.packPath), err)
-	}
-	rd, err := o.Reader()
-	if err != nil {
-		return plumbing.InvalidObject, nil, err
-	}
-	defer rd.Close()
-	// The object may sit in the packfile's delta base cache: copy.
-	data, err := ReadSized(rd, o.Size())
-	return o.Type(), data, err
-}
-
-func (p *pack) close() {
-	if p.pf != nil {
-		p.pf.Close()
+func (p *pack) close(c *baseCache) {
+	if p.rd != nil {
+		p.rd.f.Close()
+		c.forget(p)
 	}
 	if p.idx != nil {
 		p.idx.close()
 	}
-	p.idx, p.pf, p.err = nil, nil, nil
+	p.idx, p.rd, p.err = nil, nil, nil
 }
-
-// packFile is an open pack as go-git's Packfile takes it (a
-// billy.File); it is only read.
-type packFile struct{ *os.File }
-
-func (packFile) Lock() error   { return nil }
-func (packFile) Unlock() error { return nil }
