@@ -66,6 +66,10 @@ type BranchWriter struct {
 	fixedDate bool
 	logRefs   bool // core.logAllRefUpdates allows creating the reflog
 
+	// unsynced are the directories that gained objects' names since the
+	// last Finish: Finish syncs them before the branch moves.
+	unsynced map[string]bool
+
 	tip     plumbing.Hash // last commit recorded, or the parent
 	tipTree plumbing.Hash
 	commits []string
@@ -93,7 +97,7 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 	if err := checkExpected(opts, cur, exists); err != nil {
 		return nil, err
 	}
-	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree}
+	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree, unsynced: map[string]bool{}}
 	if opts.Parent != "" {
 		c, err := r.readCommit(plumbing.NewHash(opts.Parent))
 		if err != nil {
@@ -165,7 +169,7 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	}
 	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
 	pending = append(pending, pendingObject{co.Hash(), co})
-	if err := w.r.writeObjects(ctx, pending); err != nil {
+	if err := w.r.writeObjects(ctx, pending, w.unsynced); err != nil {
 		return "", err
 	}
 	w.tip, w.tipTree = co.Hash(), treeID
