@@ -167,19 +167,10 @@ func (rd *reader) inflate(h entryHeader) ([]byte, error) {
 	if _, err := io.ReadFull(rd.zr, buf); err != nil {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
 	}
-	var one [1]byte
-	for {
-		n, err := rd.zr.Read(one[:])
-		if n > 0 {
-			return nil, fmt.Errorf("%w: at %d: more than the %d bytes the header gives", errCorrupt, h.data, h.size)
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, err)
-		}
+	if err := expectEnd(rd.zr); err != nil {
+		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, err)
 	}
+	return buf, nil
 }
 
 // read returns the type and content of the object at off, resolving

@@ -1,6 +1,8 @@
 package odb
 
 import (
+	"bytes"
+	"compress/zlib"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,5 +118,53 @@ func TestReadObjectsCallerOwns(t *testing.T) {
 				data[i] = '!'
 			}
 		}
+	}
+}
+
+// TestReadLooseMalformed: a loose object whose header, length or zlib
+// checksum is wrong is an error.
+func TestReadLooseMalformed(t *testing.T) {
+	tr := newTestRepo(t)
+	objs := filepath.Join(tr.dir, ".git", "objects")
+	deflate := func(s string) []byte {
+		var b bytes.Buffer
+		zw := zlib.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	good := deflate("blob 3\x00ab\n")
+	badSum := append([]byte(nil), good...)
+	badSum[len(badSum)-1] ^= 1
+	for name, data := range map[string][]byte{
+		"short":     deflate("blob 4\x00ab\n"),
+		"long":      deflate("blob 2\x00ab\n"),
+		"bad type":  deflate("blub 3\x00ab\n"),
+		"delta":     deflate("ofs-delta 3\x00ab\n"),
+		"no size":   deflate("blob\x00ab\n"),
+		"no NUL":    deflate("blob 3 ab\n"),
+		"huge size": deflate("blob 99999999999999\x00ab\n"),
+		"checksum":  badSum,
+		"not zlib":  []byte("blob 3\x00ab\n"),
+	} {
+		// Named as the object it would be, so that only the damage
+		// fails it.
+		id := plumbing.ComputeHash(plumbing.BlobObject, []byte("ab\n"))
+		if err := os.MkdirAll(filepath.Dir(LoosePath(objs, id)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(LoosePath(objs, id), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, got, err := tr.store().Read(id); err == nil {
+			t.Errorf("%s: read %q, no error", name, got)
+		}
+	}
+	id := plumbing.ComputeHash(plumbing.BlobObject, []byte("ab\n"))
+	if err := os.WriteFile(LoosePath(objs, id), good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if typ, got, err := tr.store().Read(id); err != nil || typ != plumbing.BlobObject || string(got) != "ab\n" || cap(got) != 3 {
+		t.Errorf("the good object: %s %q (capacity %d), %v", typ, got, cap(got), err)
 	}
 }

@@ -1,6 +1,8 @@
 package odb
 
 import (
+	"bufio"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/objfile"
 )
 
 // Store reads objects from an objects directory and its alternates.
@@ -258,8 +259,10 @@ func LoosePath(dir string, id plumbing.Hash) string {
 	return filepath.Join(dir, h[:2], h[2:])
 }
 
-// readLoose reads a loose object with go-git's objfile reader, and
-// checks its name: the reader hashes what it inflates anyway.
+// readLoose reads a loose object: the zlib stream of "<type>
+// <size>\x00<content>", inflated into a buffer of the size its header
+// gives, and checks its name (git's loose objects are named by the
+// hash of what they hold) and the stream's checksum.
 func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	f, err := os.Open(LoosePath(dir, id))
 	if errors.Is(err, os.ErrNotExist) {
@@ -269,44 +272,82 @@ func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error
 		return plumbing.InvalidObject, nil, err
 	}
 	defer f.Close()
-	rd, err := objfile.NewReader(f)
-	if err != nil {
+	fail := func(err error) (plumbing.ObjectType, []byte, error) {
 		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
 	}
-	defer rd.Close()
-	t, size, err := rd.Header()
+	fi, err := f.Stat()
 	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+		return fail(err)
 	}
-	data, err := ReadSized(rd, size)
+	zr, err := zlib.NewReader(bufio.NewReader(f))
 	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+		return fail(err)
 	}
-	if int64(len(data)) != size {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %d bytes, header says %d", id, len(data), size)
+	defer zr.Close()
+	t, size, err := looseHeader(zr)
+	if err != nil {
+		return fail(err)
 	}
-	if got := rd.Hash(); got != id {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: content hashes to %s", id, got)
+	if size > fi.Size()*deflateRatio+64 {
+		return fail(fmt.Errorf("header claims %d bytes, more than its %d compressed bytes hold", size, fi.Size()))
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(zr, data); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return fail(fmt.Errorf("content ends before the %d bytes its header says", size))
+		}
+		return fail(err)
+	}
+	if err := expectEnd(zr); err != nil {
+		return fail(err)
+	}
+	h := plumbing.NewHasher(t, size)
+	h.Write(data)
+	if got := h.Sum(); got != id {
+		return fail(fmt.Errorf("content hashes to %s", got))
 	}
 	return t, data, nil
 }
 
-// ReadSized reads r to the end into a buffer of the announced size,
-// which a corrupt header cannot make huge before any byte arrives.
-func ReadSized(r io.Reader, size int64) ([]byte, error) {
-	const maxPrealloc = 64 << 20
-	buf := make([]byte, 0, min(max(size, 0), maxPrealloc)+1)
+// looseHeader reads "<type> <size>\x00" from r.
+func looseHeader(r io.Reader) (plumbing.ObjectType, int64, error) {
+	var head [32]byte // "commit " and 20 digits, with room
+	var one [1]byte
+	for n := 0; ; n++ {
+		if n == len(head) {
+			return plumbing.InvalidObject, 0, errors.New("malformed header")
+		}
+		if _, err := io.ReadFull(r, one[:]); err != nil {
+			return plumbing.InvalidObject, 0, fmt.Errorf("header: %w", err)
+		}
+		if one[0] != 0 {
+			head[n] = one[0]
+			continue
+		}
+		typ, sz, ok := strings.Cut(string(head[:n]), " ")
+		t, err := plumbing.ParseObjectType(typ)
+		size, serr := strconv.ParseInt(sz, 10, 64)
+		if !ok || err != nil || !t.Valid() || t == plumbing.OFSDeltaObject || t == plumbing.REFDeltaObject || serr != nil || size < 0 {
+			return plumbing.InvalidObject, 0, fmt.Errorf("malformed header %q", head[:n])
+		}
+		return t, size, nil
+	}
+}
+
+// expectEnd reads the end of a zlib stream whose content was read
+// whole: nothing more, and a matching checksum.
+func expectEnd(r io.Reader) error {
+	var one [1]byte
 	for {
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
+		n, err := r.Read(one[:])
+		if n > 0 {
+			return errors.New("more content than its header says")
+		}
 		if err == io.EOF {
-			return buf, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
-		}
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, len(buf))
+			return err
 		}
 	}
 }
