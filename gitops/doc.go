@@ -32,7 +32,7 @@
 // checkout hooks and filters, as git does), and the pre-commit check,
 // which git runs as a hook anyway. Each names the repository
 // explicitly, with the caller's GIT_DIR-style variables removed;
-// worktree steps fall back to go-git when git is not on PATH.
+// worktree steps fall back to code of gitops when git is not on PATH.
 //
 // git's on-disk formats are read by the packages under
 // gitops/internal, which gitops alone uses: index (the index file,

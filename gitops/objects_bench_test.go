@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -79,8 +80,8 @@ func benchObjectPath(i int) string {
 }
 
 // readObjectGoGit is readObject as it was: through go-git's storage.
-func (r *Repo) readObjectGoGit(t plumbing.ObjectType, id plumbing.Hash) ([]byte, error) {
-	o, err := r.repo.Storer.EncodedObject(t, id)
+func readObjectGoGit(g *git.Repository, t plumbing.ObjectType, id plumbing.Hash) ([]byte, error) {
+	o, err := g.Storer.EncodedObject(t, id)
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +126,15 @@ func benchReadObjects(b *testing.B, content func(int) string) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, id := range ids {
-					read := r.readObject
-					if how == "go-git" {
-						read = r.readObjectGoGit
+				read := r.readObject
+				if how == "go-git" {
+					g, err := git.PlainOpen(dir)
+					if err != nil {
+						b.Fatal(err)
 					}
+					read = func(t plumbing.ObjectType, id plumbing.Hash) ([]byte, error) { return readObjectGoGit(g, t, id) }
+				}
+				for _, id := range ids {
 					if _, err := read(plumbing.BlobObject, id); err != nil {
 						b.Fatal(err)
 					}
@@ -148,13 +153,17 @@ func benchReadObjects(b *testing.B, content func(int) string) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c, err := r.repo.CommitObject(plumbing.NewHash(id))
+			g, err := git.PlainOpen(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c, err := g.CommitObject(plumbing.NewHash(id))
 			if err != nil {
 				b.Fatal(err)
 			}
 			trees := map[plumbing.Hash][]treeEntry{}
 			for _, p := range paths {
-				if _, err := readPathGoGit(r, trees, c.TreeHash, p); err != nil {
+				if _, err := readPathGoGit(g, trees, c.TreeHash, p); err != nil {
 					b.Fatal(p, err)
 				}
 			}
@@ -182,12 +191,12 @@ func benchReadObjects(b *testing.B, content func(int) string) {
 
 // readPathGoGit reads the blob at path under tree root as treeSource
 // did with readObjectGoGit, keeping the trees it reads.
-func readPathGoGit(r *Repo, trees map[plumbing.Hash][]treeEntry, root plumbing.Hash, path string) ([]byte, error) {
+func readPathGoGit(g *git.Repository, trees map[plumbing.Hash][]treeEntry, root plumbing.Hash, path string) ([]byte, error) {
 	id := root
 	for name := range strings.SplitSeq(path, "/") {
 		entries, ok := trees[id]
 		if !ok {
-			data, err := r.readObjectGoGit(plumbing.TreeObject, id)
+			data, err := readObjectGoGit(g, plumbing.TreeObject, id)
 			if err != nil {
 				return nil, err
 			}
@@ -202,5 +211,5 @@ func readPathGoGit(r *Repo, trees map[plumbing.Hash][]treeEntry, root plumbing.H
 		}
 		id = entries[i].id
 	}
-	return r.readObjectGoGit(plumbing.BlobObject, id)
+	return readObjectGoGit(g, plumbing.BlobObject, id)
 }

@@ -5,9 +5,12 @@ package gitops
 // A commit is only as safe as the objects it names: the branch must
 // never point at a commit whose blobs a crash lost. So each object is
 // written to a temporary file beside its final name, synced, and linked
-// into place; the directories that gained names are synced before the
-// caller moves any ref. go-git's storage does the same steps without
-// the syncs, and puts its temporary files where git's gc does not look.
+// into place; the directories that gained names are synced once per
+// run, all of them before the branch moves (BranchWriter.Finish): a
+// reply's objects land in as many fan-out directories as there are
+// objects, about, and a run of several replies names the same
+// directories again. go-git's storage does the same steps without the
+// syncs, and puts its temporary files where git's gc does not look.
 
 import (
 	"compress/zlib"
@@ -27,14 +30,15 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/odb"
 )
 
-// writeObjects stores the objects not stored yet and returns once every
-// one is on disk. The objects are written side by side: each waits for
-// its own sync, and the filesystem serves waits that overlap together
-// (a reply's four or five objects cost about one sync, not five).
-// Once ctx ends no further object is started and its error is
-// returned: the objects written by then are unreachable, as after a
-// kill.
-func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject) error {
+// writeObjects stores the objects not stored yet and returns once the
+// content of every one is on disk; the directories whose new names
+// syncDirs must make durable before a ref names the objects are added
+// to dirs. The objects are written side by side: each waits for its
+// own sync, and the filesystem serves waits that overlap together (a
+// reply's four or five objects cost about one sync, not five). Once
+// ctx ends no further object is started and its error is returned: the
+// objects written by then are unreachable, as after a kill.
+func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject, dirs map[string]bool) error {
 	root := filepath.Join(r.commonDir, "objects")
 	seen := map[plumbing.Hash]bool{}
 	var todo []pendingObject
@@ -50,8 +54,7 @@ func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject) error {
 		}
 	}
 	var mu sync.Mutex
-	dirs := map[string]bool{}
-	err := eachAtOnce(len(todo), func(i int) error {
+	return eachAtOnce(len(todo), func(i int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -68,21 +71,30 @@ func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject) error {
 		mu.Unlock()
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	names := slices.Collect(maps.Keys(dirs))
-	return eachAtOnce(len(names), func(i int) error {
+}
+
+// syncDirs syncs each of dirs (side by side, as writeObjects writes)
+// and forgets those synced.
+func syncDirs(dirs map[string]bool) error {
+	names := slices.Sorted(maps.Keys(dirs))
+	err := eachAtOnce(len(names), func(i int) error {
 		if err := syncDir(names[i]); err != nil {
 			return fmt.Errorf("gitops: syncing %s: %w", names[i], err)
 		}
 		return nil
 	})
+	if err == nil {
+		clear(dirs)
+	}
+	return err
 }
 
 // eachAtOnce runs fn(0) ... fn(n-1) on up to 8 goroutines and returns
 // the first error. The work is waiting on the disk, not the processor.
 func eachAtOnce(n int, fn func(i int) error) error {
+	if n == 0 {
+		return nil
+	}
 	if n == 1 {
 		return fn(0)
 	}
@@ -187,8 +199,9 @@ func deflateObject(w io.Writer, obj plumbing.EncodedObject) error {
 	return zw.Close()
 }
 
-// syncDir makes the names created in dir durable.
-func syncDir(dir string) error {
+// syncDir makes the names created in dir durable (a variable for the
+// tests, which watch the order of the syncs).
+var syncDir = func(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -18,7 +18,9 @@ import (
 const zeroID = "0000000000000000000000000000000000000000"
 
 // Finish moves refs/heads/<Branch> to the last recorded commit, if any
-// was recorded (else it does nothing), with git's lock-file protocol:
+// was recorded (else it does nothing). It first syncs the directories
+// that gained the recorded objects' names, each once, then moves the
+// branch with git's lock-file protocol:
 // it creates <commondir>/refs/heads/<Branch>.lock exclusively
 // (ErrRefLocked, naming the lock file, when it exists), re-reads the
 // branch (loose, else packed-refs) and compares it with opts.Expect
@@ -42,6 +44,9 @@ func (w *BranchWriter) Finish() error {
 	who := w.committer
 	if !w.fixedDate {
 		who.When = time.Now()
+	}
+	if err := syncDirs(w.unsynced); err != nil {
+		return err
 	}
 	if err := w.r.updateBranch(w.opts, newID, who, msg, w.logRefs); err != nil {
 		return err

@@ -8,14 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
-	gogitconfig "github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
-
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/odb"
 )
@@ -50,7 +42,6 @@ type Repo struct {
 	gitDir    string // this worktree's git dir
 	commonDir string // objects, refs, config
 	mainRoot  string // the main worktree's top, "" when bare
-	repo      *git.Repository
 
 	objs     *odb.Store // objects read without go-git's whole pack index
 	objsOnce sync.Once
@@ -117,23 +108,6 @@ func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 		return nil, err
 	}
 	r.mainRoot = r.findMainRoot(cfg)
-
-	// The repository is found already: go-git gets its storage built on
-	// the git dir and common dir (as its PlainOpen would), without the
-	// configuration (see vettedConfig).
-	dot := osfs.New(gitDir)
-	var fs billy.Filesystem = dot
-	if r.commonDir != gitDir {
-		fs = dotgit.NewRepositoryFilesystem(dot, osfs.New(r.commonDir))
-	}
-	var wt billy.Filesystem
-	if r.root != "" {
-		wt = osfs.New(r.root)
-	}
-	r.repo, err = git.Open(vettedConfig{filesystem.NewStorage(fs, cache.NewObjectLRUDefault())}, wt)
-	if err != nil {
-		return nil, fmt.Errorf("gitops: opening %s: %w", gitDir, err)
-	}
 	return r, nil
 }
 
@@ -207,20 +181,6 @@ func (r *Repo) workTree(cwd string, explicit bool, cfg *config.Values, env func(
 	}
 	return real, nil
 }
-
-// vettedConfig is go-git's storage without the repository's
-// configuration: go-git is given an empty one. Open has checked the
-// repository format as git does (checkFormat), and nothing gitops
-// reads through go-git (objects, refs) depends on configuration, which
-// gitops reads itself (see config). Left to itself, go-git refuses
-// repositories git uses: every extension but noop (worktreeConfig,
-// which git sparse-checkout set turns on; preciousObjects and
-// partialClone, whose names go-git's version 0 list compares in the
-// wrong case), and configuration its parser rejects (negative
-// refspecs, a branch.*.merge that is not a full ref name).
-type vettedConfig struct{ *filesystem.Storage }
-
-func (vettedConfig) Config() (*gogitconfig.Config, error) { return gogitconfig.NewConfig(), nil }
 
 // Root returns the top of the working tree, or "" for a bare
 // repository.

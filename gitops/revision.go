@@ -1,14 +1,16 @@
 package gitops
 
 import (
-	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // ResolveCommit returns the full hex id of the commit rev names: HEAD
@@ -78,18 +80,18 @@ func (r *Repo) ResolveCommit(rev string) (string, error) {
 		switch {
 		case op == '^' && n == 0:
 		case op == '^':
-			if n > len(c.ParentHashes) {
+			if n > len(c.Parents) {
 				return "", unknown(fmt.Sprintf("%s has no parent %d", c.Hash, n))
 			}
-			if c, err = r.readCommit(c.ParentHashes[n-1]); err != nil {
+			if c, err = r.readCommit(c.Parents[n-1]); err != nil {
 				return "", unknown(err.Error())
 			}
 		default: // '~'
 			for ; n > 0; n-- {
-				if len(c.ParentHashes) == 0 {
+				if len(c.Parents) == 0 {
 					return "", unknown(fmt.Sprintf("%s has no parent", c.Hash))
 				}
-				if c, err = r.readCommit(c.ParentHashes[0]); err != nil {
+				if c, err = r.readCommit(c.Parents[0]); err != nil {
 					return "", unknown(err.Error())
 				}
 			}
@@ -109,11 +111,8 @@ func (r *Repo) resolveBase(base string) (plumbing.Hash, error) {
 		rules = rules[1:] // only refs and pseudo-refs like ORIG_HEAD as they are
 	}
 	for _, rule := range rules {
-		ref, err := storer.ResolveReference(r.repo.Storer, plumbing.ReferenceName(fmt.Sprintf(rule, base)))
-		// Errors other than "not found" (a directory where a ref file
-		// would be, say) also mean the rule does not apply.
-		if err == nil && ref.Type() == plumbing.HashReference {
-			return ref.Hash(), nil
+		if id, ok := r.resolveRef(fmt.Sprintf(rule, base)); ok {
+			return id, nil
 		}
 	}
 	if len(base) >= 4 && len(base) < 40 && isHex(base) {
@@ -122,25 +121,81 @@ func (r *Repo) resolveBase(base string) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, nil
 }
 
+// resolveRef follows ref (and the symbolic refs it leads to) to an
+// id. Anything in the way (no such ref, a directory where the ref file
+// would be, a malformed file, a chain of symbolic refs deeper than
+// git's five) means the ref does not resolve.
+func (r *Repo) resolveRef(ref string) (plumbing.Hash, bool) {
+	for range 6 {
+		if !safeRefName(ref) {
+			return plumbing.ZeroHash, false
+		}
+		dir := r.commonDir
+		if perWorktreeRef(ref) {
+			dir = r.gitDir
+		}
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.EISDIR) && !errors.Is(err, syscall.ENOTDIR) {
+				return plumbing.ZeroHash, false
+			}
+			id, ok, err := r.packedRef(ref)
+			if err != nil || !ok || !isFullHex(id) {
+				return plumbing.ZeroHash, false
+			}
+			return plumbing.NewHash(id), true
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
+		if target, ok := strings.CutPrefix(line, "ref:"); ok {
+			ref = strings.TrimSpace(target)
+			continue
+		}
+		if len(line) < hexLen || !isHex(line[:hexLen]) || (len(line) > hexLen && line[hexLen] != ' ' && line[hexLen] != '\t') {
+			return plumbing.ZeroHash, false
+		}
+		return plumbing.NewHash(line[:hexLen]), true
+	}
+	return plumbing.ZeroHash, false
+}
+
+// perWorktreeRef: the refs each worktree keeps in its own git dir
+// (gitrepository-layout): HEAD and the other pseudo-refs, and refs
+// under refs/bisect, refs/worktree and refs/rewritten.
+func perWorktreeRef(ref string) bool {
+	if !strings.HasPrefix(ref, "refs/") {
+		return true
+	}
+	for _, p := range []string{"refs/bisect/", "refs/worktree/", "refs/rewritten/"} {
+		if strings.HasPrefix(ref, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// safeRefName keeps a name from leaving the git dir: no empty, "." or
+// ".." component, no backslash.
+func safeRefName(ref string) bool {
+	if ref == "" || strings.ContainsAny(ref, "\\\x00") {
+		return false
+	}
+	for _, c := range strings.Split(ref, "/") {
+		if c == "" || c == "." || c == ".." {
+			return false
+		}
+	}
+	return true
+}
+
 // resolveShortID expands a short id. Several matches are ambiguous
 // unless exactly one of them leads to a commit.
 func (r *Repo) resolveShortID(short string) (plumbing.Hash, error) {
-	lister, ok := r.repo.Storer.(interface {
-		HashesWithPrefix(prefix []byte) ([]plumbing.Hash, error)
-	})
-	if !ok {
-		return plumbing.ZeroHash, nil
-	}
-	prefix, _ := hex.DecodeString(short[:len(short)&^1])
-	hashes, err := lister.HashesWithPrefix(prefix)
+	hashes, err := r.objects().WithPrefix(short)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("gitops: %w", err)
 	}
 	var all, commits []plumbing.Hash
 	for _, h := range hashes {
-		if !strings.HasPrefix(h.String(), short) {
-			continue
-		}
 		all = append(all, h)
 		if _, err := r.peelToCommit(h); err == nil {
 			commits = append(commits, h)
@@ -158,23 +213,21 @@ func (r *Repo) resolveShortID(short string) (plumbing.Hash, error) {
 }
 
 // peelToCommit follows annotated tags down to a commit.
-func (r *Repo) peelToCommit(h plumbing.Hash) (*object.Commit, error) {
+func (r *Repo) peelToCommit(h plumbing.Hash) (*commit, error) {
 	for range 16 {
-		o, err := r.readEncoded(h)
+		t, data, err := r.readRaw(h)
 		if err != nil {
 			return nil, fmt.Errorf("object %s: %w", h, err)
 		}
-		switch o.Type() {
+		switch t {
 		case plumbing.CommitObject:
-			return object.DecodeCommit(r.repo.Storer, o)
+			return parseCommit(h, data)
 		case plumbing.TagObject:
-			t, err := object.DecodeTag(r.repo.Storer, o)
-			if err != nil {
+			if h, _, err = tagTarget(h, data); err != nil {
 				return nil, err
 			}
-			h = t.Target
 		default:
-			return nil, fmt.Errorf("%s is a %s, not a commit", h, o.Type())
+			return nil, fmt.Errorf("%s is a %s, not a commit", h, t)
 		}
 	}
 	return nil, fmt.Errorf("tag chain too long at %s", h)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,10 +13,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/storage"
+
+	"github.com/git-llm-apply/git-llm-apply/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/patch"
 )
 
 // ErrWorktreePath: the path given for a new linked worktree exists and
@@ -30,7 +31,7 @@ var ErrWorktreePath = errors.New("gitops: worktree path exists and is not empty"
 // (ErrUnknownRevision) and not be checked out in any worktree
 // (ErrBranchCheckedOut). With git on PATH, git does the work and its
 // message is in the error. Without it, the worktree's administrative
-// files are written here and go-git checks the tree out: no checkout
+// files are written here and the tree is checked out here: no checkout
 // filters, sparse checkout or post-checkout hook. Either way a failure
 // leaves no worktree registered and no file at path.
 func (r *Repo) AddWorktree(path, branch string) error {
@@ -232,11 +233,14 @@ func clearDir(dir string) {
 }
 
 // checkoutFiles brings the files and index of the worktree at root to
-// commit's tree (only paths, when given) with go-git.
+// commit's tree (only paths, when given; else the whole tree into an
+// empty worktree without an index). Files are written as git writes
+// them without checkout filters; their index entries carry the stat
+// data of the files written, so that git sees them clean without
+// reading them, and the entries of other paths are kept as they are.
 func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
-	// Opened as Open does, so that go-git is not the judge of the
-	// repository's format (see vettedConfig), and without the
-	// environment: GIT_DIR may name the caller's worktree, not this one.
+	// Opened as Open does, and without the environment: GIT_DIR may
+	// name the caller's worktree, not this one.
 	opened, err := open(root, func(string) (string, bool) { return "", false })
 	if err != nil {
 		return err
@@ -244,33 +248,98 @@ func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
 	if real, err := filepath.EvalSymlinks(root); err != nil || opened.root != real {
 		return fmt.Errorf("gitops: %s is not the top of a worktree", root)
 	}
-	repo, err := git.Open(refGuard{opened.repo.Storer}, osfs.New(root))
+	files, err := opened.treeFiles(commit.String())
 	if err != nil {
-		return fmt.Errorf("gitops: opening %s: %w", root, err)
+		return err
 	}
-	w, err := repo.Worktree()
-	if err != nil {
-		return fmt.Errorf("gitops: opening %s: %w", root, err)
+	indexPath := filepath.Join(opened.gitDir, "index")
+	var entries []index.Raw
+	if paths == nil {
+		paths = slices.Sorted(maps.Keys(files))
+	} else {
+		old, err := index.ReadRaw(indexPath)
+		if err != nil {
+			return fmt.Errorf("gitops: reading the index of %s: %w", root, err)
+		}
+		touched := map[string]bool{}
+		for _, p := range paths {
+			touched[p] = true
+		}
+		for _, e := range old {
+			if !touched[e.Path] {
+				entries = append(entries, e)
+			}
+		}
 	}
-	if err := w.Reset(&git.ResetOptions{Commit: commit, Mode: git.HardReset, Files: paths}); err != nil {
-		return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+	for _, p := range paths {
+		if !safeWorktreePath(p) {
+			return fmt.Errorf("gitops: checking out %s in %s: refusing the path %q", commit, root, p)
+		}
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+		}
+		f, ok := files[p]
+		if !ok {
+			// git removes the directories a deletion leaves empty.
+			for d := filepath.Dir(full); d != root && os.Remove(d) == nil; d = filepath.Dir(d) {
+			}
+			continue
+		}
+		if err := opened.writeWorktreeFile(full, f); err != nil {
+			return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+		}
+		fi, err := os.Lstat(full)
+		if err != nil {
+			return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+		}
+		entries = append(entries, index.NewRaw(p, uint32(f.mode), f.id, fi))
+	}
+	if err := index.Write(indexPath, entries); err != nil {
+		return fmt.Errorf("gitops: writing the index of %s: %w", root, err)
 	}
 	return nil
 }
 
-// refGuard turns go-git's reset, which also sets HEAD's branch to the
-// commit, into a check that the branch holds it already: only a
-// BranchWriter moves branches, with compare-and-swap and a reflog.
-type refGuard struct{ storage.Storer }
-
-func (g refGuard) SetReference(ref *plumbing.Reference) error {
-	cur, err := g.Storer.Reference(ref.Name())
-	if err == nil && cur.Type() == ref.Type() && cur.Hash() == ref.Hash() && cur.Target() == ref.Target() {
-		return nil
+// writeWorktreeFile writes the file f at full, which does not exist:
+// a symbolic link, an empty directory for a submodule, else a file
+// with the executable bits the mode asks for (less the umask).
+func (r *Repo) writeWorktreeFile(full string, f treeFile) error {
+	if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
+		return err
 	}
-	return fmt.Errorf("gitops: %s does not hold %s (it moved meanwhile)", ref.Name(), ref.Hash())
+	if f.mode == patch.ModeGitlink {
+		return os.Mkdir(full, 0o777)
+	}
+	data, err := r.readObject(plumbing.BlobObject, f.id)
+	if err != nil {
+		return err
+	}
+	if f.mode == patch.ModeSymlink {
+		return os.Symlink(string(data), full)
+	}
+	perm := fs.FileMode(0o666)
+	if f.mode == patch.ModeExec {
+		perm = 0o777
+	}
+	w, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
-func (g refGuard) CheckAndSetReference(ref, _ *plumbing.Reference) error {
-	return g.SetReference(ref)
+// safeWorktreePath refuses a tree path that would write outside the
+// worktree or into its .git, which git's fsck refuses too.
+func safeWorktreePath(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if c == "" || c == "." || c == ".." || strings.EqualFold(c, ".git") || strings.ContainsRune(c, '\\') {
+			return false
+		}
+	}
+	return true
 }

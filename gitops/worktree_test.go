@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
 
@@ -245,30 +244,6 @@ func TestAddWorktree(t *testing.T) {
 				tr.checkAdded(path, "feat", feat)
 			})
 		}
-	}
-}
-
-// TestRefGuard: go-git's reset may only "set" a branch to the value it
-// holds.
-func TestRefGuard(t *testing.T) {
-	tr, feat := newWorktreeFixture(t, false)
-	opened, err := git.PlainOpen(tr.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := refGuard{opened.Storer}
-	main := tr.git("rev-parse", "main")
-	if err := g.SetReference(plumbing.NewHashReference("refs/heads/feat", plumbing.NewHash(main))); err == nil {
-		t.Errorf("moving feat was allowed")
-	}
-	if err := g.CheckAndSetReference(plumbing.NewHashReference("refs/heads/feat", plumbing.NewHash(feat)), nil); err != nil {
-		t.Errorf("setting feat to its value: %v", err)
-	}
-	if got := tr.git("rev-parse", "feat"); got != feat {
-		t.Errorf("feat = %s, want %s", got, feat)
-	}
-	if _, err := os.Lstat(filepath.Join(tr.dir, ".git", "refs", "heads", "feat")); err == nil {
-		t.Errorf("refs/heads/feat was written")
 	}
 }
 
@@ -753,9 +728,9 @@ func TestWorktreeHookEnv(t *testing.T) {
 	tr.checkAdded(path, "feat", to)
 }
 
-// Without git, the worktree is checked out with go-git, which must not
-// be the judge of the repository's format either: extensions git knows
-// (here worktreeConfig, which git sparse-checkout turns on, and
+// Without git, the worktree is checked out here, which must not be the
+// judge of the repository's format either: extensions git knows (here
+// worktreeConfig, which git sparse-checkout turns on, and
 // preciousObjects) and configuration go-git's parser refuses.
 func TestAddWorktreeNoGitOddConfig(t *testing.T) {
 	tr, feat := newWorktreeFixture(t, false)

@@ -111,7 +111,7 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 // changed; local changes to other paths are kept. With git on PATH
 // this is `git read-tree -m -u FROM TO` after refreshing the index's
 // stat data, and git's message is in the error; without it, the same
-// checks are made here and go-git writes the changed paths, except
+// checks are made here and the changed paths are written here, except
 // that a path turning from a file into a directory or back is refused.
 func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if !isFullHex(from) || !isFullHex(to) {

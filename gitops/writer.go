@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-llm-apply/git-llm-apply/engine"
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/config"
@@ -67,6 +66,10 @@ type BranchWriter struct {
 	fixedDate bool
 	logRefs   bool // core.logAllRefUpdates allows creating the reflog
 
+	// unsynced are the directories that gained objects' names since the
+	// last Finish: Finish syncs them before the branch moves.
+	unsynced map[string]bool
+
 	tip     plumbing.Hash // last commit recorded, or the parent
 	tipTree plumbing.Hash
 	commits []string
@@ -94,7 +97,7 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 	if err := checkExpected(opts, cur, exists); err != nil {
 		return nil, err
 	}
-	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree}
+	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree, unsynced: map[string]bool{}}
 	if opts.Parent != "" {
 		c, err := r.readCommit(plumbing.NewHash(opts.Parent))
 		if err != nil {
@@ -160,21 +163,13 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	pending = append(pending, trees...)
 
 	msg := strings.TrimRight(message, "\n") + "\n"
-	c := &object.Commit{
-		Author:    object.Signature{Name: w.author.Name, Email: w.author.Email, When: w.author.When},
-		Committer: object.Signature{Name: w.committer.Name, Email: w.committer.Email, When: w.committer.When},
-		Message:   msg,
-		TreeHash:  treeID,
-	}
+	var parents []plumbing.Hash
 	if !w.tip.IsZero() {
-		c.ParentHashes = []plumbing.Hash{w.tip}
+		parents = []plumbing.Hash{w.tip}
 	}
-	co := &plumbing.MemoryObject{}
-	if err := c.Encode(co); err != nil {
-		return "", fmt.Errorf("gitops: encoding commit: %w", err)
-	}
+	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
 	pending = append(pending, pendingObject{co.Hash(), co})
-	if err := w.r.writeObjects(ctx, pending); err != nil {
+	if err := w.r.writeObjects(ctx, pending, w.unsynced); err != nil {
 		return "", err
 	}
 	w.tip, w.tipTree = co.Hash(), treeID

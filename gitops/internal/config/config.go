@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,8 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/gcfg"
 
 	"github.com/git-llm-apply/git-llm-apply/gitops/internal/wildmatch"
 )
@@ -163,7 +160,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 		}
 		return nil
 	}
-	if err := gcfg.ReadWithCallback(bytes.NewReader(data), cb); err != nil {
+	if err := parseFile(data, cb); err != nil {
 		return fmt.Errorf("gitops: bad config file %s: %w", path, err)
 	}
 	return nil

@@ -5,8 +5,12 @@ package odb
 // shares with another object's (git's object-name.c).
 
 import (
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -70,7 +74,7 @@ func (s *Store) LongestShared(id plumbing.Hash) int {
 // cannot be opened.
 func (p *pack) index(s *Store) *packIndex {
 	if p.idx == nil && p.err == nil {
-		p.err = p.open(s.cache)
+		p.err = p.open()
 	}
 	return p.idx
 }
@@ -149,4 +153,85 @@ func sharedDigits(a, b []byte) int {
 		}
 	}
 	return 2 * len(a)
+}
+
+// WithPrefix lists the objects of the store, packed or loose, whose
+// names start with the hex digits prefix (lower case, at least two),
+// each once. A pack or loose directory that cannot be read counts as
+// empty, as for LongestShared.
+func (s *Store) WithPrefix(prefix string) ([]plumbing.Hash, error) {
+	if len(prefix) < 2 || len(prefix) > 2*len(plumbing.ZeroHash) {
+		return nil, fmt.Errorf("gitops: %q is not an object name prefix", prefix)
+	}
+	var lo plumbing.Hash // the smallest name with the prefix
+	if _, err := hex.Decode(lo[:], []byte(prefix[:len(prefix)&^1])); err != nil {
+		return nil, fmt.Errorf("gitops: %q is not an object name prefix", prefix)
+	}
+	if len(prefix)%2 == 1 {
+		d, err := strconv.ParseUint(prefix[len(prefix)-1:], 16, 8)
+		if err != nil {
+			return nil, fmt.Errorf("gitops: %q is not an object name prefix", prefix)
+		}
+		lo[len(prefix)/2] = byte(d) << 4
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.list(false); err != nil {
+		return nil, err
+	}
+	seen := map[plumbing.Hash]bool{}
+	var out []plumbing.Hash
+	add := func(h plumbing.Hash) {
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	for _, d := range s.dirs {
+		for _, p := range d.packs {
+			if x := p.index(s); x != nil {
+				x.withPrefix(lo, prefix, add)
+			}
+		}
+		ents, _ := os.ReadDir(filepath.Join(d.path, prefix[:2]))
+		for _, e := range ents {
+			name := prefix[:2] + e.Name()
+			if plumbing.IsHash(name) && strings.HasPrefix(name, prefix) {
+				add(plumbing.NewHash(name))
+			}
+		}
+	}
+	return out, nil
+}
+
+// withPrefix calls fn with each name of the pack starting with prefix,
+// from lo, the smallest name that could. A read error ends the list.
+func (x *packIndex) withPrefix(lo plumbing.Hash, prefix string, fn func(plumbing.Hash)) {
+	first, end := int64(0), int64(x.fanout[lo[0]])
+	if lo[0] > 0 {
+		first = int64(x.fanout[lo[0]-1])
+	}
+	for hi := end; first < hi; { // the first name not below lo
+		mid := first + (hi-first)/2
+		name, err := x.read(x.names+mid*x.stride, 20)
+		if err != nil {
+			return
+		}
+		if compareName(lo, name) > 0 {
+			first = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	for pos := first; pos < end; pos++ {
+		name, err := x.read(x.names+pos*x.stride, 20)
+		if err != nil {
+			return
+		}
+		h := plumbing.Hash(name)
+		if !strings.HasPrefix(h.String(), prefix) {
+			return
+		}
+		fn(h)
+	}
 }

@@ -3,9 +3,8 @@
 // alternates (Documentation/gitrepository-layout.txt, "objects" and
 // "objects/info/alternates"), loose objects (zlib-deflated
 // "<type> <size>\0<content>", read with go-git's objfile), and packs
-// through their .idx, versions 1 and 2, and .rev files
-// (Documentation/gitformat-pack.txt, "pack-*.idx files" and
-// "pack-*.rev files").
+// through their .idx, versions 1 and 2
+// (Documentation/gitformat-pack.txt, "pack-*.idx files").
 //
 // go-git's filesystem storage decodes every .idx of the repository
 // into memory the first time it reads a packed object, and builds a
@@ -13,9 +12,9 @@
 // one: for a reply touching ten files of a large repository, that is
 // most of the run. Here a pack's .idx is read in place (the fanout
 // table once, then a binary search with a few reads of the file, as
-// git does), and go-git's packfile code still inflates the objects and
-// applies deltas, through packIndex, which answers its questions from
-// the file.
+// git does), and an entry is inflated straight into a buffer of the
+// size its header gives (a delta's result into one of the size the
+// delta gives), with the delta bases met on the way cached (packread.go).
 //
 // Errors keep the "gitops:" prefix they had when this was part of
 // package gitops: they reach the user unchanged.

@@ -26,7 +26,7 @@ const (
 
 // testRepo is a scratch repository made with the git CLI.
 type testRepo struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string // top of the working tree (symlinks resolved)
 	home string
 	env  []string
@@ -34,7 +34,7 @@ type testRepo struct {
 
 // newTestRepo runs `git init -b main` in a fresh directory, with an
 // environment that ignores the user's and the system's git config.
-func newTestRepo(t *testing.T) *testRepo {
+func newTestRepo(t testing.TB) *testRepo {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

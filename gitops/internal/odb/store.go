@@ -1,6 +1,8 @@
 package odb
 
 import (
+	"bufio"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -12,24 +14,21 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/format/objfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
 // Store reads objects from an objects directory and its alternates.
 // It keeps the packs it opened until Close: an open pack is what makes
-// the next read cheap. Safe for concurrent use (go-git's Packfile is
-// not, so one lock covers every read).
+// the next read cheap. Safe for concurrent use: one lock covers every
+// read.
 type Store struct {
 	mu     sync.Mutex
 	root   string       // the repository's objects directory
 	dirs   []*objectDir // root first, then its alternates, depth first
 	listed bool         // dirs and their packs are listed
-	// cache holds the objects the packs inflated, delta bases among
-	// them, as go-git's storage does: one for all packs, so that many
-	// packs do not make many caches of the default size.
-	cache cache.Object
+	// cache holds the delta bases the packs inflated: one for all
+	// packs, so that many packs do not make many caches of the default
+	// size.
+	cache *baseCache
 }
 
 // objectDir is an objects directory and the packs it held when last
@@ -48,7 +47,7 @@ var ErrNotFound = errors.New("gitops: object not in the object directories")
 // New returns the store of the objects directory root (and its
 // alternates); nothing is read before the first object is asked for.
 func New(root string) *Store {
-	return &Store{root: root, cache: cache.NewObjectLRUDefault()}
+	return &Store{root: root, cache: newBaseCache(baseCacheLimit)}
 }
 
 // Root is the objects directory the store was made for.
@@ -91,7 +90,7 @@ func (s *Store) Has(id plumbing.Hash) (bool, error) {
 		}
 		for _, d := range s.dirs {
 			for _, p := range d.packs {
-				if ok, err := p.contains(id, s.cache); ok || err != nil {
+				if ok, err := p.contains(id); ok || err != nil {
 					return ok, err
 				}
 			}
@@ -145,7 +144,7 @@ func (s *Store) list(relist bool) error {
 		}
 	}
 	for _, p := range old {
-		p.close() // removed since, by a repack
+		p.close(s.cache) // removed since, by a repack
 	}
 	s.dirs, s.listed = dirs, true
 	return nil
@@ -225,15 +224,30 @@ func listPacks(dir string, old map[string]*pack) []*pack {
 }
 
 // readPacked reads id from the first pack of d holding it.
-func (d *objectDir) readPacked(id plumbing.Hash, c cache.Object) (plumbing.ObjectType, []byte, error) {
+func (d *objectDir) readPacked(id plumbing.Hash, c *baseCache) (plumbing.ObjectType, []byte, error) {
 	for _, p := range d.packs {
-		ok, err := p.contains(id, c)
+		if p.idx == nil && p.err == nil {
+			p.err = p.open()
+		}
+		if p.err != nil {
+			continue
+		}
+		pos, ok, err := p.idx.find(id)
 		if err != nil {
 			return plumbing.InvalidObject, nil, err
 		}
-		if ok {
-			return p.read(id)
+		if !ok {
+			continue
 		}
+		off, err := p.idx.offset(pos)
+		if err != nil {
+			return plumbing.InvalidObject, nil, err
+		}
+		t, data, err := p.readAt(off, c)
+		if err != nil {
+			return plumbing.InvalidObject, nil, fmt.Errorf("%s: %s: %w", filepath.Base(p.packPath), id, err)
+		}
+		return t, data, nil
 	}
 	return plumbing.InvalidObject, nil, ErrNotFound
 }
@@ -245,8 +259,10 @@ func LoosePath(dir string, id plumbing.Hash) string {
 	return filepath.Join(dir, h[:2], h[2:])
 }
 
-// readLoose reads a loose object with go-git's objfile reader, and
-// checks its name: the reader hashes what it inflates anyway.
+// readLoose reads a loose object: the zlib stream of "<type>
+// <size>\x00<content>", inflated into a buffer of the size its header
+// gives, and checks its name (git's loose objects are named by the
+// hash of what they hold) and the stream's checksum.
 func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	f, err := os.Open(LoosePath(dir, id))
 	if errors.Is(err, os.ErrNotExist) {
@@ -256,44 +272,82 @@ func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error
 		return plumbing.InvalidObject, nil, err
 	}
 	defer f.Close()
-	rd, err := objfile.NewReader(f)
-	if err != nil {
+	fail := func(err error) (plumbing.ObjectType, []byte, error) {
 		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
 	}
-	defer rd.Close()
-	t, size, err := rd.Header()
+	fi, err := f.Stat()
 	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+		return fail(err)
 	}
-	data, err := ReadSized(rd, size)
+	zr, err := zlib.NewReader(bufio.NewReader(f))
 	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+		return fail(err)
 	}
-	if int64(len(data)) != size {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %d bytes, header says %d", id, len(data), size)
+	defer zr.Close()
+	t, size, err := looseHeader(zr)
+	if err != nil {
+		return fail(err)
 	}
-	if got := rd.Hash(); got != id {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: content hashes to %s", id, got)
+	if size > fi.Size()*deflateRatio+64 {
+		return fail(fmt.Errorf("header claims %d bytes, more than its %d compressed bytes hold", size, fi.Size()))
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(zr, data); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return fail(fmt.Errorf("content ends before the %d bytes its header says", size))
+		}
+		return fail(err)
+	}
+	if err := expectEnd(zr); err != nil {
+		return fail(err)
+	}
+	h := plumbing.NewHasher(t, size)
+	h.Write(data)
+	if got := h.Sum(); got != id {
+		return fail(fmt.Errorf("content hashes to %s", got))
 	}
 	return t, data, nil
 }
 
-// ReadSized reads r to the end into a buffer of the announced size,
-// which a corrupt header cannot make huge before any byte arrives.
-func ReadSized(r io.Reader, size int64) ([]byte, error) {
-	const maxPrealloc = 64 << 20
-	buf := make([]byte, 0, min(max(size, 0), maxPrealloc)+1)
+// looseHeader reads "<type> <size>\x00" from r.
+func looseHeader(r io.Reader) (plumbing.ObjectType, int64, error) {
+	var head [32]byte // "commit " and 20 digits, with room
+	var one [1]byte
+	for n := 0; ; n++ {
+		if n == len(head) {
+			return plumbing.InvalidObject, 0, errors.New("malformed header")
+		}
+		if _, err := io.ReadFull(r, one[:]); err != nil {
+			return plumbing.InvalidObject, 0, fmt.Errorf("header: %w", err)
+		}
+		if one[0] != 0 {
+			head[n] = one[0]
+			continue
+		}
+		typ, sz, ok := strings.Cut(string(head[:n]), " ")
+		t, err := plumbing.ParseObjectType(typ)
+		size, serr := strconv.ParseInt(sz, 10, 64)
+		if !ok || err != nil || !t.Valid() || t == plumbing.OFSDeltaObject || t == plumbing.REFDeltaObject || serr != nil || size < 0 {
+			return plumbing.InvalidObject, 0, fmt.Errorf("malformed header %q", head[:n])
+		}
+		return t, size, nil
+	}
+}
+
+// expectEnd reads the end of a zlib stream whose content was read
+// whole: nothing more, and a matching checksum.
+func expectEnd(r io.Reader) error {
+	var one [1]byte
 	for {
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
+		n, err := r.Read(one[:])
+		if n > 0 {
+			return errors.New("more content than its header says")
+		}
 		if err == io.EOF {
-			return buf, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
-		}
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, len(buf))
+			return err
 		}
 	}
 }
@@ -308,7 +362,7 @@ func (s *Store) Close() {
 	defer s.mu.Unlock()
 	for _, d := range s.dirs {
 		for _, p := range d.packs {
-			p.close()
+			p.close(s.cache)
 		}
 	}
 	s.dirs, s.listed = nil, false
@@ -318,15 +372,15 @@ func (s *Store) Close() {
 type pack struct {
 	idxPath, packPath string
 	idx               *packIndex
-	pf                *packfile.Packfile
+	rd                *reader
 	err               error // opening failed: the pack is skipped
 }
 
 // contains looks id up in the pack's index, opening it first. A pack
 // that cannot be opened holds nothing (git warns and goes on).
-func (p *pack) contains(id plumbing.Hash, c cache.Object) (bool, error) {
+func (p *pack) contains(id plumbing.Hash) (bool, error) {
 	if p.idx == nil && p.err == nil {
-		p.err = p.open(c)
+		p.err = p.open()
 	}
 	if p.err != nil {
 		return false, nil
@@ -335,7 +389,7 @@ func (p *pack) contains(id plumbing.Hash, c cache.Object) (bool, error) {
 	return ok, err
 }
 
-func (p *pack) open(c cache.Object) error {
+func (p *pack) open() error {
 	idx, err := openPackIndex(p.idxPath)
 	if err != nil {
 		return err
@@ -365,41 +419,17 @@ func (p *pack) open(c cache.Object) error {
 		return err
 	}
 	p.idx = idx
-	// No filesystem: go-git then returns every object in memory, rather
-	// than a handle that opens the pack again to read it.
-	p.pf = packfile.NewPackfileWithCache(idx, nil, packFile{f}, c, 0)
+	p.rd = newReader(f, fi.Size())
 	return nil
 }
 
-// read reads id, which the index holds, with go-git's packfile code.
-func (p *pack) read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	o, err := p.pf.Get(id)
-	if err != nil {
-		return plumbing.InvalidObject, nil, fmt.Errorf("%s: %w", filepath.Base(p.packPath), err)
-	}
-	rd, err := o.Reader()
-	if err != nil {
-		return plumbing.InvalidObject, nil, err
-	}
-	defer rd.Close()
-	// The object may sit in the packfile's delta base cache: copy.
-	data, err := ReadSized(rd, o.Size())
-	return o.Type(), data, err
-}
-
-func (p *pack) close() {
-	if p.pf != nil {
-		p.pf.Close()
+func (p *pack) close(c *baseCache) {
+	if p.rd != nil {
+		p.rd.f.Close()
+		c.forget(p)
 	}
 	if p.idx != nil {
 		p.idx.close()
 	}
-	p.idx, p.pf, p.err = nil, nil, nil
+	p.idx, p.rd, p.err = nil, nil, nil
 }
-
-// packFile is an open pack as go-git's Packfile takes it (a
-// billy.File); it is only read.
-type packFile struct{ *os.File }
-
-func (packFile) Lock() error   { return nil }
-func (packFile) Unlock() error { return nil }
