@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,10 +68,10 @@ the report as text: the server keeps running.`,
 			fmt.Fprintf(s.err, "git llm-apply mcp: serving %s on standard input and output; this session records on %s\n", srv.root, srv.branch)
 			t := &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}
 			err = srv.server().Run(ctx, t)
-			if err != nil && (ctx.Err() != nil || isEndOfInput(err)) {
-				return nil // the client went away, or we were told to stop
+			if ctx.Err() != nil {
+				return nil // told to stop (SIGINT, SIGTERM): a server's normal end
 			}
-			return err
+			return err // nil when the client closed its end
 		},
 	}
 }
@@ -80,11 +79,6 @@ the report as text: the server keeps running.`,
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-// isEndOfInput reports whether err says the client closed its end.
-func isEndOfInput(err error) bool {
-	return err == io.EOF || strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "closed")
-}
 
 // mcpOptions are the server's flags.
 type mcpOptions struct {
