@@ -111,19 +111,18 @@ func newMCPServer(o mcpOptions) (*mcpServer, error) {
 	return s, nil
 }
 
-// version is the module's version for the MCP handshake.
+// version is what git llm-apply version says of the build, for the
+// MCP handshake.
 func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
+	info, _ := debug.ReadBuildInfo()
+	return describeBuild(info)
 }
 
 // server is the MCP server with the tools registered.
 func (s *mcpServer) server() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "git-llm-apply", Title: "git llm-apply", Version: version()}, &mcp.ServerOptions{
 		Instructions: "Edits to the repository at " + s.root + " go through this server as replies in one of the formats the formats tool lists " +
-			"(get the instructions for one with prompt). check resolves a reply and shows what would change, writing nothing; " +
+			"(get the instructions for one with prompt). check resolves a reply as apply would (against the session's branch once it exists) and shows what would change, writing nothing; " +
 			"apply records it as one commit on the session's branch (" + s.branch + "); log lists this session's commits and undo takes the last one back. " +
 			"A failed edit comes back with the closest lines of the file: send it again with its lines copied exactly from them. " +
 			"The user's checkout, index and HEAD are never changed.",

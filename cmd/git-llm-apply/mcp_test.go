@@ -158,6 +158,13 @@ func TestMCPSession(t *testing.T) {
 	if res.isError || !first.OK || first.Branch != srv.branch || len(first.Commit) != 40 || first.Diffstat != "1 file changed, 1 insertion(+), 1 deletion(-)" {
 		t.Fatalf("apply 1: %+v\n%s", first, res.text)
 	}
+	// check now resolves against the branch, as apply will.
+	if res := callTool(t, cs, "check", map[string]any{"reply": mcpReply2}); res.isError {
+		t.Fatalf("check of the second reply: %s", res.text)
+	}
+	if res := callTool(t, cs, "check", map[string]any{"reply": mcpReply2, "base": "index"}); !res.isError {
+		t.Fatalf("check of the second reply against the index: %s", res.text)
+	}
 	res = callTool(t, cs, "apply", map[string]any{"reply": mcpReply2, "message": "Say bonjour"})
 	res.decode(t, &second)
 	if res.isError || !second.OK || second.Branch != srv.branch || !strings.Contains(res.text, "Recorded as "+second.ShortCommit) {

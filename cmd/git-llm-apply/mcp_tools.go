@@ -37,7 +37,7 @@ type sessionCommit struct {
 type checkInput struct {
 	Reply  string `json:"reply" jsonschema:"the model's reply: its edits in any format the formats tool lists, with the prose around them"`
 	Format string `json:"format,omitempty" jsonschema:"the reply's format; auto (the default) recognises it"`
-	Base   string `json:"base,omitempty" jsonschema:"what the edits are resolved against: index (the default), worktree, or a revision such as HEAD"`
+	Base   string `json:"base,omitempty" jsonschema:"what the edits are resolved against: the session's branch once apply made it, else index; or worktree, or a revision such as HEAD"`
 	Fuzz   string `json:"fuzz,omitempty" jsonschema:"how loosely lines may match: exact, format (the default: each format's own tolerance) or loose"`
 }
 
@@ -103,20 +103,32 @@ func (s *mcpServer) options(format, fuzz string, partial bool) llmapply.Options 
 	return llmapply.Options{Format: format, Fuzz: fuzz, Partial: partial, ShellOps: s.shellOps, Limits: &l}
 }
 
-// resolve runs in on the base it names, writing nothing.
+// resolve runs in on the base it names, writing nothing. With no base,
+// once the session's branch exists, that is its tip, which apply would
+// resolve the reply against: check then says what apply would do.
 func (s *mcpServer) resolve(ctx context.Context, in checkInput) (*llmapply.Result, error) {
 	repo, err := llmapply.OpenRepository(s.dir)
 	if err != nil {
 		return nil, err
 	}
+	base := in.Base
+	if base == "" {
+		tip, exists, err := repo.BranchTip(s.branch)
+		if err != nil {
+			return nil, err
+		}
+		if exists {
+			base = tip
+		}
+	}
 	var src *llmapply.Source
-	switch in.Base {
+	switch base {
 	case "", "index":
 		src, err = repo.Index()
 	case "worktree":
 		src, err = repo.Worktree()
 	default:
-		src, err = repo.Revision(in.Base)
+		src, err = repo.Revision(base)
 	}
 	if err != nil {
 		return nil, err
