@@ -371,3 +371,15 @@ func FuzzMCPTools(f *testing.F) {
 		}
 	})
 }
+
+// TestMCPGuard: a tool that panics gives an error result, and the
+// session goes on.
+func TestMCPGuard(t *testing.T) {
+	h := guard(func(context.Context, *mcp.CallToolRequest, checkInput) (*mcp.CallToolResult, checkOutput, error) {
+		panic("boom")
+	})
+	res, _, err := h(context.Background(), nil, checkInput{})
+	if res != nil || err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("%v %v", res, err)
+	}
+}
