@@ -285,7 +285,7 @@ func TestMCPErrors(t *testing.T) {
 
 	// File commands of shell blocks are suggestions unless --shell-ops.
 	shell := "Remove the old file.\n\n```sh\ngit rm old.txt\n```\n"
-	errorCase("apply", map[string]any{"reply": shell}, "no edit")
+	errorCase("apply", map[string]any{"reply": shell}, "no edit", "--shell-ops")
 	if _, exists := r.branchTip(srv.branch); exists {
 		t.Fatal("a failed apply created the branch")
 	}

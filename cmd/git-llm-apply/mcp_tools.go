@@ -142,6 +142,24 @@ func failed(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
+// shellNote is what a failed reply's report adds when the reply has
+// lines a shell block's file commands would be and the server takes
+// none: the model is to do those with the format's own operations.
+func (s *mcpServer) shellNote(reply string) string {
+	if s.shellOps {
+		return ""
+	}
+	for _, l := range strings.Split(reply, "\n") {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "$"))
+		for _, c := range []string{"git rm ", "git mv ", "rm ", "mv "} {
+			if strings.HasPrefix(l, c) {
+				return "note: shell commands are not run, and this server takes no file operations from them (it was started without --shell-ops): delete and rename files with the format's own operations.\n"
+			}
+		}
+	}
+	return ""
+}
+
 func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
@@ -156,7 +174,7 @@ func (s *mcpServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkI
 	out := checkOutput{OK: res.OK(), Report: res.Report, Diff: res.Diff}
 	text := res.Report.String()
 	if !out.OK {
-		return failed(text), out, nil
+		return failed(text + s.shellNote(in.Reply)), out, nil
 	}
 	return textResult(text + res.Diff), out, nil
 }
@@ -169,7 +187,7 @@ func (s *mcpServer) translate(ctx context.Context, _ *mcp.CallToolRequest, in ch
 		return nil, translateOutput{}, err
 	}
 	if !res.OK() {
-		return failed(res.Report.String()), translateOutput{}, nil
+		return failed(res.Report.String() + s.shellNote(in.Reply)), translateOutput{}, nil
 	}
 	return textResult(res.Diff), translateOutput{Diff: res.Diff}, nil
 }
@@ -199,7 +217,7 @@ func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyI
 		text += fmt.Sprintf("Recorded as %s on %s (%s). Review with: git log -p %s\n", out.ShortCommit, branch, out.Diffstat, branch)
 	}
 	if !out.OK {
-		return failed(text), out, nil
+		return failed(text + s.shellNote(in.Reply)), out, nil
 	}
 	return textResult(text), out, nil
 }
