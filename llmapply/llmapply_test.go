@@ -184,7 +184,7 @@ func TestRecordAppendsAndUndo(t *testing.T) {
 	}
 	root := git("rev-parse", "main")
 	git("branch", "only-root", root)
-	if _, err := repo.Undo("only-root", root); !errors.Is(err, ErrNotRecorded) {
+	if _, err := repo.Undo("only-root", root); !errors.Is(err, ErrRootCommit) {
 		t.Errorf("undo of a root commit: %v", err)
 	}
 	if git("status", "--porcelain") != "" || git("symbolic-ref", "HEAD") != "refs/heads/main" || git("rev-parse", "HEAD") != root {

@@ -15,9 +15,9 @@ import (
 // was changed, and trying again sees the new tip.
 var ErrBranchMoved = errors.New("llmapply: the branch moved")
 
-// ErrNotRecorded: the branch Undo was to move back has no commit to
-// move back from (its tip is a root commit).
-var ErrNotRecorded = errors.New("llmapply: nothing to move back to")
+// ErrRootCommit: the commit Undo was to move a branch back from is a
+// root commit, so there is nothing to move back to.
+var ErrRootCommit = errors.New("llmapply: a root commit has no parent to move back to")
 
 // Repository is a git repository, read and written without running
 // git: its index, working tree and revisions are sources, and Record
@@ -274,7 +274,7 @@ func (r *Repository) Undo(branch, expect string) (string, error) {
 	}
 	parent, err := r.repo.MoveBranchBack(branch, expect, "llm-apply: undo "+r.ShortID(expect))
 	if errors.Is(err, gitops.ErrNoParent) {
-		return "", fmt.Errorf("%w: %v", ErrNotRecorded, cleanError(err))
+		return "", fmt.Errorf("%w: %v", ErrRootCommit, cleanError(err))
 	}
 	if err != nil {
 		return "", recordError(err)
