@@ -102,31 +102,63 @@ func ExampleDirSource() {
 	//     print("hello, world")
 }
 
-// Record makes one commit per reply on a branch, leaving the checkout,
-// the index and HEAD as they are; Undo takes the last one back.
-func ExampleRepository_Record() {
+// exampleRepo makes a repository with git, whose first commit on main
+// holds hello.py, and returns its directory.
+func exampleRepo() string {
 	dir, err := os.MkdirTemp("", "llmapply-example")
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	git := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=A",
-			"GIT_COMMITTER_EMAIL=a@example.com", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
-		out, err := cmd.Output()
-		if err != nil {
-			log.Fatal(err)
-		}
-		return string(out)
-	}
-	git("init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(dir, "hello.py"), []byte("def main():\n    print(\"hello\")\n"), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	git("add", "hello.py")
-	git("commit", "-q", "-m", "hello")
+	git(dir, "init", "-q", "-b", "main")
+	git(dir, "config", "user.name", "A") // who Record's commits are by
+	git(dir, "config", "user.email", "a@example.com")
+	git(dir, "add", "hello.py")
+	git(dir, "commit", "-q", "-m", "hello")
+	return dir
+}
 
+func git(dir string, args ...string) string {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=A",
+		"GIT_COMMITTER_EMAIL=a@example.com", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatal(err)
+	}
+	return string(out)
+}
+
+// A revision of a repository is a source like any other.
+func ExampleRepository_Revision() {
+	dir := exampleRepo()
+	defer os.RemoveAll(dir)
+	repo, err := llmapply.OpenRepository(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src, err := repo.Revision("HEAD")
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := llmapply.Resolve(context.Background(), reply, src, llmapply.Options{Fuzz: "exact"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range res.Report.Files {
+		fmt.Println(f.Status, f.Path, f.Added, f.Deleted)
+	}
+	// Output:
+	// M hello.py 1 1
+}
+
+// Record makes one commit per reply on a branch, leaving the checkout,
+// the index and HEAD as they are; Undo takes the last one back.
+func ExampleRepository_Record() {
+	dir := exampleRepo()
+	defer os.RemoveAll(dir)
 	repo, err := llmapply.OpenRepository(dir)
 	if err != nil {
 		log.Fatal(err)
@@ -136,14 +168,14 @@ func ExampleRepository_Record() {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Report.Status, res.Branch)
-	fmt.Print(git("log", "--format=%s", "main..llm/greet"))
-	fmt.Print(git("status", "--short"))
+	fmt.Print(git(dir, "log", "--format=%s", "main..llm/greet"))
+	fmt.Print(git(dir, "status", "--short"))
 
 	parent, err := repo.Undo(res.Branch, res.Commit)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(parent == git("rev-parse", "main")[:40])
+	fmt.Println(parent == git(dir, "rev-parse", "main")[:40])
 	// Output:
 	// recorded llm/greet
 	// Greet the world by name.
