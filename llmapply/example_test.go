@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"testing/fstest"
 
 	"github.com/git-llm-apply/git-llm-apply/llmapply"
 )
@@ -129,6 +131,19 @@ func git(dir string, args ...string) string {
 		log.Fatal(err)
 	}
 	return string(out)
+}
+
+// Any io/fs file system is a source: here an in-memory one, with an
+// executable whose mode the new content keeps.
+func ExampleFSSource() {
+	fsys := fstest.MapFS{"bin/hello.py": {Data: []byte("def main():\n    print(\"hello\")\n"), Mode: 0o755}}
+	res, err := llmapply.Resolve(context.Background(), strings.Replace(reply, "hello.py", "bin/hello.py", 1), llmapply.FSSource(fsys), llmapply.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Files[0].Path, res.Files[0].Mode)
+	// Output:
+	// bin/hello.py 100755
 }
 
 // A revision of a repository is a source like any other.

@@ -162,3 +162,77 @@ func isDotGit(p string) bool {
 	}
 	return false
 }
+
+// FSSource is a source reading the files of fsys (a zip archive, an
+// embedded tree, a test's fstest.MapFS, any io/fs file system), as
+// DirSource reads a directory: regular files, executables (a mode
+// with an execute bit), symbolic links where fsys reads them
+// (fs.ReadLinkFS), and no .git entry.
+func FSSource(fsys fs.FS) *Source {
+	return &Source{src: fsSource{fsys}, what: "file system"}
+}
+
+type fsSource struct{ fsys fs.FS }
+
+func (s fsSource) lstat(p string) (fs.FileInfo, error) {
+	if isDotGit(p) || !fs.ValidPath(p) {
+		return nil, engine.ErrNotExist
+	}
+	fi, err := fs.Lstat(s.fsys, p)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return nil, err
+		}
+		return nil, engine.ErrNotExist
+	}
+	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+		return nil, engine.ErrNotExist
+	}
+	return fi, nil
+}
+
+func (s fsSource) Lookup(p string) (engine.Entry, error) {
+	fi, err := s.lstat(p)
+	if err != nil {
+		return engine.Entry{}, err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return engine.Entry{Mode: patch.ModeSymlink}, nil
+	case fi.Mode()&0o111 != 0:
+		return engine.Entry{Mode: patch.ModeExec}, nil
+	}
+	return engine.Entry{Mode: patch.ModeRegular}, nil
+}
+
+func (s fsSource) Read(p string) ([]byte, error) {
+	fi, err := s.lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := fs.ReadLink(s.fsys, p)
+		return []byte(t), err
+	}
+	return fs.ReadFile(s.fsys, p)
+}
+
+func (s fsSource) Paths() ([]string, error) {
+	var out []string
+	err := fs.WalkDir(s.fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Name() == ".git" && p != "." {
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0 {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
