@@ -7,12 +7,12 @@
 // closest lines of the file, ready to send back to the model.
 //
 // A source is a map of paths to contents (MapSource), a directory
-// (DirSource), any io/fs file system (FSSource), or a repository's index, working tree or revision
-// (OpenRepository, then Repository.Index, Repository.Worktree,
-// Repository.Revision). Resolve writes nothing. Repository.Record
-// records a reply as one commit on a branch, without touching the
-// checkout, the index or HEAD; Repository.Undo moves such a branch
-// back one commit.
+// (DirSource), any io/fs file system (FSSource), or a repository's
+// index, working tree or revision (OpenRepository, then
+// Repository.Index, Repository.Worktree, Repository.Revision). Resolve
+// writes nothing. Repository.Record records a reply as one commit on a
+// branch, without touching the checkout, the index or HEAD;
+// Repository.Undo moves such a branch back one commit.
 //
 // # Compatibility
 //
