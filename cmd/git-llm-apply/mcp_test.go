@@ -304,6 +304,7 @@ func TestMCPErrors(t *testing.T) {
 	}
 	errorCase("apply", map[string]any{"reply": mcpReply2, "base": "HEAD"}, "exists")
 	errorCase("apply", map[string]any{"reply": mcpReply1, "branch": "bad..name"}, "bad..name")
+	errorCase("apply", map[string]any{"reply": mcpReply1, "branch": "main"}, "checked out")
 	tip, _ := r.branchTip(srv.branch)
 	other := strings.TrimSpace(r.git("commit-tree", "-p", tip, "-m", "someone else", tip+"^{tree}"))
 	r.git("update-ref", "refs/heads/"+srv.branch, other)
