@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/urfave/cli/v3"
+
+	"github.com/git-llm-apply/git-llm-apply/llmapply"
+)
+
+func mcpCommand(s streams) *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "serve the repository to agents over the Model Context Protocol (stdio)",
+		Description: `Serves the repository it is started in (-C DIR) to an agent as a Model
+Context Protocol server on standard input and output. Its tools are
+check, apply, translate, formats, prompt, log and undo; each takes the
+reply text in "reply" and the options of the command of the same name
+("format", "base", "fuzz", "branch", "onto", "message", "partial").
+
+apply records each reply as one commit on the session's branch
+(llm/mcp-<date>-<time>-<random> unless -b names one), so that an
+agent's turns become a patch series; log lists them and undo moves the
+branch back one commit (compare-and-swap, with a reflog entry). The
+checkout, the index and HEAD are never changed. Shell blocks' file
+commands are taken as deletions and renames only with --shell-ops;
+nothing is ever run. A tool's failure is a result with isError set and
+the report as text: the server keeps running.`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record the session's replies on `NAME` (appending when it exists)"},
+			&cli.BoolFlag{Name: "shell-ops", Usage: "turn git rm, git mv, rm and mv lines of shell blocks into delete and rename operations (nothing is run)"},
+		}, limitFlags()...),
+		OnUsageError: usageOnError,
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return usageError("mcp takes no arguments (it reads requests on standard input)")
+			}
+			dir := cmd.Root().String("C")
+			if err := checkStartDir(dir); err != nil {
+				return err
+			}
+			if dir == "" {
+				dir = s.dir
+			}
+			if dir == "" {
+				var err error
+				if dir, err = os.Getwd(); err != nil {
+					return err
+				}
+			}
+			limits, err := readLimits(cmd)
+			if err != nil {
+				return err
+			}
+			srv, err := newMCPServer(mcpOptions{Dir: dir, Branch: cmd.String("branch"), ShellOps: cmd.Bool("shell-ops"),
+				Limits: llmapply.Limits{ReplySize: limits.ReplySize, FileSize: limits.FileSize, LineLength: limits.LineLength, Edits: limits.Edits}})
+			if err != nil {
+				return &exitError{exitUsage, err}
+			}
+			fmt.Fprintf(s.err, "git llm-apply mcp: serving %s on standard input and output; this session records on %s\n", srv.root, srv.branch)
+			t := &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}
+			err = srv.server().Run(ctx, t)
+			if ctx.Err() != nil {
+				return nil // told to stop (SIGINT, SIGTERM): a server's normal end
+			}
+			return err // nil when the client closed its end
+		},
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// mcpOptions are the server's flags.
+type mcpOptions struct {
+	Dir      string
+	Branch   string // -b; "" names one for the session
+	ShellOps bool
+	Limits   llmapply.Limits
+}
+
+// newMCPServer checks the repository and names the session's branch.
+func newMCPServer(o mcpOptions) (*mcpServer, error) {
+	repo, err := llmapply.OpenRepository(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &mcpServer{dir: o.Dir, root: repo.Root(), shellOps: o.ShellOps, limits: o.Limits, branch: o.Branch, commits: map[string][]sessionCommit{}}
+	if s.root == "" {
+		return nil, fmt.Errorf("%s is a bare repository: the server needs a working tree to serve", o.Dir)
+	}
+	if s.branch == "" {
+		var r [3]byte
+		rand.Read(r[:])
+		name := "llm/mcp-" + time.Now().Format("20060102-150405") + "-" + hex.EncodeToString(r[:])
+		if s.branch, err = repo.FreeBranch(name); err != nil {
+			return nil, err
+		}
+	} else if _, err := repo.FreeBranch(s.branch); err != nil {
+		return nil, err // not a valid branch name
+	}
+	return s, nil
+}
+
+// version is what git llm-apply version says of the build, for the
+// MCP handshake.
+func version() string {
+	info, _ := debug.ReadBuildInfo()
+	return describeBuild(info)
+}
+
+// server is the MCP server with the tools registered.
+func (s *mcpServer) server() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "git-llm-apply", Title: "git llm-apply", Version: version()}, &mcp.ServerOptions{
+		Instructions: "Edits to the repository at " + s.root + " go through this server as replies in one of the formats the formats tool lists " +
+			"(get the instructions for one with prompt). check resolves a reply as apply would (against the session's branch once it exists) and shows what would change, writing nothing; " +
+			"apply records it as one commit on the session's branch (" + s.branch + "); log lists this session's commits and undo takes the last one back. " +
+			"A failed edit comes back with the closest lines of the file: send it again with its lines copied exactly from them. " +
+			"The user's checkout, index and HEAD are never changed.",
+	})
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
+	writes := &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)}
+	mcp.AddTool(srv, &mcp.Tool{Name: "check", Annotations: readOnly, Description: "Resolve the edits of a model reply against the repository " +
+		"(the index unless base says otherwise) and report each edit: applied or failed, how it matched (rung), why it failed, the closest lines of the file, " +
+		"and the diff apply would record. Writes nothing."}, guard(s.check))
+	mcp.AddTool(srv, &mcp.Tool{Name: "apply", Annotations: writes, Description: "Record a model reply as one commit on the session's branch " +
+		"(or branch), appended to the commits of earlier apply calls; the checkout, index and HEAD are not changed. " +
+		"Returns the commit, the branch, the diffstat and the report; a failed edit records nothing (unless partial) and gets the same report as check."}, guard(s.apply))
+	mcp.AddTool(srv, &mcp.Tool{Name: "translate", Annotations: readOnly, Description: "The canonical git diff of a model reply's edits, " +
+		"resolved as check does. Writes nothing."}, guard(s.translate))
+	mcp.AddTool(srv, &mcp.Tool{Name: "formats", Annotations: readOnly, Description: "The reply formats this server reads, " +
+		"how each is recognised and the specification it follows."}, guard(s.formats))
+	mcp.AddTool(srv, &mcp.Tool{Name: "prompt", Annotations: readOnly, Description: "The instructions for writing replies in one format, " +
+		"with a worked example."}, guard(s.prompt))
+	mcp.AddTool(srv, &mcp.Tool{Name: "log", Annotations: readOnly, Description: "The commits this session recorded on its branch " +
+		"(or branch), oldest first: id, subject and diffstat."}, guard(s.log))
+	mcp.AddTool(srv, &mcp.Tool{Name: "undo", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)},
+		Description: "Move the session's branch (or branch) back one commit, taking back this session's last apply. " +
+			"Refused when the branch moved since (someone else committed). The commit stays in the reflog."}, guard(s.undo))
+	return srv
+}
+
+// guard turns a panic of a tool into an error result: one bad input
+// must not end the session.
+func guard[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("internal error (a bug in git llm-apply; please report it): %v\n%s", p, debug.Stack())
+			}
+		}()
+		res, out, err = h(ctx, req, in)
+		if err != nil {
+			// The text is for the model, as the command line's is for a
+			// person: no package prefix.
+			err = errors.New(strings.TrimPrefix(trimPkgPrefix(err), "llmapply: "))
+		}
+		return res, out, err
+	}
+}
