@@ -121,7 +121,7 @@ func newResult(r *engine.ReplyResult, branch string) *Result {
 	if r.Commit != "" {
 		out.Branch = branch
 	}
-	if r.Status != engine.Rejected {
+	if r.Status != engine.ReplyFailed {
 		for _, c := range r.Changes {
 			f := File{Path: c.Path(), Content: c.New, Mode: Mode(c.NewMode), Deleted: c.IsDelete()}
 			if c.IsRename() {

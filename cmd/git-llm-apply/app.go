@@ -158,7 +158,7 @@ the one in hand records nothing).`,
 			if cmd.Args().Len() > 0 {
 				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
 			}
-			return usageError("a command is needed: apply, replay, translate, check, hook, formats, prompt, version, man or completion (see git llm-apply --help)")
+			return usageError("a command is needed: apply, replay, translate, check, hook, mcp, formats, prompt, version, man or completion (see git llm-apply --help)")
 		},
 	}
 	for _, c := range app.Commands {

@@ -23,7 +23,7 @@ func ttyRun(t *testing.T, r *repo, onTTY []string, env []string, start func(*exe
 	if err != nil {
 		t.Skipf("opening %s: %v", name, err)
 	}
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary(), args...)
 	cmd.Dir, cmd.Env = r.dir, colorEnv(append([]string{"TERM=xterm"}, env...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

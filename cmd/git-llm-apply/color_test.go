@@ -31,7 +31,7 @@ func colorEnv(extra ...string) []string {
 // runEnv runs the binary in r on pipes with colorEnv(env...).
 func (r *repo) runEnv(env []string, args ...string) result {
 	r.t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary(), args...)
 	cmd.Dir, cmd.Env = r.dir, colorEnv(env...)
 	return r.collect(cmd)
 }
@@ -183,7 +183,7 @@ func TestColorThroughGit(t *testing.T) {
 	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "b\n", "c\n"))
 	cmd := exec.Command("git", "-c", "color.ui=always", "llm-apply", "check", reply)
 	cmd.Dir = r.dir
-	cmd.Env = colorEnv("PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"))
+	cmd.Env = colorEnv("PATH=" + filepath.Dir(binary()) + string(os.PathListSeparator) + os.Getenv("PATH"))
 	res := r.collect(cmd)
 	if !strings.Contains(res.stderr, boldRed+"error:"+reset) {
 		t.Errorf("exit %d, not coloured:\n%q", res.code, res.stderr)

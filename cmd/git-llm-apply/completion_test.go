@@ -147,7 +147,7 @@ func TestFishCompletion(t *testing.T) {
 		}
 		cmd.Dir = r.dir
 		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+config,
-			"PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			"PATH="+filepath.Dir(binary())+string(os.PathListSeparator)+os.Getenv("PATH"))
 		res := r.collect(cmd)
 		var got []string
 		for _, l := range strings.Split(strings.TrimSpace(res.stdout), "\n") {
@@ -195,7 +195,7 @@ done
 		"git llm-apply apply --format ", "apply-patch",
 		"git llm-apply apply -b ", "fix-parser")
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary())+string(os.PathListSeparator)+os.Getenv("PATH"))
 	res := r.collect(cmd)
 	if res.code != 0 || strings.Count(res.stdout, "ok: ") != 6 {
 		t.Errorf("zsh completion: exit %d (a case that hangs is killed after a minute)\n%s%s", res.code, res.stdout, res.stderr)

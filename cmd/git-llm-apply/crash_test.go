@@ -70,7 +70,7 @@ func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
 		if i%3 == 0 {
 			branch = fmt.Sprintf("crash/own-%03d", i)
 		}
-		cmd := exec.Command(binary, "apply", "-q", "-b", branch, "-o", filepath.Join(dir, "patches", strconv.Itoa(i)), replies)
+		cmd := exec.Command(binary(), "apply", "-q", "-b", branch, "-o", filepath.Join(dir, "patches", strconv.Itoa(i)), replies)
 		cmd.Dir = r.dir
 		return cmd
 	}
@@ -207,7 +207,7 @@ func TestConcurrentRunsOnOneBranch(t *testing.T) {
 		for j := range cmds {
 			name := fmt.Sprintf("race/%02d-%d.txt", round, j)
 			reply := r.reply(fmt.Sprintf("r%02d-%d.md", round, j), createReply("Add "+name+".", name, name+"\n"))
-			cmds[j] = exec.Command(binary, "apply", "--json", "-b", "race", reply)
+			cmds[j] = exec.Command(binary(), "apply", "--json", "-b", "race", reply)
 			cmds[j].Dir = r.dir
 			outs[j], errs[j] = &strings.Builder{}, &strings.Builder{}
 			cmds[j].Stdout, cmds[j].Stderr = outs[j], errs[j]
@@ -447,7 +447,7 @@ func TestInterruptedTranslate(t *testing.T) {
 // error contains at, and requires exit status 130.
 func interruptAt(t *testing.T, r *repo, at string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary(), args...)
 	cmd.Dir = r.dir
 	cmd.Env = append(os.Environ(), progressEnv+"=1")
 	var out strings.Builder

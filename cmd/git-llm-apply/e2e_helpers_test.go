@@ -8,11 +8,31 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// binary is the git-llm-apply built once for the end-to-end tests.
-var binary string
+// binaryPath is where the tests that need a real process (signals,
+// terminals, git or a hook running us, memory) find git-llm-apply,
+// built on first use by binary: most tests run in-process, and a fuzz
+// worker, which runs TestMain too, never needs it.
+var (
+	binaryPath string
+	binaryOnce sync.Once
+)
+
+// binary builds git-llm-apply once and returns its path. A failed
+// build ends the test binary: no test of it could mean anything.
+func binary() string {
+	binaryOnce.Do(func() {
+		build := exec.Command("go", "build", "-o", binaryPath, ".")
+		if out, err := build.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building git-llm-apply: %v\n%s", err, out)
+			os.Exit(2)
+		}
+	})
+	return binaryPath
+}
 
 func TestMain(m *testing.M) {
 	if os.Getenv(rssHelperEnv) != "" {
@@ -23,16 +43,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	binary = filepath.Join(dir, "git-llm-apply")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building git-llm-apply:", err)
-		os.Exit(2)
-	}
+	binaryPath = filepath.Join(dir, "git-llm-apply")
 	// The go command's caches stay where they are: under the scratch
-	// HOME below they would be empty, and the go build of TestVersion
-	// would compile (and download) everything again.
+	// HOME below they would be empty, and the go builds of binary and
+	// TestVersion would compile (and download) everything again.
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
 		if os.Getenv(k) == "" {
 			if v, err := exec.Command("go", "env", k).Output(); err == nil {
@@ -147,7 +161,7 @@ func (r *repo) runBinary(args ...string) result {
 
 func (r *repo) runBinaryIn(dir, stdin string, args ...string) result {
 	r.t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary(), args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	return r.collect(cmd)

@@ -385,7 +385,7 @@ func TestGitSubcommand(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	cmd := exec.Command("git", "llm-apply", "check", r.reply("r.md", block("a.txt", "a\n", "b\n")))
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary())+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("git llm-apply: %v\n%s", err, out)
 	}

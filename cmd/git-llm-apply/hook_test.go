@@ -18,7 +18,7 @@ func (r *repo) gitWithHooks(args ...string) result {
 	r.t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary())+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return r.collect(cmd)
 }
 
@@ -236,7 +236,7 @@ func TestHookInstallKeepsAnotherHook(t *testing.T) {
 
 	r.install("--force")
 	data, _ := os.ReadFile(hook)
-	if string(data) != hookScript(binary) {
+	if string(data) != hookScript(binary()) {
 		t.Errorf("after --force the hook is:\n%s", data)
 	}
 	if res := r.install(); !strings.Contains(res.stderr, "already installed") {
@@ -255,7 +255,7 @@ func TestHookInstallPrintWritesNothing(t *testing.T) {
 	hooks := filepath.Join(r.dir, ".git", "hooks")
 	os.RemoveAll(hooks)
 	res := r.runBinary("hook", "install", "--print")
-	if res.code != 0 || res.stdout != hookScript(binary) {
+	if res.code != 0 || res.stdout != hookScript(binary()) {
 		t.Errorf("exit %d, stdout:\n%s", res.code, res.stdout)
 	}
 	if _, err := os.Stat(hooks); !os.IsNotExist(err) {

@@ -11,7 +11,7 @@ import (
 // copyBinary copies the built binary to dir/git-llm-apply.
 func copyBinary(t *testing.T, dir string) string {
 	t.Helper()
-	data, err := os.ReadFile(binary)
+	data, err := os.ReadFile(binary())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestHookRunsTheRecordedBinary(t *testing.T) {
 	if err := os.Remove(exe); err != nil {
 		t.Fatal(err)
 	}
-	res = r.commitWithPath(filepath.Dir(binary)+string(os.PathListSeparator)+onlyGit, "-m", "debris")
+	res = r.commitWithPath(filepath.Dir(binary())+string(os.PathListSeparator)+onlyGit, "-m", "debris")
 	if res.code != 1 || !strings.Contains(res.stderr, "a.go:4: found elision placeholder") {
 		t.Fatalf("commit with debris, the recorded binary gone, git-llm-apply on PATH: exit %d\n%s", res.code, res.stderr)
 	}
@@ -125,10 +125,10 @@ func TestHookInstallUpdatesItsOwnHook(t *testing.T) {
 		if err := os.WriteFile(hook, []byte(old), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if res := r.install(); !strings.Contains(res.stderr, "updated the pre-commit hook at "+hook+" (it runs "+binary+")") {
+		if res := r.install(); !strings.Contains(res.stderr, "updated the pre-commit hook at "+hook+" (it runs "+binary()+")") {
 			t.Errorf("install over %q said:\n%s", old, res.stderr)
 		}
-		if data, _ := os.ReadFile(hook); string(data) != hookScript(binary) {
+		if data, _ := os.ReadFile(hook); string(data) != hookScript(binary()) {
 			t.Errorf("after install over %q the hook is:\n%s", old, data)
 		}
 	}
@@ -139,7 +139,7 @@ func TestHookInstallUpdatesItsOwnHook(t *testing.T) {
 		if err := os.WriteFile(hook, []byte(other), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if res := r.runBinary("hook", "install"); res.code != 2 || !strings.Contains(res.stderr, "--force, or add the line "+shellQuote(binary)+" hook run to it") {
+		if res := r.runBinary("hook", "install"); res.code != 2 || !strings.Contains(res.stderr, "--force, or add the line "+shellQuote(binary())+" hook run to it") {
 			t.Errorf("install over an edited hook: exit %d\n%s", res.code, res.stderr)
 		}
 		if data, _ := os.ReadFile(hook); string(data) != other {

@@ -162,14 +162,14 @@ func TestLargeInputs(t *testing.T) {
 	blk := block("big.txt", "line 5 of the file\n", "line five\n")
 	writeStream(t, huge, (100<<20)/len(blk)+1, func(int) string { return blk })
 
-	cmd := exec.Command(binary, "check", huge)
+	cmd := exec.Command(binary(), "check", huge)
 	cmd.Dir = r.dir
 	code, rss := maxRSS(t, cmd)
 	t.Logf("100 MB reply: exit %d, %d MiB", code, rss)
 	if code != exitUsage || rss > 64 {
 		t.Errorf("100 MB reply: exit %d, %d MiB; want exit 2, refused before it is read", code, rss)
 	}
-	cmd = exec.Command(binary, "check")
+	cmd = exec.Command(binary(), "check")
 	cmd.Dir = r.dir
 	cmd.Stdin, _ = os.Open(huge)
 	code, rss = maxRSS(t, cmd)
@@ -177,7 +177,7 @@ func TestLargeInputs(t *testing.T) {
 	if code != exitUsage || rss > 64 {
 		t.Errorf("100 MB reply on standard input, from the file: exit %d, %d MiB; want exit 2, refused before it is read", code, rss)
 	}
-	cmd = exec.Command(binary, "check")
+	cmd = exec.Command(binary(), "check")
 	cmd.Dir = r.dir
 	in, err := os.Open(huge)
 	if err != nil {
@@ -192,7 +192,7 @@ func TestLargeInputs(t *testing.T) {
 	}
 
 	edit := r.reply("edit.md", "Change the end.\n\n"+block("big.txt", "line 999998 of the file\nline 999999 of the file\n", "the end\n"))
-	cmd = exec.Command(binary, "apply", "-q", "-b", "big", edit)
+	cmd = exec.Command(binary(), "apply", "-q", "-b", "big", edit)
 	cmd.Dir = r.dir
 	code, rss = maxRSS(t, cmd)
 	t.Logf("1,000,000-line file (19 MB): exit %d, %d MiB", code, rss)
@@ -243,7 +243,7 @@ func TestNewFileOfShortLines(t *testing.T) {
 				t.Fatal(err)
 			}
 			size := fi.Size() >> 20
-			cmd := exec.Command(binary, "apply", "-q", "-b", "big", reply)
+			cmd := exec.Command(binary(), "apply", "-q", "-b", "big", reply)
 			cmd.Dir = r.dir
 			code, rss := maxRSS(t, cmd)
 			t.Logf("%s: a new file of %d lines, a %d MiB reply: exit %d, %d MiB", c.format, n, size, code, rss)

@@ -196,7 +196,7 @@ func TestHelpOpensManPage(t *testing.T) {
 
 	cmd := exec.Command("git", "llm-apply", "--help")
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"),
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(binary())+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"MANPATH="+manDir, "MANPAGER=cat", "PAGER=cat", "MANWIDTH=100", "GIT_PAGER=cat", "MAN_KEEP_FORMATTING=")
 	res := r.collect(cmd)
 	if res.code != 0 {

@@ -45,12 +45,9 @@ the report as text: the server keeps running.`,
 			if cmd.Args().Len() > 0 {
 				return usageError("mcp takes no arguments (it reads requests on standard input)")
 			}
-			dir := cmd.Root().String("C")
-			if err := checkStartDir(dir); err != nil {
+			dir, arg := startOf(cmd)
+			if err := checkStartDir(dir, arg); err != nil {
 				return err
-			}
-			if dir == "" {
-				dir = s.dir
 			}
 			if dir == "" {
 				var err error
@@ -65,7 +62,7 @@ the report as text: the server keeps running.`,
 			srv, err := newMCPServer(mcpOptions{Dir: dir, Branch: cmd.String("branch"), ShellOps: cmd.Bool("shell-ops"),
 				Limits: llmapply.Limits{ReplySize: limits.ReplySize, FileSize: limits.FileSize, LineLength: limits.LineLength, Edits: limits.Edits}})
 			if err != nil {
-				return &exitError{exitUsage, err}
+				return err // exit 2, as every error of the repository (exitCode)
 			}
 			fmt.Fprintf(s.err, "git llm-apply mcp: serving %s on standard input and output; this session records on %s\n", srv.root, srv.branch)
 			t := &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}

@@ -18,7 +18,7 @@ import (
 func TestMCPStdio(t *testing.T) {
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
-	cmd := exec.Command(binary, "-C", r.dir, "mcp", "-b", "llm/agent")
+	cmd := exec.Command(binary(), "-C", r.dir, "mcp", "-b", "llm/agent")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	var transcript bytes.Buffer

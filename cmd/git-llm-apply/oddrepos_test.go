@@ -282,7 +282,7 @@ func TestOddLinkedWorktreeWithWorktreeConfig(t *testing.T) {
 	mainBefore, wtBefore := r.snapshot(), w.snapshot()
 
 	reply := r.reply("r.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
-	cmd := exec.Command(binary, "apply", "-b", "odd", reply)
+	cmd := exec.Command(binary(), "apply", "-b", "odd", reply)
 	cmd.Dir = filepath.Join(w.dir, "src")
 	for _, kv := range os.Environ() {
 		// The author then comes from configuration: the worktree's own.
@@ -344,7 +344,7 @@ func TestOddGitDirEnvironment(t *testing.T) {
 				return g.git(append([]string{"--git-dir=" + gd, "--work-tree=" + wt}, args...)...)
 			}
 			head, index, status := at("rev-parse", "HEAD"), at("ls-files", "-s", "--debug"), at("status", "--porcelain")
-			cmd := exec.Command(binary, "apply", "-b", "odd", r.reply("r.md", reply))
+			cmd := exec.Command(binary(), "apply", "-b", "odd", r.reply("r.md", reply))
 			cmd.Dir = g.dir
 			cmd.Env = append(os.Environ(), env...)
 			if res := g.collect(cmd); res.code != 0 {

@@ -86,7 +86,7 @@ func TestNoRepositoryCodeRuns(t *testing.T) {
 				{"apply", "-b", "two", "-o", filepath.Join(t.TempDir(), "p"), reply, docs},
 				{"apply", "-b", "one", docs}, // appending: resolved against the branch
 			} {
-				cmd := exec.Command(binary, args...)
+				cmd := exec.Command(binary(), args...)
 				cmd.Dir, cmd.Env = r.dir, env
 				res := r.collect(cmd)
 				if res.code != 0 {

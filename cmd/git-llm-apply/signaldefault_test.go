@@ -18,7 +18,7 @@ func TestSignalOutsideTheRunKills(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			r := newRepo(t, map[string]string{"a.txt": "a\n"})
-			cmd := exec.Command(binary, "apply", "-b", "never")
+			cmd := exec.Command(binary(), "apply", "-b", "never")
 			cmd.Dir = r.dir
 			in, err := cmd.StdinPipe()
 			if err != nil {

@@ -44,7 +44,7 @@ func TestTranslateDiffEscapedOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Skipf("opening %s: %v", name, err)
 	}
-	cmd := exec.Command(binary, "translate", reply)
+	cmd := exec.Command(binary(), "translate", reply)
 	cmd.Dir, cmd.Stdout, cmd.Env = r.dir, tty, colorEnv("TERM=xterm")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
