@@ -258,23 +258,17 @@ func writeHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
 
 // writeDiffHunks writes the hunks of a diff of old and new.
 func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
-	var lines [][]byte
+	lines := newTextLines(old)
 	var hunks []textdiff.Hunk[[]byte]
 	ok := false
-	if len(regions) > 0 {
-		lines = splitLines(old)
-		if len(lines) >= RegionMinLines {
-			hunks, ok = regionHunks(old, new, lines, regions, context)
-		}
+	if len(regions) > 0 && lines.len() >= RegionMinLines {
+		hunks, ok = regionHunks(old, new, lines, regions, context)
 	}
 	if !ok {
 		hunks = textdiff.Hunks(old, new, diff.Context(context), textdiff.IndentHeuristic())
 	}
 	if len(hunks) == 0 {
 		return
-	}
-	if lines == nil {
-		lines = splitLines(old)
 	}
 	funcs := newFuncFinder(lines)
 	for _, h := range hunks {
