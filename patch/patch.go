@@ -151,8 +151,8 @@ func filePairs(changes []FileChange, splitInPlace bool) []FileChange {
 			out = append(out, c)
 		case (c.OldMode^c.NewMode)&modeTypeMask != 0 && (splitInPlace || c.IsRename()):
 			out = append(out,
-				FileChange{OldPath: c.OldPath, OldMode: c.OldMode, Old: c.Old},
-				FileChange{NewPath: c.NewPath, NewMode: c.NewMode, New: c.New})
+				FileChange{OldPath: c.OldPath, OldMode: c.OldMode, Old: c.Old, OldID: c.OldID},
+				FileChange{NewPath: c.NewPath, NewMode: c.NewMode, New: c.New, NewID: c.NewID})
 		case c.IsRename() || c.OldMode != c.NewMode || !bytes.Equal(c.Old, c.New):
 			out = append(out, c)
 		}
@@ -199,10 +199,10 @@ func formatFile(w *bytes.Buffer, c FileChange, opts Options) {
 		}
 		oldID, newID := nullID, nullID
 		if !c.IsCreate() {
-			oldID = BlobID(c.Old)
+			oldID = c.oldID()
 		}
 		if !c.IsDelete() {
-			newID = BlobID(c.New)
+			newID = c.newID()
 		}
 		fmt.Fprintf(w, "index %s..%s", opts.short(oldID, abbrev), opts.short(newID, abbrev))
 		if !c.IsCreate() && !c.IsDelete() && c.OldMode == c.NewMode {
