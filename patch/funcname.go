@@ -31,10 +31,9 @@ func newFuncFinder(lines *textLines) *funcFinder {
 // finds nothing there, the previous hunk's line is still the nearest
 // one, so git reuses it.
 func (f *funcFinder) find(start int) []byte {
-	for l := start - 1; l > f.limit && l >= 0; l-- {
-		if name, ok := defaultFuncName(f.lines.get(l)); ok {
+	if from := max(f.limit+1, 0); from < start {
+		if name, ok := f.lines.lastLine(f.lines.start(from), f.lines.start(start), defaultFuncName); ok {
 			f.cur = name
-			break
 		}
 	}
 	f.limit = start - 1

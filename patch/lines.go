@@ -71,7 +71,9 @@ func backLines(b []byte, at, n int) int {
 	if at == len(b) && at > 0 && b[at-1] != '\n' {
 		k-- // at ends a last line that has no "\n"
 	}
-	for pos > 0 {
+	// Near lines, the usual step back, are found a line at a time; a
+	// count of a block costs as much as many of them.
+	for pos > 0 && k > 64 {
 		from := max(pos-block, 0)
 		c := bytes.Count(b[from:pos], []byte{'\n'})
 		if c >= k || from == 0 {
@@ -87,4 +89,45 @@ func backLines(b []byte, at, n int) int {
 		}
 	}
 	return pos + 1
+}
+
+// lastLine returns what match makes of the last line that it takes of
+// those starting in b[lo:hi], lo and hi being line starts; false when it
+// takes none. It reads the lines forward a chunk at a time, from the
+// chunk just above hi up: a search backward for each "\n" would go a
+// byte at a time (Go's LastIndexByte is a plain loop), while IndexByte
+// is vectorised, and the line sought is most often near hi.
+func (t *textLines) lastLine(lo, hi int, match func(line []byte) ([]byte, bool)) ([]byte, bool) {
+	size := 4 << 10
+	for hi > lo {
+		from := max(hi-size, lo)
+		if from > lo && t.b[from-1] != '\n' {
+			// The chunk starts with the line it cuts in two.
+			i := bytes.IndexByte(t.b[from:hi], '\n')
+			if i < 0 || from+i+1 == hi {
+				size *= 2 // a line longer than the chunk
+				continue
+			}
+			from += i + 1
+		}
+		var found []byte
+		ok := false
+		for p := from; p < hi; {
+			e := bytes.IndexByte(t.b[p:hi], '\n') + 1
+			if e == 0 {
+				e = hi - p
+			}
+			e += p
+			if name, yes := match(t.b[p:e:e]); yes {
+				found, ok = name, true
+			}
+			p = e
+		}
+		if ok {
+			return found, true
+		}
+		hi = from
+		size = min(size*2, 64<<10)
+	}
+	return nil, false
 }

@@ -47,3 +47,39 @@ func checkTextLines(t *testing.T, r *rand.Rand, b []byte) {
 		}
 	}
 }
+
+// TestLastLine holds lastLine to a search up the lines one at a time,
+// on lines long and short.
+func TestLastLine(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var b bytes.Buffer
+	for i := range 3000 {
+		switch {
+		case i%97 == 0:
+			b.WriteString("func" + string(bytes.Repeat([]byte{'x'}, r.IntN(20000))) + "\n")
+		case i%5 == 0:
+			b.WriteString("\n")
+		default:
+			b.WriteString("\t" + string(bytes.Repeat([]byte{'y'}, r.IntN(200))) + "\n")
+		}
+	}
+	for _, text := range [][]byte{b.Bytes(), append(b.Bytes(), "tail"...), []byte("a\n\tb\n"), []byte("a")} {
+		want := splitLines(text)
+		tl := newTextLines(text)
+		for range 300 {
+			i := r.IntN(len(want) + 1)
+			j := i + r.IntN(len(want)-i+1)
+			got, ok := tl.lastLine(tl.start(i), tl.start(j), defaultFuncName)
+			var w []byte
+			wok := false
+			for l := j - 1; l >= i; l-- {
+				if w, wok = defaultFuncName(want[l]); wok {
+					break
+				}
+			}
+			if ok != wok || !bytes.Equal(got, w) {
+				t.Fatalf("lines [%d, %d): %q %v, want %q %v", i, j, got, ok, w, wok)
+			}
+		}
+	}
+}
