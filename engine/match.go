@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"hash/maphash"
 	"sort"
 	"strings"
 )
@@ -12,6 +13,15 @@ import (
 // maps to where they stand now, and lines added since are indexed as
 // they arrive.
 //
+// The index is a sorted list of the 64-bit hashes of the keys, each
+// with its line's id, rather than a map from keys: for a file of a
+// million lines the map's entries and their slices cost hundreds of
+// milliseconds and several times the file's memory, the list a radix
+// sort and twelve bytes a line. Hashes are seeded at random and the
+// index is built again with another seed in the unlikely case that two
+// different keys of the file share one, so that the lines of a hash are
+// exactly the lines of its key.
+//
 // The index is built when first needed, not with the view: at the
 // rungs whose keys are parts of the lines, a view's first finds scan
 // the file instead (see matcher.find), which for a reply of a few edits
@@ -22,15 +32,20 @@ import (
 // comment?), so such a view keeps every line's key and is built again
 // when the file has changed since.
 type view struct {
-	key   normalizer // for a view whose keys carry no state
-	rung  Rung
-	lang  string
-	skip  bool             // blank lines (by key) are not indexed
-	at    map[string][]int // key -> ids of its lines when the view was built (see doc.where); nil until it is
-	built int              // length of the doc's edit log then
-	added map[string][]addedLine
-	keys  []string // every line's key, for a view whose keys carry state
-	scans int      // finds made by scanning the file, before the index
+	key  normalizer // for a view whose keys carry no state
+	rung Rung
+	lang string
+	skip bool // blank lines (by key) are not indexed
+	// hashes are the hashes of the keys of the lines when the view was
+	// built, sorted, and ids[i] the id of the line of hashes[i] (see
+	// doc.where), the lines of one hash in file order; nil until built.
+	hashes []uint64
+	ids    []int
+	seed   maphash.Seed
+	built  int // length of the doc's edit log then
+	added  map[string][]addedLine
+	keys   []string // every line's key, for a view whose keys carry state
+	scans  int      // finds made by scanning the file, before the index
 }
 
 // addedLine is line off of the lines that log entry entry added.
@@ -53,32 +68,118 @@ func newView(d *doc, r Rung, lang string) *view {
 
 // index builds the view's index of d, if it has none.
 func (v *view) index(d *doc) {
-	if v.at != nil {
+	if v.hashes != nil {
 		return
 	}
-	v.at, v.built, v.added = make(map[string][]int, d.len()), len(d.log), map[string][]addedLine{}
+	v.built, v.added = len(d.log), map[string][]addedLine{}
 	stateful := v.key == nil
 	if stateful {
 		v.keys = make([]string, 0, d.len())
 	}
-	key := v.keyer()
-	d.walk(0, func(_, id int, l string) bool {
-		k := key(trimEOL(l))
-		if stateful {
-			v.keys = append(v.keys, k)
+	for {
+		v.seed = maphash.MakeSeed()
+		hashes, ids := make([]uint64, 0, d.len()), make([]int, 0, d.len())
+		key := v.keyer()
+		d.walk(0, func(i, id int, l string) bool {
+			k := key(trimEOL(l))
+			if stateful {
+				v.keys = append(v.keys, k)
+			}
+			if !v.skip || k != "" {
+				hashes = append(hashes, hashKey(v.seed, k))
+				ids = append(ids, id)
+			}
+			return true
+		})
+		sortByHash(hashes, ids)
+		if v.distinct(d, hashes, ids) {
+			v.hashes, v.ids = hashes, ids
+			return
 		}
-		if !v.skip || k != "" {
-			v.at[k] = append(v.at[k], id)
+		v.keys = v.keys[:0]
+	}
+}
+
+// hashKey is the hash of a key in the index; a variable so that a test
+// can make keys collide.
+var hashKey = func(seed maphash.Seed, k string) uint64 { return maphash.String(seed, k) }
+
+// distinct reports whether the lines of each hash of a freshly built
+// index have one key. Where keys carry no state, lines of the same
+// content have the same key, so only the others have theirs computed.
+func (v *view) distinct(d *doc, hashes []uint64, ids []int) bool {
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j] == hashes[i] {
+			j++
 		}
-		return true
-	})
+		if j-i > 1 {
+			first, _ := d.where(ids[i])
+			line, k := d.content(first), v.keyAt(d, first)
+			for _, id := range ids[i+1 : j] {
+				at, _ := d.where(id)
+				if (v.keys != nil || d.content(at) != line) && v.keyAt(d, at) != k {
+					return false
+				}
+			}
+		}
+		i = j
+	}
+	return true
+}
+
+// sortByHash sorts hashes, and ids with them, by hash, keeping the order
+// of equal hashes: a radix sort, a byte at a time from the lowest,
+// passing over the bytes that all hashes share.
+func sortByHash(hashes []uint64, ids []int) {
+	if len(hashes) < 2 {
+		return
+	}
+	var counts [8][256]int
+	for _, h := range hashes {
+		for b := range 8 {
+			counts[b][byte(h>>(8*b))]++
+		}
+	}
+	h2, i2 := make([]uint64, len(hashes)), make([]int, len(ids))
+	src, srcIDs, dst, dstIDs := hashes, ids, h2, i2
+	for b := range 8 {
+		c := &counts[b]
+		if c[byte(hashes[0]>>(8*b))] == len(hashes) {
+			continue
+		}
+		at := 0
+		for x, n := range c {
+			c[x] = at
+			at += n
+		}
+		for k, h := range src {
+			x := byte(h >> (8 * b))
+			dst[c[x]], dstIDs[c[x]] = h, srcIDs[k]
+			c[x]++
+		}
+		src, srcIDs, dst, dstIDs = dst, dstIDs, src, srcIDs
+	}
+	if &src[0] != &hashes[0] {
+		copy(hashes, src)
+		copy(ids, srcIDs)
+	}
+}
+
+// lookup returns where the lines of key k stand in the index:
+// hashes[lo:hi].
+func (v *view) lookup(k string) (lo, hi int) {
+	h := hashKey(v.seed, k)
+	lo = sort.Search(len(v.hashes), func(i int) bool { return v.hashes[i] >= h })
+	hi = lo + sort.Search(len(v.hashes)-lo, func(i int) bool { return v.hashes[lo+i] > h })
+	return lo, hi
 }
 
 // scannable reports whether finding k by a scan of the file is allowed
 // and cheap: a line's key at the rungs up to whitespace is the line
 // with some white space cut, so only lines holding k can have it.
 func (v *view) scannable(k string) bool {
-	return v.at == nil && v.rung <= RungWhitespace && k != "" && v.scans < maxScans
+	return v.hashes == nil && v.rung <= RungWhitespace && k != "" && v.scans < maxScans
 }
 
 // scan returns the lines of d whose key is k, in file order, reading
@@ -115,7 +216,7 @@ func (v *view) stale(d *doc) bool { return v.keys != nil && v.built != len(d.log
 
 // note indexes the lines that log entry entry added.
 func (v *view) note(entry int, lines []string) {
-	if v.keys != nil || v.at == nil {
+	if v.keys != nil || v.hashes == nil {
 		return // rebuilt when next used, or indexed whole when built
 	}
 	key := v.keyer()
@@ -164,14 +265,16 @@ func (v *view) keyAt(d *doc, i int) string {
 // count returns how many lines of d have key k.
 func (v *view) count(d *doc, k string) int {
 	v.index(d)
-	return len(v.at[k]) + len(v.added[k])
+	lo, hi := v.lookup(k)
+	return hi - lo + len(v.added[k])
 }
 
 // where returns the lines of d whose key is k now, in file order.
 func (v *view) where(d *doc, k string) []int {
 	v.index(d)
 	var out []int
-	for _, id := range v.at[k] {
+	lo, hi := v.lookup(k)
+	for _, id := range v.ids[lo:hi] {
 		if c, ok := d.where(id); ok {
 			out = append(out, c)
 		}
