@@ -164,6 +164,11 @@ func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opt
 	r.ctx = ctx
 	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
 	res := &Result{}
+	if len(ops) > 0 {
+		// An outcome per operation: grown by append, the outcomes of
+		// thousands of edits would be copied over and over.
+		res.Outcomes = make([]Outcome, 0, len(ops))
+	}
 	for i := 0; i < len(ops); {
 		j := i + 1
 		for ops[i].Group != 0 && j < len(ops) && ops[j].Group == ops[i].Group {
