@@ -2,6 +2,8 @@ package engine
 
 import (
 	"hash/maphash"
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -129,23 +131,67 @@ func (v *view) distinct(d *doc, hashes []uint64, ids []int) bool {
 }
 
 // sortByHash sorts hashes, and ids with them, by hash, keeping the order
-// of equal hashes: a radix sort, a byte at a time from the lowest,
-// passing over the bytes that all hashes share.
+// of equal hashes. The entries are dealt into buckets by the top bits
+// of their hashes, about four to a bucket, and each bucket is sorted by
+// insertion: with the hashes seeded at random, the moves this costs are
+// expected to be few whatever the file, as lines of one key move
+// past those of another only when the two keys share a bucket. A bucket
+// of many entries, the lines of a common key, is radix sorted, so
+// that no bucket costs the square of its size.
 func sortByHash(hashes []uint64, ids []int) {
-	if len(hashes) < 2 {
+	n := len(hashes)
+	if n < 2 {
 		return
 	}
-	var counts [8][256]int
+	b := min(max(bits.Len(uint(n/4)), 1), 20)
+	shift := 64 - b
+	starts := make([]int, 1<<b+1)
 	for _, h := range hashes {
-		for b := range 8 {
-			counts[b][byte(h>>(8*b))]++
+		starts[h>>shift+1]++
+	}
+	for x := 1; x < len(starts); x++ {
+		starts[x] += starts[x-1]
+	}
+	h2, i2 := make([]uint64, n), make([]int, n)
+	next := slices.Clone(starts[:1<<b])
+	for k, h := range hashes {
+		x := h >> shift
+		h2[next[x]], i2[next[x]] = h, ids[k]
+		next[x]++
+	}
+	for x := range 1 << b {
+		lo, hi := starts[x], starts[x+1]
+		if hi-lo > 64 {
+			radixByHash(h2[lo:hi], i2[lo:hi], hashes[lo:hi], ids[lo:hi])
+			continue
+		}
+		for i := lo + 1; i < hi; i++ {
+			h, id := h2[i], i2[i]
+			j := i
+			for ; j > lo && h2[j-1] > h; j-- {
+				h2[j], i2[j] = h2[j-1], i2[j-1]
+			}
+			h2[j], i2[j] = h, id
 		}
 	}
-	h2, i2 := make([]uint64, len(hashes)), make([]int, len(ids))
-	src, srcIDs, dst, dstIDs := hashes, ids, h2, i2
-	for b := range 8 {
-		c := &counts[b]
-		if c[byte(hashes[0]>>(8*b))] == len(hashes) {
+	copy(hashes, h2)
+	copy(ids, i2)
+}
+
+// radixByHash sorts hashes, and ids with them, by hash, keeping the
+// order of equal hashes, a byte at a time from the lowest, passing over
+// the bytes that all hashes share; th and ti are room for as many.
+func radixByHash(hashes []uint64, ids []int, th []uint64, ti []int) {
+	var counts [8][256]int
+	for _, h := range hashes {
+		for d := range 8 {
+			counts[d][byte(h>>(8*d))]++
+		}
+	}
+	src, srcIDs, dst, dstIDs := hashes, ids, th, ti
+	for d := range 8 {
+		c := &counts[d]
+		if c[byte(hashes[0]>>(8*d))] == len(hashes) {
 			continue
 		}
 		at := 0
@@ -154,7 +200,7 @@ func sortByHash(hashes []uint64, ids []int) {
 			at += n
 		}
 		for k, h := range src {
-			x := byte(h >> (8 * b))
+			x := byte(h >> (8 * d))
 			dst[c[x]], dstIDs[c[x]] = h, srcIDs[k]
 			c[x]++
 		}

@@ -10,7 +10,7 @@ import (
 // TestSortByHash holds the radix sort to a stable sort.
 func TestSortByHash(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{0, 1, 2, 7, 300, 5000} {
+	for _, n := range []int{0, 1, 2, 7, 300, 5000, 100000} {
 		for _, spread := range []uint64{1, 3, 1 << 20, 0} {
 			hashes, ids := make([]uint64, n), make([]int, n)
 			for i := range hashes {
