@@ -232,8 +232,13 @@ func (v *view) scannable(k string) bool {
 // every line.
 func (v *view) scan(d *doc, k string) []int {
 	v.scans++
-	var out []int
 	exact := v.rung == RungExact
+	if exact {
+		if out, ok := d.linesOf(k); ok {
+			return out
+		}
+	}
+	var out []int
 	d.each(0, func(i int, l string) bool {
 		c := trimEOL(l)
 		if exact {
