@@ -93,3 +93,13 @@ func BenchmarkManyEdits(b *testing.B) {
 		b.Run(fmt.Sprintf("edits=%d", edits), func(b *testing.B) { benchRun(b, src, stepReply(n, 1, edits)) })
 	}
 }
+
+// BenchmarkViewIndex: the exact rung's index of a million-line file,
+// which a reply of many edits to it builds.
+func BenchmarkViewIndex(b *testing.B) {
+	d := newDoc([]byte(stepFile(1000000)))
+	b.ReportAllocs()
+	for b.Loop() {
+		newView(d, RungExact, "").index(d)
+	}
+}

@@ -15,7 +15,10 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 		return nil
 	}
 	op := &o.Op
-	expandUnits(op, f.d.indentUnit())
+	if marksUnits(op) {
+		// Guessing the file's unit reads every line of the file.
+		expandUnits(op, f.d.indentUnit())
+	}
 	dropBOMs(op, f.d)
 	r.useLanguage(f, op.Language)
 	top := r.topFor(op)
@@ -100,6 +103,19 @@ func (r *resolver) topFor(op *translate.Operation) Rung {
 		return TopRung(op.Format, r.opts.Fuzz)
 	}
 	return r.top
+}
+
+// marksUnits reports whether a line of op starts with an IndentUnit
+// mark, which expandUnits expands.
+func marksUnits(op *translate.Operation) bool {
+	for _, lines := range [][]string{op.Scope, op.Before, op.Old, op.After, op.New} {
+		for _, l := range lines {
+			if strings.HasPrefix(l, translate.IndentUnit) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // expandUnits turns the IndentUnit marks at the start of an

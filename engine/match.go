@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"hash/maphash"
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -12,6 +15,15 @@ import (
 // maps to where they stand now, and lines added since are indexed as
 // they arrive.
 //
+// The index is a sorted list of the 64-bit hashes of the keys, each
+// with its line's id, rather than a map from keys: for a file of a
+// million lines the map's entries and their slices cost hundreds of
+// milliseconds and several times the file's memory, the list a radix
+// sort and twelve bytes a line. Hashes are seeded at random and the
+// index is built again with another seed in the unlikely case that two
+// different keys of the file share one, so that the lines of a hash are
+// exactly the lines of its key.
+//
 // The index is built when first needed, not with the view: at the
 // rungs whose keys are parts of the lines, a view's first finds scan
 // the file instead (see matcher.find), which for a reply of a few edits
@@ -22,15 +34,20 @@ import (
 // comment?), so such a view keeps every line's key and is built again
 // when the file has changed since.
 type view struct {
-	key   normalizer // for a view whose keys carry no state
-	rung  Rung
-	lang  string
-	skip  bool             // blank lines (by key) are not indexed
-	at    map[string][]int // key -> ids of its lines when the view was built (see doc.where); nil until it is
-	built int              // length of the doc's edit log then
-	added map[string][]addedLine
-	keys  []string // every line's key, for a view whose keys carry state
-	scans int      // finds made by scanning the file, before the index
+	key  normalizer // for a view whose keys carry no state
+	rung Rung
+	lang string
+	skip bool // blank lines (by key) are not indexed
+	// hashes are the hashes of the keys of the lines when the view was
+	// built, sorted, and ids[i] the id of the line of hashes[i] (see
+	// doc.where), the lines of one hash in file order; nil until built.
+	hashes []uint64
+	ids    []int
+	seed   maphash.Seed
+	built  int // length of the doc's edit log then
+	added  map[string][]addedLine
+	keys   []string // every line's key, for a view whose keys carry state
+	scans  int      // finds made by scanning the file, before the index
 }
 
 // addedLine is line off of the lines that log entry entry added.
@@ -53,40 +70,175 @@ func newView(d *doc, r Rung, lang string) *view {
 
 // index builds the view's index of d, if it has none.
 func (v *view) index(d *doc) {
-	if v.at != nil {
+	if v.hashes != nil {
 		return
 	}
-	v.at, v.built, v.added = make(map[string][]int, d.len()), len(d.log), map[string][]addedLine{}
+	v.built, v.added = len(d.log), map[string][]addedLine{}
 	stateful := v.key == nil
 	if stateful {
 		v.keys = make([]string, 0, d.len())
 	}
-	key := v.keyer()
-	d.walk(0, func(_, id int, l string) bool {
-		k := key(trimEOL(l))
-		if stateful {
-			v.keys = append(v.keys, k)
+	for {
+		v.seed = maphash.MakeSeed()
+		hashes, ids := make([]uint64, 0, d.len()), make([]int, 0, d.len())
+		key := v.keyer()
+		d.walk(0, func(i, id int, l string) bool {
+			k := key(trimEOL(l))
+			if stateful {
+				v.keys = append(v.keys, k)
+			}
+			if !v.skip || k != "" {
+				hashes = append(hashes, hashKey(v.seed, k))
+				ids = append(ids, id)
+			}
+			return true
+		})
+		sortByHash(hashes, ids)
+		if v.distinct(d, hashes, ids) {
+			v.hashes, v.ids = hashes, ids
+			return
 		}
-		if !v.skip || k != "" {
-			v.at[k] = append(v.at[k], id)
+		v.keys = v.keys[:0]
+	}
+}
+
+// hashKey is the hash of a key in the index; a variable so that a test
+// can make keys collide.
+var hashKey = func(seed maphash.Seed, k string) uint64 { return maphash.String(seed, k) }
+
+// distinct reports whether the lines of each hash of a freshly built
+// index have one key. Where keys carry no state, lines of the same
+// content have the same key, so only the others have theirs computed.
+func (v *view) distinct(d *doc, hashes []uint64, ids []int) bool {
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j] == hashes[i] {
+			j++
 		}
-		return true
-	})
+		if j-i > 1 {
+			first, _ := d.where(ids[i])
+			line, k := d.content(first), v.keyAt(d, first)
+			for _, id := range ids[i+1 : j] {
+				at, _ := d.where(id)
+				if (v.keys != nil || d.content(at) != line) && v.keyAt(d, at) != k {
+					return false
+				}
+			}
+		}
+		i = j
+	}
+	return true
+}
+
+// sortByHash sorts hashes, and ids with them, by hash, keeping the order
+// of equal hashes. The entries are dealt into buckets by the top bits
+// of their hashes, about four to a bucket, and each bucket is sorted by
+// insertion: with the hashes seeded at random, the moves this costs are
+// expected to be few whatever the file, as lines of one key move
+// past those of another only when the two keys share a bucket. A bucket
+// of many entries, the lines of a common key, is radix sorted, so
+// that no bucket costs the square of its size.
+func sortByHash(hashes []uint64, ids []int) {
+	n := len(hashes)
+	if n < 2 {
+		return
+	}
+	b := min(max(bits.Len(uint(n/4)), 1), 20)
+	shift := 64 - b
+	starts := make([]int, 1<<b+1)
+	for _, h := range hashes {
+		starts[h>>shift+1]++
+	}
+	for x := 1; x < len(starts); x++ {
+		starts[x] += starts[x-1]
+	}
+	h2, i2 := make([]uint64, n), make([]int, n)
+	next := slices.Clone(starts[:1<<b])
+	for k, h := range hashes {
+		x := h >> shift
+		h2[next[x]], i2[next[x]] = h, ids[k]
+		next[x]++
+	}
+	for x := range 1 << b {
+		lo, hi := starts[x], starts[x+1]
+		if hi-lo > 64 {
+			radixByHash(h2[lo:hi], i2[lo:hi], hashes[lo:hi], ids[lo:hi])
+			continue
+		}
+		for i := lo + 1; i < hi; i++ {
+			h, id := h2[i], i2[i]
+			j := i
+			for ; j > lo && h2[j-1] > h; j-- {
+				h2[j], i2[j] = h2[j-1], i2[j-1]
+			}
+			h2[j], i2[j] = h, id
+		}
+	}
+	copy(hashes, h2)
+	copy(ids, i2)
+}
+
+// radixByHash sorts hashes, and ids with them, by hash, keeping the
+// order of equal hashes, a byte at a time from the lowest, passing over
+// the bytes that all hashes share; th and ti are room for as many.
+func radixByHash(hashes []uint64, ids []int, th []uint64, ti []int) {
+	var counts [8][256]int
+	for _, h := range hashes {
+		for d := range 8 {
+			counts[d][byte(h>>(8*d))]++
+		}
+	}
+	src, srcIDs, dst, dstIDs := hashes, ids, th, ti
+	for d := range 8 {
+		c := &counts[d]
+		if c[byte(hashes[0]>>(8*d))] == len(hashes) {
+			continue
+		}
+		at := 0
+		for x, n := range c {
+			c[x] = at
+			at += n
+		}
+		for k, h := range src {
+			x := byte(h >> (8 * d))
+			dst[c[x]], dstIDs[c[x]] = h, srcIDs[k]
+			c[x]++
+		}
+		src, srcIDs, dst, dstIDs = dst, dstIDs, src, srcIDs
+	}
+	if &src[0] != &hashes[0] {
+		copy(hashes, src)
+		copy(ids, srcIDs)
+	}
+}
+
+// lookup returns where the lines of key k stand in the index:
+// hashes[lo:hi].
+func (v *view) lookup(k string) (lo, hi int) {
+	h := hashKey(v.seed, k)
+	lo = sort.Search(len(v.hashes), func(i int) bool { return v.hashes[i] >= h })
+	hi = lo + sort.Search(len(v.hashes)-lo, func(i int) bool { return v.hashes[lo+i] > h })
+	return lo, hi
 }
 
 // scannable reports whether finding k by a scan of the file is allowed
 // and cheap: a line's key at the rungs up to whitespace is the line
 // with some white space cut, so only lines holding k can have it.
 func (v *view) scannable(k string) bool {
-	return v.at == nil && v.rung <= RungWhitespace && k != "" && v.scans < maxScans
+	return v.hashes == nil && v.rung <= RungWhitespace && k != "" && v.scans < maxScans
 }
 
 // scan returns the lines of d whose key is k, in file order, reading
 // every line.
 func (v *view) scan(d *doc, k string) []int {
 	v.scans++
-	var out []int
 	exact := v.rung == RungExact
+	if exact {
+		if out, ok := d.linesOf(k); ok {
+			return out
+		}
+	}
+	var out []int
 	d.each(0, func(i int, l string) bool {
 		c := trimEOL(l)
 		if exact {
@@ -115,7 +267,7 @@ func (v *view) stale(d *doc) bool { return v.keys != nil && v.built != len(d.log
 
 // note indexes the lines that log entry entry added.
 func (v *view) note(entry int, lines []string) {
-	if v.keys != nil || v.at == nil {
+	if v.keys != nil || v.hashes == nil {
 		return // rebuilt when next used, or indexed whole when built
 	}
 	key := v.keyer()
@@ -164,14 +316,16 @@ func (v *view) keyAt(d *doc, i int) string {
 // count returns how many lines of d have key k.
 func (v *view) count(d *doc, k string) int {
 	v.index(d)
-	return len(v.at[k]) + len(v.added[k])
+	lo, hi := v.lookup(k)
+	return hi - lo + len(v.added[k])
 }
 
 // where returns the lines of d whose key is k now, in file order.
 func (v *view) where(d *doc, k string) []int {
 	v.index(d)
 	var out []int
-	for _, id := range v.at[k] {
+	lo, hi := v.lookup(k)
+	for _, id := range v.ids[lo:hi] {
 		if c, ok := d.where(id); ok {
 			out = append(out, c)
 		}

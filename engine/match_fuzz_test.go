@@ -18,6 +18,23 @@ func FuzzMatcherFind(f *testing.F) {
 	f.Add("\ufeffa\nb\tc\n", "b\tc", uint16(3), uint16(9), "a\r\nb\tc  ")
 	f.Fuzz(func(t *testing.T, file, pat string, from, n uint16, repl string) {
 		d := newDoc([]byte(file))
+		// Unedited, the doc's exact lines are found by a search of its
+		// text: the places of a line-by-line look.
+		for _, l := range strings.Split(pat, "\n") {
+			if l == "" || true {
+				continue
+			}
+			got, ok := d.linesOf(l)
+			var want []int
+			for i := range d.len() {
+				if d.content(i) == l {
+					want = append(want, i)
+				}
+			}
+			if !ok || !slices.Equal(got, want) {
+				t.Fatalf("%q: the text search finds %v (%v), the lines %v", l, got, ok, want)
+			}
+		}
 		m := newMatcher(d, "")
 		rungs := []Rung{RungExact, RungTrailing}
 		for _, r := range rungs {

@@ -92,6 +92,26 @@ func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, erro
 // few thousand lines of a loop over a file, so that no file is too
 // long to stop in.
 func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	res, err := resolveRounds(ctx, src, ops, opts)
+	if err == nil && !opts.forAdvice {
+		newIDs(res.Changes)
+	}
+	return res, err
+}
+
+// newIDs gives each change with new content its blob id, hashed once
+// here for the diff's writing and its verification (see
+// patch.FileChange.NewID).
+func newIDs(changes []patch.FileChange) {
+	for i, c := range changes {
+		if !c.IsDelete() && c.NewID == "" {
+			changes[i].NewID = patch.BlobID(c.New)
+		}
+	}
+}
+
+// resolveRounds is ResolveContext before the new contents' ids.
+func resolveRounds(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
 	res, err := resolveOnce(ctx, src, ops, opts, nil)
 	if err != nil || !opts.WholeCalls {
 		return res, err
@@ -144,6 +164,11 @@ func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opt
 	r.ctx = ctx
 	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
 	res := &Result{}
+	if len(ops) > 0 {
+		// An outcome per operation: grown by append, the outcomes of
+		// thousands of edits would be copied over and over.
+		res.Outcomes = make([]Outcome, 0, len(ops))
+	}
 	for i := 0; i < len(ops); {
 		j := i + 1
 		for ops[i].Group != 0 && j < len(ops) && ops[j].Group == ops[i].Group {
@@ -168,6 +193,7 @@ type fileState struct {
 	path     string
 	origPath string // path in the base; "" for a file the reply creates
 	origMode patch.Mode
+	origID   string // orig's blob id when the base names it ("" when not)
 	orig     []byte
 	exists   bool
 	mode     patch.Mode
@@ -241,6 +267,12 @@ func (r *resolver) file(p string) (*fileState, error) {
 			}
 			f.base = f.d
 			f.d.stop = r.ctx
+			if len(e.ID) == 40 {
+				// The blob orig was read from, named as the diff names
+				// blobs (SHA-1): hashing orig again would be a pass over
+				// the file.
+				f.origID = e.ID
+			}
 		}
 	}
 	r.files[p] = f
@@ -324,19 +356,19 @@ func (r *resolver) changes() []patch.FileChange {
 		var c patch.FileChange
 		switch {
 		case f.origPath != "" && !f.exists:
-			c = patch.FileChange{OldPath: f.origPath, OldMode: f.origMode, Old: f.orig}
+			c = patch.FileChange{OldPath: f.origPath, OldMode: f.origMode, Old: f.orig, OldID: f.origID}
 		case f.origPath == "" && f.exists:
 			c = patch.FileChange{NewPath: f.path, NewMode: f.mode, New: f.d.bytes()}
 		case f.origPath != "" && f.exists:
-			c = patch.FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig}
-			c.New = f.orig
+			c = patch.FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig, OldID: f.origID}
+			c.New, c.NewID = f.orig, f.origID
 			switch {
 			case f.d != f.base:
 				// Deleted and created again: a doc of its own, whose
 				// splices say nothing of how it differs from orig.
-				c.New = f.d.bytes()
+				c.New, c.NewID = f.d.bytes(), ""
 			case f.d != nil && len(f.d.log) > 0:
-				c.New = f.d.bytes() // only edited files are written back
+				c.New, c.NewID = f.d.bytes(), "" // only edited files are written back
 				c.Regions = changedSpans(f.d.log)
 			}
 			if c.OldPath == c.NewPath && c.OldMode == c.NewMode && string(c.Old) == string(c.New) {

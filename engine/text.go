@@ -456,6 +456,44 @@ func (d *doc) forward(pos, from int) (int, bool) {
 	return pos, true
 }
 
+// linesOf returns the lines of a doc no edit has changed yet whose
+// content is k, in order, found by a search of the text for k rather
+// than a look at every line; false for an edited doc, whose lines are
+// not all in the text. k holds no "\n" and is not empty.
+func (d *doc) linesOf(k string) ([]int, bool) {
+	if d.lazy || len(d.log) > 0 || d.total != d.textLines || k == "" {
+		return nil, false
+	}
+	s := d.text
+	var out []int
+	line, lineAt := 0, 0 // the line that starts at lineAt
+	for at, n := 0, 0; at < len(s); n++ {
+		if n%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
+			panic(stopped{d.stop.Err()})
+		}
+		i := strings.Index(s[at:], k)
+		if i < 0 {
+			break
+		}
+		p, e := at+i, at+i+len(k)
+		// A line's content ends before its "\n" or "\r\n", or at the
+		// end of the text; a "\r" before a "\n" is not part of it.
+		whole := e == len(s) || s[e] == '\n' && k[len(k)-1] != '\r' || s[e] == '\r' && e+1 < len(s) && s[e+1] == '\n'
+		if whole && (p == 0 || s[p-1] == '\n') {
+			line += strings.Count(s[lineAt:p], "\n")
+			lineAt = p
+			out = append(out, line)
+		}
+		// The next line that may hold k starts after this one's "\n".
+		nl := strings.IndexByte(s[p:], '\n')
+		if nl < 0 {
+			break
+		}
+		at = p + nl + 1
+	}
+	return out, true
+}
+
 // indentUnit guesses one level of indentation in the file: "\t" when
 // tab-indented lines dominate, else the most common step between the
 // indents of consecutive lines, else four spaces.

@@ -29,6 +29,14 @@ type FileChange struct {
 	OldMode, NewMode Mode
 	Old, New         []byte
 
+	// OldID and NewID are the hex blob ids of Old and New when the
+	// caller knows them: a base's index or tree entry names its blob,
+	// and a caller that hashed the new content keeps its id. Format
+	// writes them instead of hashing the contents, each a pass over
+	// the file; an empty one is computed. Verify trusts them only for
+	// long contents (see verifyIDs).
+	OldID, NewID string
+
 	// Regions, when set, are the spans where Old and New differ, as
 	// an editor recorded its edits; Format diffs only around them in a
 	// long file. It checks them and diffs the whole file when they do
@@ -68,6 +76,22 @@ func BlobID(data []byte) string {
 	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
 	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// oldID and newID are the blob ids of c's sides, the carried ones when
+// c has them; a missing side is not asked for.
+func (c FileChange) oldID() string {
+	if c.OldID != "" {
+		return c.OldID
+	}
+	return BlobID(c.Old)
+}
+
+func (c FileChange) newID() string {
+	if c.NewID != "" {
+		return c.NewID
+	}
+	return BlobID(c.New)
 }
 
 // withModes gives each side of c that has a file and no mode (zero)

@@ -16,12 +16,12 @@ const hunkHeaderMax = 128
 // funcFinder returns the function line for successive hunks of one
 // file, scanning each old line at most once like xdiff does.
 type funcFinder struct {
-	lines [][]byte // old file lines, each with its "\n" if it has one
-	limit int      // index of the line the previous search started at
-	cur   []byte   // the last function line found; kept when none is
+	lines *textLines // the old file's
+	limit int        // index of the line the previous search started at
+	cur   []byte     // the last function line found; kept when none is
 }
 
-func newFuncFinder(lines [][]byte) *funcFinder {
+func newFuncFinder(lines *textLines) *funcFinder {
 	return &funcFinder{lines: lines, limit: -1}
 }
 
@@ -31,10 +31,9 @@ func newFuncFinder(lines [][]byte) *funcFinder {
 // finds nothing there, the previous hunk's line is still the nearest
 // one, so git reuses it.
 func (f *funcFinder) find(start int) []byte {
-	for l := start - 1; l > f.limit && l >= 0; l-- {
-		if name, ok := defaultFuncName(f.lines[l]); ok {
+	if from := max(f.limit+1, 0); from < start {
+		if name, ok := f.lines.lastLine(f.lines.start(from), f.lines.start(start), defaultFuncName); ok {
 			f.cur = name
-			break
 		}
 	}
 	f.limit = start - 1

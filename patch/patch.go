@@ -151,8 +151,8 @@ func filePairs(changes []FileChange, splitInPlace bool) []FileChange {
 			out = append(out, c)
 		case (c.OldMode^c.NewMode)&modeTypeMask != 0 && (splitInPlace || c.IsRename()):
 			out = append(out,
-				FileChange{OldPath: c.OldPath, OldMode: c.OldMode, Old: c.Old},
-				FileChange{NewPath: c.NewPath, NewMode: c.NewMode, New: c.New})
+				FileChange{OldPath: c.OldPath, OldMode: c.OldMode, Old: c.Old, OldID: c.OldID},
+				FileChange{NewPath: c.NewPath, NewMode: c.NewMode, New: c.New, NewID: c.NewID})
 		case c.IsRename() || c.OldMode != c.NewMode || !bytes.Equal(c.Old, c.New):
 			out = append(out, c)
 		}
@@ -199,10 +199,10 @@ func formatFile(w *bytes.Buffer, c FileChange, opts Options) {
 		}
 		oldID, newID := nullID, nullID
 		if !c.IsCreate() {
-			oldID = BlobID(c.Old)
+			oldID = c.oldID()
 		}
 		if !c.IsDelete() {
-			newID = BlobID(c.New)
+			newID = c.newID()
 		}
 		fmt.Fprintf(w, "index %s..%s", opts.short(oldID, abbrev), opts.short(newID, abbrev))
 		if !c.IsCreate() && !c.IsDelete() && c.OldMode == c.NewMode {
@@ -258,23 +258,17 @@ func writeHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
 
 // writeDiffHunks writes the hunks of a diff of old and new.
 func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
-	var lines [][]byte
+	lines := newTextLines(old)
 	var hunks []textdiff.Hunk[[]byte]
 	ok := false
-	if len(regions) > 0 {
-		lines = splitLines(old)
-		if len(lines) >= RegionMinLines {
-			hunks, ok = regionHunks(old, new, lines, regions, context)
-		}
+	if len(regions) > 0 && lines.len() >= RegionMinLines {
+		hunks, ok = regionHunks(old, new, lines, regions, context)
 	}
 	if !ok {
 		hunks = textdiff.Hunks(old, new, diff.Context(context), textdiff.IndentHeuristic())
 	}
 	if len(hunks) == 0 {
 		return
-	}
-	if lines == nil {
-		lines = splitLines(old)
 	}
 	funcs := newFuncFinder(lines)
 	for _, h := range hunks {

@@ -34,8 +34,8 @@ type regionWindow struct {
 // It returns false when spans do not describe old and new (lines
 // outside them differ), so that the caller diffs the whole files: a
 // wrong hint costs time, never a wrong patch.
-func regionHunks(old, new []byte, lines [][]byte, spans []Span, context int) ([]textdiff.Hunk[[]byte], bool) {
-	if !validSpans(spans, len(lines)) {
+func regionHunks(old, new []byte, lines *textLines, spans []Span, context int) ([]textdiff.Hunk[[]byte], bool) {
+	if !validSpans(spans, lines.len()) {
 		return nil, false
 	}
 	lo := make([]int, len(spans)) // unchanged lines taken above each span
@@ -68,13 +68,13 @@ func regionHunks(old, new []byte, lines [][]byte, spans []Span, context int) ([]
 // regions fall before any widening: regions closer than twice
 // regionMargin lines share one.
 func RegionsFit(c FileChange) (windows int, ok bool) {
-	lines := splitLines(c.Old)
+	lines := newTextLines(c.Old)
 	margins := make([]int, len(c.Regions))
 	for k := range margins {
 		margins[k] = regionMargin
 	}
 	_, ok = regionHunks(c.Old, c.New, lines, c.Regions, 3)
-	return len(regionWindows(c.Regions, margins, margins, len(lines))), ok
+	return len(regionWindows(c.Regions, margins, margins, lines.len())), ok
 }
 
 // validSpans reports whether spans are sorted, apart, and within a
@@ -131,15 +131,13 @@ type lineChange struct {
 // are the same bytes on both sides (false if not). grow lists the spans
 // whose window must widen, inside the file, for the indent heuristic
 // to see what it sees in the whole file: -k-1 above span k, k below.
-func diffWindows(old, new []byte, lines [][]byte, spans []Span, lo, hi []int, cache map[[2]int][]lineChange) (changes []lineChange, grow []int, ok bool) {
-	oldN := len(lines)
-	pos, ob := 0, 0 // old line and its byte offset
-	shift := 0      // byte offset in new minus in old, outside spans
+func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, cache map[[2]int][]lineChange) (changes []lineChange, grow []int, ok bool) {
+	oldN := lines.len()
+	ob := 0    // byte offset in old of the line reached
+	shift := 0 // byte offset in new minus in old, outside spans
 	gap := func(to int) bool {
 		start := ob
-		for ; pos < to; pos++ {
-			ob += len(lines[pos])
-		}
+		ob = lines.start(to)
 		return ob+shift <= len(new) && bytes.Equal(old[start:ob], new[start+shift:ob+shift])
 	}
 	for _, w := range regionWindows(spans, lo, hi, oldN) {
@@ -147,9 +145,7 @@ func diffWindows(old, new []byte, lines [][]byte, spans []Span, lo, hi []int, ca
 			return nil, nil, false
 		}
 		ob0, nb0 := ob, ob+shift
-		for ; pos < w.oe; pos++ {
-			ob += len(lines[pos])
-		}
+		ob = lines.start(w.oe)
 		nb1, ok := lineEnd(new, nb0, w.ne-w.ns, w.oe == oldN)
 		if !ok {
 			return nil, nil, false
@@ -163,7 +159,7 @@ func diffWindows(old, new []byte, lines [][]byte, spans []Span, lo, hi []int, ca
 		if len(found) == 0 {
 			continue
 		}
-		above, below := windowHolds(lines[w.os:w.oe], splitLines(new[nb0:nb1]), found)
+		above, below := windowHolds(splitLines(old[ob0:ob]), splitLines(new[nb0:nb1]), found)
 		if !above && w.os > 0 {
 			grow = append(grow, -w.first-1)
 		}
@@ -312,12 +308,12 @@ func lineEnd(b []byte, at, n int, toEnd bool) (int, bool) {
 // unchanged lines part them (git's xdl_get_hunk merges the same way).
 // Within a hunk come each change's deletions, then its insertions, then
 // the unchanged lines up to the next change, all taken from old.
-func assembleHunks(lines [][]byte, changes []lineChange, context int) []textdiff.Hunk[[]byte] {
-	oldN := len(lines)
+func assembleHunks(lines *textLines, changes []lineChange, context int) []textdiff.Hunk[[]byte] {
+	oldN := lines.len()
 	var hunks []textdiff.Hunk[[]byte]
 	match := func(h *textdiff.Hunk[[]byte], s, t, to int) {
 		for ; s < to; s, t = s+1, t+1 {
-			h.Edits = append(h.Edits, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: t, Line: lines[s]})
+			h.Edits = append(h.Edits, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: t, Line: lines.get(s)})
 		}
 	}
 	for i := 0; i < len(changes); {

@@ -30,7 +30,7 @@ func TestRegionHunksWrongHint(t *testing.T) {
 		{"wide", []Span{{40, 160, 40, 160}}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, ok := regionHunks([]byte(old), []byte(new), splitLines([]byte(old)), tc.spans, 3); ok != tc.ok {
+			if _, ok := regionHunks([]byte(old), []byte(new), newTextLines([]byte(old)), tc.spans, 3); ok != tc.ok {
 				t.Errorf("regionHunks ok = %v, want %v", ok, tc.ok)
 			}
 			c := ptMod("f.txt", old, new)

@@ -169,8 +169,17 @@ func verifyModes(f *gitdiff.File, c FileChange) error {
 
 // verifyIDs checks the blob ids of the index line, which must be there
 // exactly when git prints one: when the ids of the two sides differ.
+//
+// A side's id is its content's, hashed, unless the change carries it
+// and the content is longer than idCheckMax: hashing a long file is a
+// good part of the cost of checking an edit to it, which the id the
+// base already names the blob by (see FileChange.OldID) saves. git
+// trusts the ids of its index and trees the same way, and the carried
+// ids of short contents, every file of the tests included, are held to
+// their contents' hashes, so that a caller carrying wrong ids is found
+// out rather than trusted.
 func verifyIDs(f *gitdiff.File, c FileChange) error {
-	oldID, newID := blobIDs(c.Old, c.New)
+	oldID, newID := blobIDs(c)
 	if c.IsCreate() {
 		oldID = nullID
 	}
@@ -192,19 +201,34 @@ func verifyIDs(f *gitdiff.File, c FileChange) error {
 	return nil
 }
 
-// blobIDs returns the blob ids of old and new, hashing the two at once
-// when both are large: each is a pass over all of its bytes.
-func blobIDs(old, new []byte) (oldID, newID string) {
-	if len(old) < 1<<20 || len(new) < 1<<20 {
-		return BlobID(old), BlobID(new)
+// idCheckMax is the length up to which Verify hashes a content whose
+// id the change carries: a millisecond or two.
+const idCheckMax = 1 << 20
+
+// blobIDs returns the ids Verify holds c's sides to (see verifyIDs),
+// hashing the two at once when both must be hashed and are large: each
+// is a pass over all of its bytes.
+func blobIDs(c FileChange) (oldID, newID string) {
+	hashOld := c.OldID == "" || len(c.Old) <= idCheckMax
+	hashNew := c.NewID == "" || len(c.New) <= idCheckMax
+	oldID, newID = c.OldID, c.NewID
+	switch {
+	case hashOld && hashNew && len(c.Old) >= 1<<20 && len(c.New) >= 1<<20:
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			oldID = BlobID(c.Old)
+		}()
+		newID = BlobID(c.New)
+		<-done
+	default:
+		if hashOld {
+			oldID = BlobID(c.Old)
+		}
+		if hashNew {
+			newID = BlobID(c.New)
+		}
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		oldID = BlobID(old)
-	}()
-	newID = BlobID(new)
-	<-done
 	return oldID, newID
 }
 
