@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // ErrInvalidOption: an option names no format or fuzz level, or does

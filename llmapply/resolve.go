@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // Reply is a reply as read, before its edits meet any file.

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
 // Mode is a file's git mode.

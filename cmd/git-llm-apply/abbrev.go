@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/git-llm-apply/git-llm-apply/gitops"
-	"github.com/git-llm-apply/git-llm-apply/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
 // patchOptions abbreviates object names as git does in repo

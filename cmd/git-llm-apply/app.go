@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // streams are the command's standard input and outputs, passed in so

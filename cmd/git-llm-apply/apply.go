@@ -7,10 +7,10 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/gitops"
-	"github.com/git-llm-apply/git-llm-apply/patch"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 type applyOptions struct {

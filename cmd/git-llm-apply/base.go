@@ -3,8 +3,8 @@ package main
 import (
 	"os"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
 )
 
 // openRepo opens the repository around dir, where the command runs

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
 )
 
 // slot names what a piece of output is, for its colour.

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/gitops"
-	"github.com/git-llm-apply/git-llm-apply/patch"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // exitCode gives every sentinel and error type its status of SPEC

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 // TestCountsAgreeWithTheirNouns: "1 edit", not "1 edits".

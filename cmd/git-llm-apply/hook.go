@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/git-llm-apply/git-llm-apply/gitops"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // checkAttr is the gitattributes attribute that exempts a path:

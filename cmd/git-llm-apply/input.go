@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 // readReplies loads the replies named on the command line: files, "-"

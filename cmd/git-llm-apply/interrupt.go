@@ -9,7 +9,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 // signalContext is the context main runs a command in: it ends at the

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 // limitFlags are the flags of engine.Limits, shared by apply, translate

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
 )
 
 // otherBase is the base a failed edit is tried against once more, for

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 const (

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 // A line printed while the progress shows clears the progress line

@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/translate"
-	"github.com/git-llm-apply/git-llm-apply/translate/session"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate/session"
 )
 
 // noEdits is the status of a turn that edited nothing: no commit, no

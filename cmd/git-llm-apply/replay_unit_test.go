@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/translate"
-	"github.com/git-llm-apply/git-llm-apply/translate/session"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate/session"
 )
 
 // A log's turn reaches the engine with its request's first line as the

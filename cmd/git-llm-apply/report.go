@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/engine"
-	"github.com/git-llm-apply/git-llm-apply/translate"
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // statusOf is the exit status a run's replies earn: 2 when a reply

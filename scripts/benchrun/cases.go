@@ -226,7 +226,7 @@ var nsPerOp = regexp.MustCompile(`BenchmarkCorpus\S*\s+\d+\s+(\d+(?:\.\d+)?) ns/
 // caseCorpus: reading every section and block of the 4 MB transcript,
 // measured by the translate package's Go benchmark.
 func (b *bench) caseCorpus() {
-	out := output(b.env, ".", "go", "test", "./translate/", "-run", "^$", "-bench", "^BenchmarkCorpus$", "-benchtime", fmt.Sprintf("%dx", max(*runs, 5)), "-count", "1")
+	out := output(b.env, ".", "go", "test", "./internal/translate/", "-run", "^$", "-bench", "^BenchmarkCorpus$", "-benchtime", fmt.Sprintf("%dx", max(*runs, 5)), "-count", "1")
 	m := nsPerOp.FindStringSubmatch(out)
 	if m == nil {
 		if strings.Contains(out, "no corpus") || strings.Contains(out, "SKIP") {

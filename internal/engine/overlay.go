@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"sort"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// overlay is a base with file changes laid over it: what the next reply
+// of a run sees once the replies before it are recorded.
+type overlay struct {
+	base    Source
+	files   map[string]overlayFile
+	deleted map[string]bool
+	// listed is the base's Paths, read once for the run: the base does
+	// not change under it, and listing a large index is the costly part
+	// of a name that is no path (a suffix search, path suggestions).
+	listed []string
+	listOK bool
+}
+
+type overlayFile struct {
+	mode patch.Mode
+	data []byte
+}
+
+func newOverlay(base Source) *overlay {
+	return &overlay{base: base, files: map[string]overlayFile{}, deleted: map[string]bool{}}
+}
+
+func (o *overlay) apply(changes []patch.FileChange) {
+	for _, c := range changes {
+		if c.OldPath != "" {
+			delete(o.files, c.OldPath)
+			o.deleted[c.OldPath] = true
+		}
+		if c.NewPath != "" {
+			delete(o.deleted, c.NewPath)
+			o.files[c.NewPath] = overlayFile{c.NewMode, c.New}
+		}
+	}
+}
+
+func (o *overlay) Lookup(p string) (Entry, error) {
+	if f, ok := o.files[p]; ok {
+		return Entry{Mode: f.mode}, nil
+	}
+	if o.deleted[p] {
+		return Entry{}, ErrNotExist
+	}
+	return o.base.Lookup(p)
+}
+
+func (o *overlay) Read(p string) ([]byte, error) {
+	if f, ok := o.files[p]; ok {
+		return f.data, nil
+	}
+	if o.deleted[p] {
+		return nil, ErrNotExist
+	}
+	return o.base.Read(p)
+}
+
+func (o *overlay) Paths() ([]string, error) {
+	if !o.listOK {
+		all, err := o.base.Paths()
+		if err != nil {
+			return nil, err
+		}
+		o.listed, o.listOK = all, true
+	}
+	all := o.listed
+	if len(o.files) == 0 && len(o.deleted) == 0 {
+		return all, nil
+	}
+	var out []string
+	for _, p := range all {
+		if _, ok := o.files[p]; !ok && !o.deleted[p] {
+			out = append(out, p)
+		}
+	}
+	for p := range o.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,401 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
+)
+
+// Input is one model reply to process.
+type Input struct {
+	Source string // where it came from: a file name, or "-"
+	Text   string
+	// Reply, when set, is the reply already read (a turn of a session
+	// log, or a reply apply read to name its branch): Run resolves its
+	// operations and does not parse Text. ReadErr is what reading it
+	// found (translate.Parse's error), which Run reports as the reply's
+	// error; set alone, for a reply that could not be read at all, Run
+	// does not parse Text either.
+	Reply   *translate.Reply
+	ReadErr error
+	// Subject and Body, when Subject is set, make the commit message
+	// instead of the reply's description (replay: the user's request
+	// and the assistant's prose); -m still wins over them.
+	Subject, Body string
+	// Trailers are lines ("LLM-Session: log.jsonl#3") that end the
+	// commit message after LLM-Edit-Format.
+	Trailers []string
+}
+
+// RunOptions steer Run.
+type RunOptions struct {
+	Format  string // "auto" or a format name
+	Fuzz    Fuzz
+	Partial bool   // record the edits that resolved even when others failed
+	Message string // commit message for every reply instead of its description
+	// Parent, when set, is the tree the first commit builds on, for the
+	// note that a touched path's base content differs from it (the
+	// index base, whose staged changes become part of the commit).
+	Parent Source
+	Patch  patch.Options
+	// ShellOps turns the file commands of shell blocks into delete and
+	// rename operations (--shell-ops).
+	ShellOps bool
+	// Limits refuses replies and files over them.
+	Limits Limits
+	// Other, when set, is the base a failed edit is tried against
+	// once more, for advice only (see Elsewhere): the working tree when
+	// Run resolves against the index, the index when it resolves
+	// against the working tree. OtherName names it ("worktree" or
+	// "index"). It sees the changes of the replies before, as the base
+	// does. A reply whose edits all resolve never reads it.
+	Other     Source
+	OtherName string
+	// Progress, when set, is called as each reply (by its index in the
+	// inputs) enters a phase, before the work of that phase.
+	Progress func(reply int, phase Phase)
+}
+
+// ReplyStatus is what became of one reply (SPEC section 8).
+type ReplyStatus string
+
+// The statuses of a reply. Unchanged is a reply whose edits are all
+// already applied: nothing is recorded, and that is a success.
+const (
+	Recorded    ReplyStatus = "recorded"
+	Partial     ReplyStatus = "partial"
+	ReplyFailed ReplyStatus = "failed"
+	Checked     ReplyStatus = "checked"
+	Unchanged   ReplyStatus = "unchanged"
+)
+
+// ReplyResult is everything Run learnt about one reply.
+type ReplyResult struct {
+	Source   string
+	Format   string
+	Subject  string
+	Body     string
+	Message  string // the commit message (also when nothing is recorded)
+	Status   ReplyStatus
+	Err      error // why the reply could not be read (parse error, no edits)
+	Outcomes []Outcome
+	Changes  []patch.FileChange
+	Patch    []byte // canonical diff of Changes, verified
+	Commit   string
+	Shell    []translate.Shell
+	Warnings []translate.Warning
+	Notes    []string
+
+	// ShortCommit is Commit abbreviated as git would show it (see
+	// patch.Options.ShortID), for reports.
+	ShortCommit string
+
+	stats []FileReport // FileStats once Compact dropped the diff
+}
+
+// Failed reports whether the reply counts as failed for the exit status.
+func (r *ReplyResult) Failed() bool {
+	if r.Err != nil {
+		return true
+	}
+	for _, o := range r.Outcomes {
+		if o.Status == Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// Run translates and resolves each reply in order against base, each
+// one seeing the changes of the replies before it that were kept, and
+// hands every reply's changes to rec (nil: nothing is recorded, as for
+// check and translate). A reply that cannot be read or whose edits fail
+// is reported in its ReplyResult; the error is for what stops the run:
+// an unreadable base, a recording failure, a generated patch that
+// does not verify (a bug, never committed), or the end of ctx.
+//
+// ctx is looked at between replies, between the phases of a reply,
+// between its operations and within the loops over a large file, so a
+// cancellation stops the run within moments wherever it is: the
+// replies finished before it keep their results (and commits), the one
+// in hand is dropped whole, and the error is an *InterruptError naming
+// it. The reader of a reply knows no context: Run stops waiting for it
+// and leaves it to finish unseen.
+//
+// Run is RunEach over a slice, keeping every result.
+func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts RunOptions) ([]*ReplyResult, error) {
+	i := 0
+	next := func() (Input, error) {
+		if i == len(inputs) {
+			return Input{}, io.EOF
+		}
+		i++
+		return inputs[i-1], nil
+	}
+	var out []*ReplyResult
+	err := RunEach(ctx, next, base, rec, opts, func(r *ReplyResult) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// RunEach is Run for inputs that come one at a time, as the turns of a
+// long session log do: next returns each input in turn and io.EOF after
+// the last, and each receives every result as soon as it is made (once
+// its changes are recorded and laid over the base for the inputs after
+// it), so that a run of any length holds one input at a time. each may
+// drop what it no longer needs of a result (Changes, Patch): RunEach
+// keeps nothing of it. Progress counts the inputs from 0 in the order
+// next gave them.
+//
+// An error of next or of each stops the run and is returned as it is;
+// the results handed to each before it stand (and their commits, which
+// rec holds). Otherwise RunEach stops as Run does, for the same reasons
+// and with the same errors.
+func RunEach(ctx context.Context, next func() (Input, error), base Source, rec Recorder, opts RunOptions, each func(*ReplyResult) error) error {
+	cur := newOverlay(base)
+	var parent *overlay // nil: no notes about the base differing from the parent
+	if opts.Parent != nil {
+		parent = newOverlay(opts.Parent)
+	}
+	var other *overlay // nil: no advice from another base
+	if opts.Other != nil {
+		other = newOverlay(opts.Other)
+	}
+	for i := 0; ; i++ {
+		in, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return &InterruptError{Err: err}
+		}
+		res, err := runOne(ctx, i, in, cur, parent, other, rec, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				// Whatever failed, the run was being stopped: what the
+				// reply did is dropped with it.
+				return &InterruptError{Cut: in.Source, Err: ctx.Err()}
+			}
+			return err // the reply that stopped the run has no result to report
+		}
+		if len(res.Changes) > 0 && res.Status != ReplyFailed {
+			cur.apply(res.Changes)
+			if parent != nil {
+				parent.apply(res.Changes)
+			}
+			if other != nil {
+				other.apply(res.Changes)
+			}
+		}
+		if err := each(res); err != nil {
+			return err
+		}
+	}
+}
+
+// runOne does the work of reply n. Its error is for what stops the
+// run, the end of ctx included (see Run).
+func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
+	enter := func(p Phase) error {
+		if opts.Progress != nil {
+			opts.Progress(n, p)
+		}
+		return ctx.Err()
+	}
+	res := &ReplyResult{Source: in.Source}
+	if err := opts.Limits.checkReply(in.Text); err != nil {
+		res.Err, res.Status = err, ReplyFailed
+		return res, nil
+	}
+	if err := enter(PhaseParse); err != nil {
+		return nil, err
+	}
+	reply, err := in.Reply, in.ReadErr
+	switch {
+	case reply == nil && err == nil:
+		var stop error
+		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+		if stop != nil {
+			return nil, stop
+		}
+	case reply != nil:
+		reply = withFailures(reply)
+		if err == nil && len(reply.Ops) == 0 {
+			err = translate.ErrNoEdits
+		}
+	}
+	if reply != nil {
+		res.Format, res.Shell, res.Warnings = reply.Format, reply.Shell, reply.Warnings
+		res.Subject, res.Body = translate.Describe(reply)
+	}
+	if in.Subject != "" {
+		res.Subject, res.Body = in.Subject, in.Body
+	}
+	if err == nil {
+		err = opts.Limits.checkEdits(len(reply.Ops))
+	}
+	if err != nil {
+		res.Err, res.Status = err, ReplyFailed
+		return res, nil
+	}
+	if err := enter(PhaseResolve); err != nil {
+		return nil, err
+	}
+	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
+	result, err := ResolveContext(ctx, cur, reply.Ops, ropts)
+	if err != nil {
+		return res, err
+	}
+	if other != nil {
+		if err := addElsewhere(ctx, cur, other, opts.OtherName, reply.Ops, ropts, result.Outcomes); err != nil {
+			return nil, err
+		}
+	}
+	res.Outcomes = result.Outcomes
+	if err := onlySnippets(result.Outcomes); err != nil {
+		res.Err, res.Status = err, ReplyFailed
+		return res, nil
+	}
+	failed := result.Failed() > 0
+	if failed && !opts.Partial {
+		res.Status = ReplyFailed
+		return res, nil
+	}
+	res.Changes = result.Changes
+	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops), in.Trailers...)
+	if len(res.Changes) == 0 {
+		res.Status = Unchanged
+		if failed {
+			res.Status = ReplyFailed
+		}
+		return res, nil
+	}
+	if err := enter(PhaseDiff); err != nil {
+		return nil, err
+	}
+	if res.Patch, err = patch.FormatContext(ctx, res.Changes, opts.Patch); err != nil {
+		return res, fmt.Errorf("engine: writing the diff of %s: %w", in.Source, err)
+	}
+	if err := enter(PhaseVerify); err != nil {
+		return nil, err
+	}
+	if err := patch.VerifyContext(ctx, res.Patch, res.Changes); err != nil {
+		return res, fmt.Errorf("engine: the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
+	}
+	if parent != nil {
+		notes, err := stagedNotes(cur, parent, res.Changes)
+		if err != nil {
+			return res, err
+		}
+		res.Notes = append(res.Notes, notes...)
+	}
+	res.Status = Checked
+	if rec != nil {
+		if err := enter(PhaseRecord); err != nil {
+			return nil, err
+		}
+		if res.Commit, err = rec.Record(ctx, res.Changes, res.Message); err != nil {
+			return res, err
+		}
+		res.ShortCommit, res.Status = opts.Patch.ShortID(res.Commit), Recorded
+	}
+	if failed {
+		res.Status = Partial
+	}
+	return res, nil
+}
+
+// withFailures is a reply read elsewhere (a session log) with the
+// blocks its reader could not read made Invalid operations, in the
+// order of their lines, as translate.Parse hands them on: each then
+// fails as an edit of its own instead of being dropped unseen.
+func withFailures(r *translate.Reply) *translate.Reply {
+	if len(r.Failed) == 0 {
+		return r
+	}
+	c := *r
+	c.Ops = append([]translate.Operation(nil), r.Ops...)
+	for _, f := range r.Failed {
+		c.Ops = append(c.Ops, translate.Operation{Kind: translate.Invalid, Path: f.Path, Line: f.Line, Comment: f.Msg, Format: r.Format})
+	}
+	c.Failed = nil
+	sort.SliceStable(c.Ops, func(i, j int) bool { return c.Ops[i].Line < c.Ops[j].Line })
+	return &c
+}
+
+// onlySnippets is the error of a reply whose every block was skipped
+// as a snippet (see Skipped): it holds no edit, which is not a success
+// to report as "nothing to change". The error says why each was.
+func onlySnippets(outs []Outcome) error {
+	var why []string
+	for _, o := range outs {
+		if o.Status != Skipped {
+			return nil
+		}
+		why = append(why, o.Warnings...)
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", translate.ErrNoEdits, strings.Join(why, "; "))
+}
+
+// stagedNotes names the touched paths whose base content differs from
+// the commit's parent: that difference becomes part of the commit.
+func stagedNotes(cur, parent Source, changes []patch.FileChange) ([]string, error) {
+	var notes []string
+	for _, c := range changes {
+		if c.OldPath == "" {
+			continue
+		}
+		same, err := sameEntry(cur, parent, c.OldPath)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			notes = append(notes, fmt.Sprintf("%s has staged changes that are not in the parent commit; they are part of this commit", c.OldPath))
+		}
+	}
+	return notes, nil
+}
+
+func sameEntry(a, b Source, p string) (bool, error) {
+	ea, err := a.Lookup(p)
+	if err != nil {
+		return false, err
+	}
+	eb, err := b.Lookup(p)
+	if errors.Is(err, ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if ea.Mode != eb.Mode {
+		return false, nil
+	}
+	if ea.ID != "" && eb.ID != "" {
+		return ea.ID == eb.ID, nil
+	}
+	da, err := a.Read(p)
+	if err != nil {
+		return false, err
+	}
+	db, err := b.Read(p)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(da, db), nil
+}

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"fmt"
+
+	"znkr.io/diff"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
+)
+
+// replacement builds the lines that take the place of doc lines
+// [start, end) of f. Lines the edit keeps (standing unchanged in both
+// Old and New) are the file's own bytes, even when they matched at a
+// tolerant rung; only lines the reply adds come from the reply,
+// re-indented and given the file's line ending.
+//
+// File lines a tolerant rung skipped (blank, or a comment the reply did
+// not show) stay when they stand between kept lines, or above or below
+// a change, unless the new lines bring a comment to that place; between
+// two removed lines they go, as the seed formats replace the whole
+// matched range (see rebuild.gap). warns says which comments went, for
+// the report.
+func replacement(f *fileState, p place, op *translate.Operation, start, end, base int) (out, warns []string, err error) {
+	d := f.d
+	add := func(l string) string { return p.shift.apply(l) + d.eol }
+	switch op.Indent {
+	case translate.IndentAsIs:
+		add = func(l string) string { return l + d.eol }
+	case translate.IndentAnchor:
+		ind := ""
+		if base < d.len() {
+			ind = leading(d.content(base))
+		}
+		add = func(l string) string {
+			if isBlank(l) {
+				return l + d.eol
+			}
+			return ind + l + d.eol
+		}
+	}
+	if op.Block != translate.NoBlock || p.rung == RungLoose {
+		out := make([]string, len(op.New))
+		for i, l := range op.New {
+			out[i] = add(l)
+		}
+		if i := elisionIn(f.path, linesBefore(d, start), lineContents(d, start, end), op.New); i >= 0 {
+			return nil, nil, elisionError(op.New[i])
+		}
+		return out, nil, nil
+	}
+	nb := len(op.Before)
+	rb := &rebuild{d: d, old: op.Old, new: op.New, mapped: p.lines[nb : nb+len(op.Old)],
+		matched: map[int]bool{}, lang: f.lang, add: add}
+	for _, l := range p.lines {
+		if l >= 0 {
+			rb.matched[l] = true
+		}
+	}
+	script := alignBlanks(diff.Edits(trimAll(op.Old), trimAll(op.New)), op.Old, op.New)
+	if i := standsIn(script, op.Old, op.New, placeholderRule(f.path, linesBefore(d, start), op.New)); i >= 0 {
+		return nil, nil, elisionError(op.New[i])
+	}
+	cursor := start
+	var gap []diff.Edit[string]
+	for _, e := range script {
+		if e.Op != diff.Match || rb.mapped[e.PosX] < 0 {
+			gap = append(gap, e)
+			continue
+		}
+		l := rb.mapped[e.PosX]
+		rb.gap(gap, cursor, l)
+		rb.out = append(rb.out, d.line(l))
+		cursor, gap = l+1, gap[:0]
+	}
+	rb.gap(gap, cursor, end)
+	warns = append(warns, skippedNote(rb.dropped, f.path, "stood among the replaced lines and went with them")...)
+	warns = append(warns, skippedNote(rb.replaced, f.path, "gave way to the comment the new lines bring to the same place")...)
+	return rb.out, warns, nil
+}
+
+// skippedNote is the warning naming file lines (0-based) a tolerant
+// rung skipped and the edit did not keep; none when there are none.
+func skippedNote(lines []int, path, what string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	word := "line"
+	if len(lines) > 1 {
+		word = "lines"
+	}
+	ns := make([]int, len(lines))
+	for i, l := range lines {
+		ns[i] = l + 1
+	}
+	return []string{fmt.Sprintf("%s %s of %s, which the reply did not show, %s", word, intList(ns), path, what)}
+}
+
+func trimAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = trimTrailing(l)
+	}
+	return out
+}
+
+// lineContents returns the contents of d's lines [from, to).
+func lineContents(d *doc, from, to int) []string {
+	out := d.slice(from, to)
+	for i, l := range out {
+		out[i] = trimEOL(l)
+	}
+	return out
+}
+
+// linesBefore yields the contents of d's lines above line end.
+func linesBefore(d *doc, end int) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		d.each(0, func(i int, l string) bool { return i < end && yield(trimEOL(l)) })
+	}
+}

@@ -1,0 +1,427 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
+)
+
+// Status is what became of one edit.
+type Status string
+
+// The statuses of an edit (SPEC section 8).
+const (
+	Applied        Status = "applied"
+	AlreadyApplied Status = "already-applied"
+	Failed         Status = "failed"
+	Skipped        Status = "skipped"
+)
+
+// Options steer resolution.
+type Options struct {
+	// Format is the reply's format; it sets the default top rung.
+	Format string
+	Fuzz   Fuzz
+	// Limits refuses files over its FileSize and LineLength.
+	Limits Limits
+	// WholeCalls keeps or drops the operations of one tool call
+	// (translate.Operation.Call) together: when one fails, the others
+	// fail too (ErrCallFailed) and the reply is resolved again without
+	// them, so that nothing of the call is recorded and the edits that
+	// depended on it fail as well. The agent's tool applied the call
+	// all or none (Claude Code's MultiEdit, Codex's apply_patch): a
+	// part of it is a state the agent never saw. Run sets it with
+	// Partial; without Partial a failed edit rejects the whole reply.
+	WholeCalls bool
+	// forAdvice is the second resolution that looks for advice in the
+	// other base (addElsewhere), which needs only the edits' statuses:
+	// it leaves out the path suggestions (see addSuggestions) and the
+	// closest lines of failing edits.
+	forAdvice bool
+}
+
+// Outcome is the result of one edit.
+type Outcome struct {
+	N      int // 1-based number in the reply
+	Op     translate.Operation
+	Path   string // resolved path ("" when it could not be resolved)
+	Status Status
+	Rung   Rung // rung that placed the edit (0 when none)
+	// Start and End are the 1-based lines of the file (as it stood
+	// when the edit applied) that the edit replaced, inclusive; for a
+	// pure insertion End < Start and Start-1 is the line it follows.
+	Start, End int
+	Err        *EditError
+	Warnings   []string
+}
+
+// Result is what resolving a reply's operations against a base gives.
+type Result struct {
+	Outcomes []Outcome
+	// Changes are the files the applied edits change, by path.
+	Changes []patch.FileChange
+}
+
+// Failed reports how many edits failed.
+func (r *Result) Failed() int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Status == Failed {
+			n++
+		}
+	}
+	return n
+}
+
+// Resolve applies ops in order, each to the result of the ones before,
+// against src, and returns every edit's outcome and the resulting file
+// changes. A failed edit changes nothing and does not stop the others,
+// so that one run reports every problem. The error is for a base that
+// cannot be read, never for an edit.
+func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	return ResolveContext(context.Background(), src, ops, opts)
+}
+
+// ResolveContext is Resolve that stops when ctx ends, returning its
+// error and no result. It looks at ctx between operations and every
+// few thousand lines of a loop over a file, so that no file is too
+// long to stop in.
+func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	res, err := resolveRounds(ctx, src, ops, opts)
+	if err == nil && !opts.forAdvice {
+		newIDs(res.Changes)
+	}
+	return res, err
+}
+
+// newIDs gives each change with new content its blob id, hashed once
+// here for the diff's writing and its verification (see
+// patch.FileChange.NewID).
+func newIDs(changes []patch.FileChange) {
+	for i, c := range changes {
+		if !c.IsDelete() && c.NewID == "" {
+			changes[i].NewID = patch.BlobID(c.New)
+		}
+	}
+}
+
+// resolveRounds is ResolveContext before the new contents' ids.
+func resolveRounds(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
+	res, err := resolveOnce(ctx, src, ops, opts, nil)
+	if err != nil || !opts.WholeCalls {
+		return res, err
+	}
+	// Dropping a call only takes edits away, so each round fails at
+	// least one more edit or ends: at most one round per call.
+	var drop map[int]dropped
+	cause := map[int]int{} // call -> its first edit that failed of itself, in any round
+	for {
+		for _, o := range res.Outcomes {
+			if o.Status == Failed && o.Op.Call != 0 && cause[o.Op.Call] == 0 && !errors.Is(o.Err, ErrCallFailed) {
+				cause[o.Op.Call] = o.N
+			}
+		}
+		more := false
+		for _, o := range res.Outcomes {
+			// An edit that failed in an earlier round may apply once
+			// the calls before it are dropped: its call is still
+			// dropped, the edit with it.
+			if n := cause[o.Op.Call]; n != 0 && o.Op.Call != 0 && o.Status != Failed {
+				if drop == nil {
+					drop = map[int]dropped{}
+				}
+				drop[o.N], more = dropped{cause: n, path: o.Path}, true
+			}
+		}
+		if !more {
+			return res, nil
+		}
+		if res, err = resolveOnce(ctx, src, ops, opts, drop); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// dropped is an edit failed for its call's sake: the edit of the call
+// that failed (see Options.WholeCalls), and the path the edit resolved
+// to before, for the report.
+type dropped struct {
+	cause int
+	path  string
+}
+
+// resolveOnce resolves ops, failing the edits drop names (by number)
+// without trying them.
+func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opts Options, drop map[int]dropped) (_ *Result, err error) {
+	defer recoverStopped(&err)
+	r := newResolver(src, opts)
+	r.drop = drop
+	r.ctx = ctx
+	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
+	res := &Result{}
+	if len(ops) > 0 {
+		// An outcome per operation: grown by append, the outcomes of
+		// thousands of edits would be copied over and over.
+		res.Outcomes = make([]Outcome, 0, len(ops))
+	}
+	for i := 0; i < len(ops); {
+		j := i + 1
+		for ops[i].Group != 0 && j < len(ops) && ops[j].Group == ops[i].Group {
+			j++
+		}
+		outs, err := r.group(ops[i:j], i+1)
+		if err != nil {
+			return nil, err
+		}
+		res.Outcomes = append(res.Outcomes, outs...)
+		i = j
+	}
+	if !opts.forAdvice {
+		r.addSuggestions(res.Outcomes)
+	}
+	res.Changes = r.changes()
+	return res, nil
+}
+
+// fileState is one file as the reply has left it so far.
+type fileState struct {
+	path     string
+	origPath string // path in the base; "" for a file the reply creates
+	origMode patch.Mode
+	origID   string // orig's blob id when the base names it ("" when not)
+	orig     []byte
+	exists   bool
+	mode     patch.Mode
+	d        *doc
+	base     *doc // the doc read from the base: d is another once the reply replaced the file
+	m        *matcher
+	lang     string
+	binary   bool
+	refused  string // why Limits keep the file from being touched ("" when they do not)
+}
+
+func (f *fileState) matcher() *matcher {
+	if f.m == nil {
+		f.m = newMatcher(f.d, f.lang)
+	}
+	return f.m
+}
+
+// setDoc gives the file new content, dropping what was learnt of the old.
+func (f *fileState) setDoc(d *doc) { f.d, f.m = d, nil }
+
+// splice edits the file through its matcher, whose indexes follow.
+func (f *fileState) splice(from, to int, repl []string) { f.matcher().splice(from, to, repl) }
+
+type resolver struct {
+	ctx   context.Context // checked before each operation; docs check it too (see doc.stop)
+	src   Source
+	opts  Options
+	top   Rung
+	files map[string]*fileState
+	paths *pathSet
+	ops   []translate.Operation // the reply's operations
+	drop  map[int]dropped       // edits failed for their call's sake, by number
+}
+
+func newResolver(src Source, opts Options) *resolver {
+	return &resolver{ctx: context.Background(), src: src, opts: opts, top: TopRung(opts.Format, opts.Fuzz), files: map[string]*fileState{}}
+}
+
+// file returns the state of path, loading it from the base.
+func (r *resolver) file(p string) (*fileState, error) {
+	if f, ok := r.files[p]; ok {
+		return f, nil
+	}
+	f := &fileState{path: p, lang: languageOf(p)}
+	e, err := r.src.Lookup(p)
+	switch {
+	case errors.Is(err, ErrNotExist):
+		ps := r.pathSet()
+		ps.addNew(p)
+	case err != nil:
+		return nil, err
+	default:
+		f.origPath, f.origMode, f.mode, f.exists = p, e.Mode, e.Mode, true
+		if e.Mode != patch.ModeGitlink {
+			if f.orig, err = r.src.Read(p); err != nil {
+				return nil, err
+			}
+			if f.refused = r.opts.Limits.checkSize(p, len(f.orig)); f.refused == "" {
+				f.setDoc(newDoc(f.orig))
+				f.binary = patch.IsBinary(f.orig)
+				if !f.binary {
+					// Lines matter where text is matched; a binary file
+					// may still be deleted, moved or made executable.
+					f.refused = r.opts.Limits.checkLines(p, f.d)
+				}
+			}
+			if f.refused != "" {
+				f.orig, f.d, f.binary = nil, nil, false // nothing changes
+				break
+			}
+			f.base = f.d
+			f.d.stop = r.ctx
+			if len(e.ID) == 40 {
+				// The blob orig was read from, named as the diff names
+				// blobs (SHA-1): hashing orig again would be a pass over
+				// the file.
+				f.origID = e.ID
+			}
+		}
+	}
+	r.files[p] = f
+	return f, nil
+}
+
+// present answers for the reply's current state, not just the base.
+func (r *resolver) present(p string) (Entry, bool) {
+	if f, ok := r.files[p]; ok {
+		return Entry{Mode: f.mode}, f.exists
+	}
+	e, err := r.src.Lookup(p)
+	return e, err == nil
+}
+
+// pathSet is the reply's set of paths, loaded on its first use (its
+// methods return the error of reading the source's paths).
+func (r *resolver) pathSet() *pathSet {
+	if r.paths == nil {
+		r.paths = newPathSet(r.src.Paths, r.present)
+	}
+	return r.paths
+}
+
+// resolvePath turns the name an operation gives into a safe path of
+// the tree the reply is building. A reading of the name that names a
+// file wins (readings); else the path is the name as written, to be
+// created, or to fail as missing. With bySuffix (an edit of a file's
+// lines, SPEC section 5), a name that is no file, and no path the
+// reply has touched, stands for the one file ending in "/name", and
+// note says so for the report.
+func (r *resolver) resolvePath(name string, bySuffix bool) (p, note string, err error) {
+	ps := r.pathSet()
+	rs, written := readings(name)
+	p, err = rs[written].path, rs[written].err
+	found, touched := false, false
+	for _, rd := range rs {
+		if rd.err != nil {
+			continue
+		}
+		if _, ok := r.present(rd.path); ok {
+			p, err, found = rd.path, nil, true
+			break
+		}
+		_, seen := r.files[rd.path]
+		touched = touched || seen
+	}
+	if !found && bySuffix && !touched {
+		// The name as written first: an escape is removed only where
+		// the separator reading finds nothing.
+		for _, rd := range rs[written:] {
+			if rd.err != nil {
+				continue
+			}
+			hits, err := ps.bySuffix(rd.path)
+			if err != nil {
+				return "", "", err
+			}
+			if len(hits) > 1 {
+				return "", "", fmt.Errorf("%w: %q could be any of %s", ErrAmbiguous, name, strings.Join(hits, ", "))
+			}
+			if len(hits) == 1 {
+				p, err, note = hits[0], nil, fmt.Sprintf("took %s for %s, the one file whose path ends in it", hits[0], name)
+				break
+			}
+		}
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if err := ps.checkPlace(p); err != nil {
+		return "", "", err
+	}
+	return p, note, nil
+}
+
+// changes lists what the reply did to each file, by path.
+func (r *resolver) changes() []patch.FileChange {
+	var out []patch.FileChange
+	for _, f := range r.files {
+		var c patch.FileChange
+		switch {
+		case f.origPath != "" && !f.exists:
+			c = patch.FileChange{OldPath: f.origPath, OldMode: f.origMode, Old: f.orig, OldID: f.origID}
+		case f.origPath == "" && f.exists:
+			c = patch.FileChange{NewPath: f.path, NewMode: f.mode, New: f.d.bytes()}
+		case f.origPath != "" && f.exists:
+			c = patch.FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig, OldID: f.origID}
+			c.New, c.NewID = f.orig, f.origID
+			switch {
+			case f.d != f.base:
+				// Deleted and created again: a doc of its own, whose
+				// splices say nothing of how it differs from orig.
+				c.New, c.NewID = f.d.bytes(), ""
+			case f.d != nil && len(f.d.log) > 0:
+				c.New, c.NewID = f.d.bytes(), "" // only edited files are written back
+				c.Regions = changedSpans(f.d.log)
+			}
+			if c.OldPath == c.NewPath && c.OldMode == c.NewMode && string(c.Old) == string(c.New) {
+				continue
+			}
+		default:
+			continue
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path() < out[j].Path() })
+	return out
+}
+
+func (r *resolver) fail(o *Outcome, kind error, format string, args ...any) {
+	o.Status = Failed
+	o.Err = &EditError{N: o.N, Path: o.Path, Line: o.Op.Line, Err: kind, Msg: fmt.Sprintf(format, args...)}
+	if o.Path == "" {
+		o.Err.Path = o.Op.Path
+	}
+}
+
+// refusals are the errors of finding an edit's file that fail the edit,
+// each as its kind; any other error there is the base's (it cannot be
+// read), which stops the run.
+var refusals = []error{ErrUnsafePath, ErrAmbiguous, ErrNoFile, ErrFileExists, ErrBinary, ErrNotEditable}
+
+// refusal is the one of refusals err is, or nil.
+func refusal(err error) error {
+	for _, k := range refusals {
+		if errors.Is(err, k) {
+			return k
+		}
+	}
+	return nil
+}
+
+// failWith fails o with err when err is one of refusals, and reports
+// whether it did; the caller stops the run with any other error.
+func (r *resolver) failWith(o *Outcome, err error) bool {
+	kind := refusal(err)
+	if kind == nil {
+		return false
+	}
+	r.fail(o, kind, "%s", trimPkg(err.Error()))
+	return true
+}
+
+func trimPkg(s string) string {
+	for _, p := range []string{"engine: "} {
+		for len(s) > len(p) && s[:len(p)] == p {
+			s = s[len(p):]
+		}
+	}
+	return s
+}

@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// ErrNotExist is returned by a Source for a path it does not hold.
+var ErrNotExist = errors.New("engine: no such file in the base")
+
+// Entry is what a base knows of one path.
+type Entry struct {
+	Mode patch.Mode
+	// ID is the hex blob id of the content when the base knows it
+	// without hashing (index and tree entries); empty otherwise.
+	ID string
+}
+
+// Source is where file contents come from: the index, a revision's
+// tree or the working tree. Paths are slash-separated and relative to
+// the repository root.
+type Source interface {
+	// Lookup returns the entry at path, or ErrNotExist.
+	Lookup(path string) (Entry, error)
+	// Read returns the content of the file at path, or ErrNotExist.
+	Read(path string) ([]byte, error)
+	// Paths returns every file path of the base (any order).
+	Paths() ([]string, error)
+}
+
+// Recorder is where resolved replies go: each Record call makes one
+// commit holding changes on top of the previous one, and returns its id.
+// When ctx ends first, Record returns its error and the commit is not
+// made (objects written meanwhile may stay, unreachable).
+type Recorder interface {
+	Record(ctx context.Context, changes []patch.FileChange, message string) (commit string, err error)
+}

@@ -1,0 +1,321 @@
+package gitops
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// The identities and dates every test repository and every writer
+// under test use, so commit ids are reproducible.
+const (
+	authorName     = "A U Thor"
+	authorEmail    = "author@example.com"
+	authorDate     = "1112911993 +0200"
+	committerName  = "C O Mitter"
+	committerEmail = "committer@example.com"
+	committerDate  = "1112912053 +0200"
+)
+
+// testRepo is a scratch repository made with the git CLI.
+type testRepo struct {
+	t    *testing.T
+	dir  string // top of the working tree (symlinks resolved)
+	home string
+	env  []string
+}
+
+// newTestRepo runs `git init -b main` in a fresh directory, with an
+// environment that ignores the user's and the system's git config.
+func newTestRepo(t *testing.T) *testRepo {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &testRepo{t: t, dir: filepath.Join(base, "repo"), home: filepath.Join(base, "home")}
+	if err := os.MkdirAll(tr.home, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	tr.env = testEnv(tr.home)
+	tr.gitAt(base, "init", "-q", "-b", "main", tr.dir)
+	return tr
+}
+
+func testEnv(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME" || k == "EMAIL" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME="+authorName,
+		"GIT_AUTHOR_EMAIL="+authorEmail,
+		"GIT_AUTHOR_DATE="+authorDate,
+		"GIT_COMMITTER_NAME="+committerName,
+		"GIT_COMMITTER_EMAIL="+committerEmail,
+		"GIT_COMMITTER_DATE="+committerDate,
+	)
+}
+
+// lookupIn is os.LookupEnv over env.
+func lookupIn(env []string) func(string) (string, bool) {
+	return func(key string) (string, bool) {
+		v, ok := "", false
+		for _, kv := range env {
+			if k, val, _ := strings.Cut(kv, "="); k == key {
+				v, ok = val, true
+			}
+		}
+		return v, ok
+	}
+}
+
+// git runs git in the repository and returns its trimmed stdout.
+func (tr *testRepo) git(args ...string) string {
+	tr.t.Helper()
+	return tr.gitAt(tr.dir, args...)
+}
+
+func (tr *testRepo) gitAt(dir string, args ...string) string {
+	tr.t.Helper()
+	return tr.gitEnv(dir, nil, "", args...)
+}
+
+// gitEnv runs git in dir with extra environment and stdin.
+func (tr *testRepo) gitEnv(dir string, extra []string, stdin string, args ...string) string {
+	tr.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append([]string(nil), tr.env...), extra...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		tr.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return strings.TrimRight(out.String(), "\n")
+}
+
+// write creates or replaces a file of the working tree.
+func (tr *testRepo) write(path, content string, perm os.FileMode) {
+	tr.t.Helper()
+	full := filepath.Join(tr.dir, filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
+		tr.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), perm); err != nil {
+		tr.t.Fatal(err)
+	}
+	if err := os.Chmod(full, perm); err != nil {
+		tr.t.Fatal(err)
+	}
+}
+
+func (tr *testRepo) symlink(target, path string) {
+	tr.t.Helper()
+	if err := os.Symlink(target, filepath.Join(tr.dir, filepath.FromSlash(path))); err != nil {
+		tr.t.Fatal(err)
+	}
+}
+
+// open opens the repository at dir with the test environment.
+func (tr *testRepo) open(dir string) *Repo {
+	tr.t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		tr.t.Fatalf("Open(%s): %v", dir, err)
+	}
+	r.env = lookupIn(tr.env)
+	return r
+}
+
+// newFixture makes a repository with one commit on main holding:
+// regular files in nested directories, names that sort differently as
+// files and directories, an executable, a symbolic link and a
+// submodule (gitlink).
+func newFixture(t *testing.T) *testRepo {
+	t.Helper()
+	tr := newTestRepo(t)
+	tr.write("a.txt", "hello\n", 0o644)
+	tr.write("dir/b.txt", "b\n", 0o644)
+	tr.write("dir/sub/c.txt", "c\n", 0o644)
+	tr.write("dir/sub/d.txt", "d\n", 0o644)
+	tr.write("other/x.txt", "x\n", 0o644)
+	tr.write("other/deep/y.txt", "y\n", 0o644)
+	tr.write("ab/z.txt", "z\n", 0o644)
+	tr.write("ab-c.txt", "ab-c\n", 0o644)
+	tr.write("ab.txt", "ab\n", 0o644)
+	tr.write("run.sh", "#!/bin/sh\necho hi\n", 0o755)
+	tr.symlink("a.txt", "link")
+	sub := filepath.Join(tr.dir, "subm")
+	tr.gitAt(tr.dir, "init", "-q", "-b", "main", sub)
+	if err := os.WriteFile(filepath.Join(sub, "s.txt"), []byte("s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr.gitAt(sub, "add", "s.txt")
+	tr.gitAt(sub, "commit", "-q", "-m", "sub")
+	tr.git("add", "-A")
+	tr.git("commit", "-q", "-m", "initial")
+	return tr
+}
+
+// lsTree lists "<mode> <type> <path>" of every file in rev's tree.
+func (tr *testRepo) lsTree(rev string) []string {
+	tr.t.Helper()
+	var out []string
+	for _, line := range strings.Split(tr.git("ls-tree", "-r", rev), "\n") {
+		if line == "" {
+			continue
+		}
+		meta, path, _ := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		out = append(out, f[0]+" "+f[1]+" "+path)
+	}
+	return out
+}
+
+// fsck runs `git fsck --strict` and fails the test on any complaint
+// (dangling objects aside: recorded commits are dangling until Finish).
+func (tr *testRepo) fsck() {
+	tr.t.Helper()
+	cmd := exec.Command("git", "fsck", "--strict", "--no-progress", "--no-dangling")
+	cmd.Dir, cmd.Env = tr.dir, tr.env
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		tr.t.Fatalf("git fsck --strict: %v\n%s", err, out)
+	}
+}
+
+// looseObjects lists the loose objects of the repository.
+func (tr *testRepo) looseObjects() []string {
+	tr.t.Helper()
+	var out []string
+	dirs, _ := filepath.Glob(filepath.Join(tr.dir, ".git", "objects", "??"))
+	for _, d := range dirs {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			out = append(out, filepath.Base(d)+e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// gitRecord records changes on parent with git's plumbing (a temporary
+// index, update-index, write-tree, commit-tree) and returns the commit.
+func (tr *testRepo) gitRecord(parent string, changes []patch.FileChange, message string) string {
+	tr.t.Helper()
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tr.t.TempDir(), "index")}
+	if parent != "" {
+		tr.gitEnv(tr.dir, env, "", "read-tree", parent)
+	}
+	for _, c := range changes {
+		if c.OldPath != "" && c.OldPath != c.NewPath {
+			tr.gitEnv(tr.dir, env, "", "update-index", "--force-remove", "--", c.OldPath)
+		}
+	}
+	for _, c := range changes {
+		if c.NewPath == "" {
+			continue
+		}
+		blob := tr.gitEnv(tr.dir, env, string(c.New), "hash-object", "-w", "--stdin")
+		mode := strings.TrimPrefix(treeMode(c.NewMode), "0")
+		tr.gitEnv(tr.dir, env, "", "update-index", "--add", "--replace", "--cacheinfo", mode+","+blob+","+c.NewPath)
+	}
+	tree := tr.gitEnv(tr.dir, env, "", "write-tree")
+	args := []string{"commit-tree", tree}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	return tr.gitEnv(tr.dir, env, message, args...)
+}
+
+// modify, create, remove and rename build file changes.
+func modify(path, content string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{OldPath: path, NewPath: path, OldMode: mode, NewMode: mode, New: []byte(content)}
+}
+
+func create(path, content string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{NewPath: path, NewMode: mode, New: []byte(content)}
+}
+
+func remove(path string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{OldPath: path, OldMode: mode}
+}
+
+func rename(from, to, content string, mode patch.Mode) patch.FileChange {
+	return patch.FileChange{OldPath: from, NewPath: to, OldMode: mode, NewMode: mode, New: []byte(content)}
+}
+
+// writeFile writes a file, creating its directory.
+func writeFile(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(content), 0o644)
+}
+
+// checkPaths requires src.Paths() to be what git ls-files lists, less
+// the path left out.
+func checkPaths(t *testing.T, tr *testRepo, src engine.Source, leftOut string) {
+	t.Helper()
+	paths, err := src.Paths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, p := range strings.Split(tr.git("ls-files"), "\n") {
+		if p != leftOut {
+			want = append(want, p)
+		}
+	}
+	slices.Sort(paths)
+	slices.Sort(want)
+	if !slices.Equal(paths, want) {
+		t.Errorf("Paths() = %v, want %v", paths, want)
+	}
+}
+
+// checkRead checks that src reads path as content, or refuses to read
+// it when it is a submodule.
+func checkRead(t *testing.T, src engine.Source, path string, mode patch.Mode, content string) {
+	t.Helper()
+	data, err := src.Read(path)
+	if mode == patch.ModeGitlink {
+		if err == nil {
+			t.Errorf("Read(%s) of a submodule: no error", path)
+		}
+		return
+	}
+	if err != nil || string(data) != content {
+		t.Errorf("Read(%s) = %q, %v, want %q", path, data, err, content)
+	}
+}
+
+// checkAbsent checks that src has none of paths.
+func checkAbsent(t *testing.T, src engine.Source, paths []string) {
+	t.Helper()
+	for _, p := range paths {
+		if _, err := src.Lookup(p); err != engine.ErrNotExist {
+			t.Errorf("Lookup(%s) = %v, want ErrNotExist", p, err)
+		}
+		if _, err := src.Read(p); err != engine.ErrNotExist {
+			t.Errorf("Read(%s) = %v, want ErrNotExist", p, err)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package gitops
+
+// The index as a base: where it is, and the staged content it names.
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// indexPath is this worktree's index file: GIT_INDEX_FILE (relative to
+// the current directory) when set, else <gitdir>/index.
+func (r *Repo) indexPath() (string, error) {
+	if p, ok := r.env("GIT_INDEX_FILE"); ok && p != "" {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("gitops: GIT_INDEX_FILE: %w", err)
+		}
+		return abs, nil
+	}
+	return filepath.Join(r.gitDir, "index"), nil
+}
+
+// readIndex opens the index file at path, of the worktree whose git
+// dir is gitDir (see index.Open); a sparse index's directories are
+// expanded from the trees they name.
+func (r *Repo) readIndex(path, gitDir string) (*index.Index, error) {
+	return index.Open(path, gitDir, r.walkTree)
+}
+
+// walkTree lists the files of tree id and its subtrees, for
+// index.Open.
+func (r *Repo) walkTree(id plumbing.Hash, fn func(path string, mode patch.Mode, id plumbing.Hash)) error {
+	return walkFiles(r.readTree, id, func(p string, e treeEntry) { fn(p, e.engineMode(), e.id) })
+}
+
+func (r *Repo) loadIndex() (*index.Index, error) {
+	p, err := r.indexPath()
+	if err != nil {
+		return nil, err
+	}
+	return r.readIndex(p, r.gitDir)
+}
+
+// IndexSource returns the staged content as a base: entries (mode and
+// blob id) come from the index as it is now, Read loads the blob. An
+// unmerged (conflicted) path is listed by Paths, but Lookup and Read
+// fail for it, saying so; an intent-to-add entry (`git add -N`) does
+// not exist in this base. A split or sparse index is read whole, with
+// its shared index or the trees of its directories. The index file
+// stays open while the source is in use (until it is garbage), which
+// keeps the index as it was here; should the file be written in place
+// meanwhile, Lookup, Read and Paths fail, saying so.
+func (r *Repo) IndexSource() (engine.Source, error) {
+	idx, err := r.loadIndex()
+	if err != nil {
+		return nil, err
+	}
+	return &indexSource{r: r, idx: idx}, nil
+}
+
+type indexSource struct {
+	r   *Repo
+	idx *index.Index
+}
+
+func (s *indexSource) Lookup(path string) (engine.Entry, error) {
+	if err := checkPath(path); err != nil {
+		return engine.Entry{}, err
+	}
+	e, ok := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
+		return engine.Entry{}, err
+	}
+	if !ok || e.IntentToAdd {
+		return engine.Entry{}, engine.ErrNotExist
+	}
+	if e.Unmerged {
+		return engine.Entry{}, fmt.Errorf("gitops: %s is unmerged in the index; resolve the conflict first", path)
+	}
+	return engine.Entry{Mode: e.Mode, ID: e.ID.String()}, nil
+}
+
+func (s *indexSource) Read(path string) ([]byte, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	return s.r.readBlob(path, e)
+}
+
+func (s *indexSource) Paths() ([]string, error) {
+	out := make([]string, 0, s.idx.Len())
+	for p, e := range s.idx.All() {
+		if !e.IntentToAdd {
+			out = append(out, p)
+		}
+	}
+	if err := s.idx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readBlob loads the blob of an index or tree entry; a submodule has
+// no blob to read.
+func (r *Repo) readBlob(path string, e engine.Entry) ([]byte, error) {
+	if e.Mode == patch.ModeGitlink {
+		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
+	}
+	return r.readObject(plumbing.BlobObject, plumbing.NewHash(e.ID))
+}

@@ -1,0 +1,64 @@
+package gitops
+
+// Reading objects: through the object store of gitops/internal/odb
+// (pack indexes read in place, as git reads them).
+
+import (
+	"errors"
+	"path/filepath"
+	"runtime"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
+)
+
+// objects returns the object store of r, made on first use. The packs
+// it opens stay open while r lives: Repo has no Close, and an open pack
+// is what makes the next read cheap.
+func (r *Repo) objects() *odb.Store {
+	r.objsOnce.Do(func() {
+		s := odb.New(filepath.Join(r.commonDir, "objects"))
+		runtime.AddCleanup(r, func(s *odb.Store) { s.Close() }, s)
+		r.objs = s
+	})
+	return r.objs
+}
+
+// readRaw returns the type and content of object id: from a pack or a
+// loose object of the repository or its alternates. An object a
+// partial clone left out is ErrMissingObject (see missingPromised),
+// any other missing one plumbing.ErrObjectNotFound. The content is the
+// caller's.
+func (r *Repo) readRaw(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	t, data, err := r.objects().Read(id)
+	if !errors.Is(err, odb.ErrNotFound) {
+		return t, data, err
+	}
+	if r.isPartialClone() {
+		return plumbing.InvalidObject, nil, r.missingPromised(id)
+	}
+	return plumbing.InvalidObject, nil, plumbing.ErrObjectNotFound
+}
+
+// readCommit reads and decodes commit id. A non-commit is
+// plumbing.ErrObjectNotFound, as go-git's Repository.CommitObject had
+// it.
+func (r *Repo) readCommit(id plumbing.Hash) (*commit, error) {
+	t, data, err := r.readRaw(id)
+	if err != nil {
+		return nil, err
+	}
+	if t != plumbing.CommitObject {
+		return nil, plumbing.ErrObjectNotFound
+	}
+	return parseCommit(id, data)
+}
+
+// hasObject reports whether object id exists, looking no further than
+// pack indexes and the stat of a loose file: a writer asks about new
+// objects, which are absent, and a wrong no costs only a duplicate
+// loose object.
+func (r *Repo) hasObject(id plumbing.Hash) (bool, error) {
+	return r.objects().Has(id)
+}

@@ -1,0 +1,282 @@
+package gitops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// RevisionSource returns the files of the tree of the commit rev names
+// (see ResolveCommit for the syntax and errors) as a base, and that
+// commit's id.
+func (r *Repo) RevisionSource(rev string) (engine.Source, string, error) {
+	id, err := r.ResolveCommit(rev)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := r.readCommit(plumbing.NewHash(id))
+	if err != nil {
+		return nil, "", fmt.Errorf("gitops: reading commit %s: %w", id, err)
+	}
+	return &treeSource{r: r, root: c.TreeHash, trees: map[plumbing.Hash][]treeEntry{}}, id, nil
+}
+
+// treeSource reads a tree; the trees it walks are kept.
+type treeSource struct {
+	r     *Repo
+	root  plumbing.Hash
+	trees map[plumbing.Hash][]treeEntry
+}
+
+func (s *treeSource) tree(id plumbing.Hash) ([]treeEntry, error) {
+	if t, ok := s.trees[id]; ok {
+		return t, nil
+	}
+	t, err := s.r.readTree(id)
+	if err != nil {
+		return nil, err
+	}
+	s.trees[id] = t
+	return t, nil
+}
+
+// entry finds the entry at path; nil when there is none.
+func (s *treeSource) entry(path string) (*treeEntry, error) {
+	id := s.root
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		entries, err := s.tree(id)
+		if err != nil {
+			return nil, err
+		}
+		var found *treeEntry
+		for j := range entries {
+			if entries[j].name == name {
+				found = &entries[j]
+				break
+			}
+		}
+		if found == nil || (i < len(parts)-1 && !found.isDir()) {
+			return nil, nil
+		}
+		if i == len(parts)-1 {
+			return found, nil
+		}
+		id = found.id
+	}
+	return nil, nil
+}
+
+func (s *treeSource) Lookup(path string) (engine.Entry, error) {
+	if err := checkPath(path); err != nil {
+		return engine.Entry{}, err
+	}
+	e, err := s.entry(path)
+	if err != nil {
+		return engine.Entry{}, err
+	}
+	if e == nil || e.isDir() {
+		return engine.Entry{}, engine.ErrNotExist
+	}
+	return engine.Entry{Mode: e.engineMode(), ID: e.id.String()}, nil
+}
+
+func (s *treeSource) Read(path string) ([]byte, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	return s.r.readBlob(path, e)
+}
+
+func (s *treeSource) Paths() ([]string, error) {
+	var out []string
+	err := walkFiles(s.tree, s.root, func(p string, _ treeEntry) { out = append(out, p) })
+	return out, err
+}
+
+// WorktreeSource returns the files on disk as a base. Lookup uses lstat
+// and never follows a symbolic link: a link is ModeSymlink (Read gives
+// its target, as git stores it), a file with an exec bit is ModeExec
+// (unless core.fileMode is false: then the index's mode), a directory
+// the index records as a submodule is ModeGitlink; other directories,
+// missing paths and paths through a symbolic link are ErrNotExist.
+// Entry.ID is empty. Read gives what git add would store: the clean
+// conversion of line endings and ident (see checkinOf), with the
+// attributes git reads when it adds a file (the working tree's
+// .gitattributes, else the index's, and those outside the tree); a
+// path with a configured clean filter or a working-tree-encoding is
+// ErrConversion. Paths lists the index's paths that exist on disk. A
+// bare repository has no working tree: an error.
+func (r *Repo) WorktreeSource() (engine.Source, error) {
+	if r.root == "" {
+		return nil, fmt.Errorf("gitops: %s is a bare repository: no working tree", r.gitDir)
+	}
+	idx, err := r.loadIndex()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return nil, err
+	}
+	fileMode := true
+	if v, ok := cfg.Get("core.filemode"); ok {
+		fileMode = config.Bool(v)
+	}
+	v, _ := cfg.Get("core.ignorecase")
+	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: config.Bool(v)}
+	if s.attrs, err = r.newAttrReader(cfg, s.readAttrs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type worktreeSource struct {
+	r        *Repo
+	root     string
+	idx      *index.Index
+	fileMode bool
+	cfg      *config.Values
+	fold     bool // core.ignoreCase: attribute patterns match either case
+	attrs    *attrReader
+}
+
+// readAttrs reads a .gitattributes of the tree as git does on adding a
+// file: the working tree's, else (a sparse checkout) the index's; a
+// symbolic link is not followed, and is no attributes file.
+func (s *worktreeSource) readAttrs(path string) ([]byte, error) {
+	if fi, err := s.lstat(path); err == nil && fi.Mode().IsRegular() {
+		data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(path)))
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return data, err
+		}
+	} else if err != nil && !errors.Is(err, engine.ErrNotExist) {
+		return nil, err
+	}
+	return s.staged(path)
+}
+
+// staged returns the blob the index holds at path, nil when none does
+// (or a symbolic link or submodule is there).
+func (s *worktreeSource) staged(path string) ([]byte, error) {
+	e, ok := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
+		return nil, err
+	}
+	if !ok || e.IntentToAdd || (e.Mode != patch.ModeRegular && e.Mode != patch.ModeExec) {
+		return nil, nil
+	}
+	return s.r.readObject(plumbing.BlobObject, e.ID)
+}
+
+// clean applies git add's clean conversion to data, the file at path.
+func (s *worktreeSource) clean(path string, data []byte) ([]byte, error) {
+	st, err := s.attrs.stack(path)
+	if err != nil {
+		return nil, err
+	}
+	c := checkinOf(st.values(path, s.fold, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding"), s.cfg)
+	return c.clean(path, data, func() ([]byte, error) { return s.staged(path) })
+}
+
+// lstat stats path without following links, also in its parents.
+func (s *worktreeSource) lstat(path string) (fs.FileInfo, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	parts := strings.Split(path, "/")
+	dir := s.root
+	for _, p := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, p)
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() {
+			return nil, engine.ErrNotExist
+		}
+	}
+	fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(path)))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, engine.ErrNotExist
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitops: %w", err)
+	}
+	return fi, nil
+}
+
+func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
+	fi, err := s.lstat(path)
+	if err != nil {
+		return engine.Entry{}, err
+	}
+	ie, inIndex := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
+		return engine.Entry{}, err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return engine.Entry{Mode: patch.ModeSymlink}, nil
+	case fi.Mode().IsRegular():
+		if !s.fileMode {
+			if inIndex && ie.Mode == patch.ModeExec {
+				return engine.Entry{Mode: patch.ModeExec}, nil
+			}
+			return engine.Entry{Mode: patch.ModeRegular}, nil
+		}
+		if fi.Mode()&0o111 != 0 {
+			return engine.Entry{Mode: patch.ModeExec}, nil
+		}
+		return engine.Entry{Mode: patch.ModeRegular}, nil
+	case fi.IsDir() && inIndex && ie.Mode == patch.ModeGitlink:
+		return engine.Entry{Mode: patch.ModeGitlink}, nil
+	}
+	return engine.Entry{}, engine.ErrNotExist
+}
+
+func (s *worktreeSource) Read(path string) ([]byte, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return nil, err
+	}
+	full := filepath.Join(s.root, filepath.FromSlash(path))
+	switch e.Mode {
+	case patch.ModeGitlink:
+		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
+	case patch.ModeSymlink:
+		target, err := os.Readlink(full)
+		if err != nil {
+			return nil, fmt.Errorf("gitops: %w", err)
+		}
+		return []byte(target), nil
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("gitops: %w", err)
+	}
+	return s.clean(path, data)
+}
+
+func (s *worktreeSource) Paths() ([]string, error) {
+	var out []string
+	all := s.idx.Paths()
+	if err := s.idx.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range all {
+		if _, err := s.Lookup(p); err == nil || !errors.Is(err, engine.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

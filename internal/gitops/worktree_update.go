@@ -1,0 +1,309 @@
+package gitops
+
+// The state of an existing linked worktree: is it clean, and bringing
+// it from one commit to the next after its branch moved.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	pathpkg "path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// worktree is a working tree of r's repository and its git dir.
+type worktree struct {
+	root, gitDir string
+}
+
+// worktreeAt resolves the worktree whose top is path (relative to the
+// current directory). It reads path's own ".git" rather than searching
+// upwards, so that a broken worktree is an error instead of the
+// enclosing repository, and it must share r's common dir.
+func (r *Repo) worktreeAt(path string) (worktree, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return worktree{}, fmt.Errorf("gitops: %w", err)
+	}
+	dotGit := filepath.Join(abs, ".git")
+	fi, err := os.Lstat(dotGit)
+	if err != nil {
+		return worktree{}, fmt.Errorf("gitops: %s is not a worktree: %w", abs, err)
+	}
+	gd := dotGit
+	if !fi.IsDir() {
+		if gd, err = readGitFile(dotGit); err != nil {
+			return worktree{}, err
+		}
+	}
+	if !isGitDir(gd) || !SameDir(commonDirOf(gd), r.commonDir) {
+		return worktree{}, fmt.Errorf("gitops: %s is not a worktree of the repository at %s", abs, r.commonDir)
+	}
+	return worktree{root: abs, gitDir: gd}, nil
+}
+
+// gitIn runs git on worktree w.
+func (r *Repo) gitIn(w worktree, gitPath string, args ...string) ([]byte, error) {
+	return r.runGit(gitPath, w.root, nil, nil, append([]string{"--git-dir=" + w.gitDir, "--work-tree=" + w.root}, args...)...)
+}
+
+// WorktreeClean reports whether the worktree at path (its top, as
+// CheckedOutAt gives it) has no staged and no unstaged change to a
+// tracked file; untracked files do not count. With git on PATH this is
+// `git status --porcelain --untracked-files=no`. Without it, the index
+// is compared with HEAD's tree and each file with the index, by
+// content; a submodule counts as clean when its directory exists.
+func (r *Repo) WorktreeClean(path string) (bool, error) {
+	wt, err := r.worktreeAt(path)
+	if err != nil {
+		return false, err
+	}
+	if gitPath, err := lookGit("git"); err == nil {
+		out, err := r.gitIn(wt, gitPath, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
+		if err != nil {
+			return false, err
+		}
+		return len(bytes.TrimSpace(out)) == 0, nil
+	}
+	head, err := r.headOf(wt.gitDir)
+	if err != nil {
+		return false, err
+	}
+	want, err := r.treeFiles(head)
+	if err != nil {
+		return false, err
+	}
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
+	if err != nil {
+		return false, err
+	}
+	defer idx.Close()
+	paths := idx.Paths()
+	for p := range want {
+		if _, ok := idx.Lookup(p); !ok {
+			paths = append(paths, p)
+		}
+	}
+	if err := idx.Err(); err != nil {
+		return false, err
+	}
+	changed, err := r.firstLocalChange(wt, want, idx, paths)
+	return changed == "", err
+}
+
+// UpdateWorktree brings the index and files of the worktree at path
+// from commit from's tree to commit to's, once the caller has moved
+// the branch checked out there from from to to (HEAD there must
+// resolve to to). Only the paths that differ between the two trees are
+// touched. A local change to one of them (staged or not), or an
+// untracked file where a new one goes, makes it fail with nothing
+// changed; local changes to other paths are kept. With git on PATH
+// this is `git read-tree -m -u FROM TO` after refreshing the index's
+// stat data, and git's message is in the error; without it, the same
+// checks are made here and the changed paths are written here, except
+// that a path turning from a file into a directory or back is refused.
+func (r *Repo) UpdateWorktree(path, from, to string) error {
+	if !isFullHex(from) || !isFullHex(to) {
+		return fmt.Errorf("gitops: UpdateWorktree wants full commit ids, not %q and %q", from, to)
+	}
+	wt, err := r.worktreeAt(path)
+	if err != nil {
+		return err
+	}
+	if head, err := r.headOf(wt.gitDir); err != nil {
+		return err
+	} else if head != to {
+		return fmt.Errorf("gitops: HEAD of the worktree at %s is %s, not %s", wt.root, head, to)
+	}
+	if from == to {
+		return nil
+	}
+	if gitPath, err := lookGit("git"); err == nil {
+		// read-tree compares stat data only and refuses a file whose
+		// stat changed although its content did not.
+		if _, err := r.gitIn(wt, gitPath, "update-index", "-q", "--refresh"); err != nil {
+			return err
+		}
+		_, err := r.gitIn(wt, gitPath, "read-tree", "-m", "-u", from, to)
+		return err
+	}
+	fromFiles, err := r.treeFiles(from)
+	if err != nil {
+		return err
+	}
+	toFiles, err := r.treeFiles(to)
+	if err != nil {
+		return err
+	}
+	var changed []string
+	for p, f := range fromFiles {
+		if t, ok := toFiles[p]; !ok || t != f {
+			changed = append(changed, p)
+		}
+	}
+	for p := range toFiles {
+		if _, ok := fromFiles[p]; !ok {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	slices.Sort(changed)
+	for _, p := range changed {
+		for dir := pathpkg.Dir(p); dir != "."; dir = pathpkg.Dir(dir) {
+			_, inFrom := fromFiles[dir]
+			_, inTo := toFiles[dir]
+			if inFrom || inTo {
+				return fmt.Errorf("gitops: %s changes between a file and a directory, which only git can check out in the worktree at %s", dir, wt.root)
+			}
+		}
+	}
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
+	if err != nil {
+		return err
+	}
+	p, err := r.firstLocalChange(wt, fromFiles, idx, changed)
+	idx.Close()
+	if err != nil {
+		return err
+	}
+	if _, tracked := fromFiles[p]; p != "" && tracked {
+		return fmt.Errorf("gitops: %s has local changes in the worktree at %s; nothing was updated", p, wt.root)
+	} else if p != "" {
+		return fmt.Errorf("gitops: %s in the worktree at %s is in the way of a new file (untracked, or staged); nothing was updated", p, wt.root)
+	}
+	return checkoutFiles(wt.root, plumbing.NewHash(to), changed)
+}
+
+// headOf returns the commit HEAD of the worktree with this git dir
+// resolves to.
+func (r *Repo) headOf(gitDir string) (string, error) {
+	if target, ok := symbolicTarget(filepath.Join(gitDir, "HEAD")); ok {
+		id, exists, err := r.readRef(target)
+		if err != nil {
+			return "", err
+		}
+		if !exists {
+			return "", fmt.Errorf("%w: %s", ErrUnbornHead, target)
+		}
+		return id, nil
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("gitops: %w", err)
+	}
+	if id := strings.TrimSpace(string(data)); isFullHex(id) {
+		return id, nil
+	}
+	return "", fmt.Errorf("gitops: %s is malformed", filepath.Join(gitDir, "HEAD"))
+}
+
+// treeFile is a file of a tree: everything git compares.
+type treeFile struct {
+	mode patch.Mode
+	id   plumbing.Hash
+}
+
+// treeFiles lists the files of commit's tree by path.
+func (r *Repo) treeFiles(commit string) (map[string]treeFile, error) {
+	c, err := r.readCommit(plumbing.NewHash(commit))
+	if err != nil {
+		return nil, fmt.Errorf("gitops: reading commit %s: %w", commit, err)
+	}
+	out := map[string]treeFile{}
+	err = walkFiles(r.readTree, c.TreeHash, func(p string, e treeEntry) {
+		out[p] = treeFile{mode: e.engineMode(), id: e.id}
+	})
+	return out, err
+}
+
+// firstLocalChange returns the first of paths whose index entry or
+// file in wt differs from want (a path want lacks must be in neither),
+// or "" when there is none.
+func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *index.Index, paths []string) (string, error) {
+	cfg, err := r.config()
+	if err != nil {
+		return "", err
+	}
+	fileMode := true
+	if v, ok := cfg.Get("core.filemode"); ok {
+		fileMode = config.Bool(v)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		w, inTree := want[p]
+		e, inIndex := idx.Lookup(p)
+		if err := idx.Err(); err != nil {
+			return "", err
+		}
+		if inTree != inIndex || inIndex && (e.Unmerged || e.IntentToAdd || e.Mode != w.mode || e.ID != w.id) {
+			return p, nil
+		}
+		same, err := onDisk(wt.root, p, w, inTree, fileMode)
+		if err != nil || !same {
+			return p, err
+		}
+	}
+	return "", nil
+}
+
+// onDisk reports whether the file at p under root is want (or, when
+// !exists, whether nothing is there), by content as git stores it.
+func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) {
+	full := root
+	parts := strings.Split(p, "/")
+	for i, c := range parts {
+		full = filepath.Join(full, c)
+		fi, err := os.Lstat(full)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return !exists, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("gitops: %w", err)
+		}
+		if i < len(parts)-1 {
+			// git never follows a link or a file as a directory.
+			if !fi.IsDir() {
+				return false, nil
+			}
+			continue
+		}
+		if !exists {
+			return false, nil
+		}
+		var data []byte
+		switch {
+		case want.mode == patch.ModeGitlink:
+			return fi.IsDir(), nil
+		case want.mode == patch.ModeSymlink && fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(full)
+			if err != nil {
+				return false, fmt.Errorf("gitops: %w", err)
+			}
+			data = []byte(target)
+		case want.mode != patch.ModeSymlink && fi.Mode().IsRegular():
+			if fileMode && (fi.Mode()&0o111 != 0) != (want.mode == patch.ModeExec) {
+				return false, nil
+			}
+			if data, err = os.ReadFile(full); err != nil {
+				return false, fmt.Errorf("gitops: %w", err)
+			}
+		default:
+			return false, nil
+		}
+		return plumbing.ComputeHash(plumbing.BlobObject, data) == want.id, nil
+	}
+	return false, nil
+}

@@ -1,0 +1,185 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+)
+
+// WriteOptions says where a BranchWriter records.
+type WriteOptions struct {
+	// Branch is the short branch name: commits go to refs/heads/<Branch>.
+	Branch string
+	// Parent is the commit (full hex id) the first commit is built on;
+	// "" makes a root commit on an empty tree.
+	Parent string
+	// Expect is the value (full hex id) refs/heads/<Branch> must still
+	// hold when Finish moves it; "" means the branch must not exist.
+	Expect string
+	// ReflogMsg is the reflog message of the update, e.g. "llm-apply:
+	// created from HEAD"; "" gives "llm-apply: " and the last commit's
+	// subject.
+	ReflogMsg string
+	// Worktree is the top of a linked worktree where Branch may be
+	// checked out: the caller brings that worktree up to date after
+	// Finish (see HeadAt, UpdateWorktree). A branch checked out
+	// anywhere else is refused.
+	Worktree string
+}
+
+// Validate checks that Branch is a valid branch name (ErrBadBranchName)
+// and that Parent and Expect are empty or full hex commit ids.
+func (o WriteOptions) Validate() error {
+	if err := ValidBranchName(o.Branch); err != nil {
+		return err
+	}
+	if o.Parent != "" && !isFullHex(o.Parent) {
+		return fmt.Errorf("gitops: WriteOptions.Parent %q is not a full lower-case commit id", o.Parent)
+	}
+	if o.Expect != "" && !isFullHex(o.Expect) {
+		return fmt.Errorf("gitops: WriteOptions.Expect %q is not a full lower-case commit id", o.Expect)
+	}
+	if strings.ContainsAny(o.ReflogMsg, "\x00") {
+		return errors.New("gitops: WriteOptions.ReflogMsg holds a NUL byte")
+	}
+	return nil
+}
+
+// BranchWriter records commits for one branch: Record adds objects
+// only, Finish moves the branch. It implements engine.Recorder. It is
+// not safe for concurrent use.
+type BranchWriter struct {
+	r         *Repo
+	opts      WriteOptions
+	author    Ident
+	committer Ident
+	// fixedDate: the committer date came from GIT_COMMITTER_DATE, so the
+	// reflog entry carries it too (else the time of Finish).
+	fixedDate bool
+	logRefs   bool // core.logAllRefUpdates allows creating the reflog
+
+	// unsynced are the directories that gained objects' names since the
+	// last Finish: Finish syncs them before the branch moves.
+	unsynced map[string]bool
+
+	tip     plumbing.Hash // last commit recorded, or the parent
+	tipTree plumbing.Hash
+	commits []string
+	subject string // of the last commit, for the default reflog message
+}
+
+var _ engine.Recorder = (*BranchWriter)(nil)
+
+// NewBranchWriter validates opts, refuses a branch checked out in a
+// worktree other than opts.Worktree (ErrBranchCheckedOut, naming the
+// worktree), fails early with
+// ErrRefMoved when the branch already differs from opts.Expect, and
+// reads the author and committer once for all commits (see Author).
+func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if err := r.checkNotCheckedOut(opts); err != nil {
+		return nil, err
+	}
+	cur, exists, err := r.BranchTip(opts.Branch)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkExpected(opts, cur, exists); err != nil {
+		return nil, err
+	}
+	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree, unsynced: map[string]bool{}}
+	if opts.Parent != "" {
+		c, err := r.readCommit(plumbing.NewHash(opts.Parent))
+		if err != nil {
+			return nil, fmt.Errorf("%w: parent %s: %v", ErrUnknownRevision, opts.Parent, err)
+		}
+		w.tip, w.tipTree = c.Hash, c.TreeHash
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return nil, err
+	}
+	if w.author, _, err = identFrom("author", cfg, r.env, time.Now); err != nil {
+		return nil, err
+	}
+	if w.committer, w.fixedDate, err = identFrom("committer", cfg, r.env, time.Now); err != nil {
+		return nil, err
+	}
+	w.logRefs = r.mainRoot != "" || r.root != ""
+	if v, ok := cfg.Get("core.logallrefupdates"); ok {
+		w.logRefs = config.Bool(v) || strings.EqualFold(v, "always")
+	}
+	return w, nil
+}
+
+// checkExpected compares the branch's value with opts.Expect.
+func checkExpected(opts WriteOptions, cur string, exists bool) error {
+	switch {
+	case opts.Expect == "" && exists:
+		return fmt.Errorf("%w: refs/heads/%s exists (at %s) but was expected not to", ErrRefMoved, opts.Branch, cur)
+	case opts.Expect != "" && !exists:
+		return fmt.Errorf("%w: refs/heads/%s no longer exists (expected %s)", ErrRefMoved, opts.Branch, opts.Expect)
+	case opts.Expect != "" && cur != opts.Expect:
+		return fmt.Errorf("%w: refs/heads/%s is at %s, expected %s", ErrRefMoved, opts.Branch, cur, opts.Expect)
+	}
+	return nil
+}
+
+// Record writes one commit holding changes on top of the previous
+// commit of w (or opts.Parent): the blobs of the new contents, the
+// trees along the touched paths (each once, bottom-up; other entries
+// stay byte-identical; a directory left empty disappears) and the
+// commit, whose message is message with exactly one final newline.
+// Files get FileChange.NewMode (0 keeps OldMode, else 100644).
+// Deleting a path that does not exist changes nothing; deleting a
+// directory, writing below a file or over a directory is an error, and
+// then nothing is written. Record moves no ref (see Finish) and returns
+// the new commit's id. When ctx ends before every object is written,
+// Record returns its error and the commit is not made.
+func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, message string) (string, error) {
+	root, pending, err := planChanges(changes)
+	if err != nil {
+		return "", err
+	}
+	var trees []pendingObject
+	treeID, empty, err := w.r.rewriteTree(w.tipTree, root, "", &trees)
+	if err != nil {
+		return "", err
+	}
+	if empty {
+		o, _ := encodeTree(nil)
+		trees = append(trees, pendingObject{o.Hash(), o})
+	}
+	pending = append(pending, trees...)
+
+	msg := strings.TrimRight(message, "\n") + "\n"
+	var parents []plumbing.Hash
+	if !w.tip.IsZero() {
+		parents = []plumbing.Hash{w.tip}
+	}
+	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
+	pending = append(pending, pendingObject{co.Hash(), co})
+	if err := w.r.writeObjects(ctx, pending, w.unsynced); err != nil {
+		return "", err
+	}
+	w.tip, w.tipTree = co.Hash(), treeID
+	w.commits = append(w.commits, co.Hash().String())
+	w.subject, _, _ = strings.Cut(strings.TrimLeft(msg, "\n"), "\n")
+	return co.Hash().String(), nil
+}
+
+// Commits returns the ids recorded so far, in order.
+func (w *BranchWriter) Commits() []string { return append([]string(nil), w.commits...) }
+
+// Author is the author the writer's commits carry.
+func (w *BranchWriter) Author() Ident { return w.author }

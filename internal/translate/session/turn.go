@@ -1,0 +1,163 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
+)
+
+// builder gathers one turn while a reader reads it.
+type builder struct {
+	t       Turn
+	started bool // a request opened the turn
+	ops     []translate.Operation
+	shell   []translate.Shell
+	warns   []translate.Warning
+	failed  []translate.Failure
+	prose   []string // Reply.Prose: every prose line of the turn
+}
+
+// open starts turn n at a request.
+func (b *builder) open(n, line int, request string) {
+	*b = builder{t: Turn{N: n, Line: line, Request: request}, started: true}
+}
+
+// say adds one assistant message's prose.
+func (b *builder) say(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	b.t.Prose = append(b.t.Prose, text)
+	if len(b.prose) > 0 {
+		b.prose = append(b.prose, "")
+	}
+	b.prose = append(b.prose, strings.Split(text, "\n")...)
+}
+
+func (b *builder) skip(line int, path, why string) {
+	b.t.Skipped = append(b.t.Skipped, Skip{Line: line, Path: path, Why: why})
+}
+
+func (b *builder) warn(line int, msg string) {
+	b.warns = append(b.warns, translate.Warning{Line: line, Msg: msg})
+}
+
+// empty reports whether the turn holds nothing worth returning.
+func (b *builder) empty() bool {
+	return !b.started && len(b.ops) == 0 && len(b.t.Skipped) == 0 && len(b.failed) == 0
+}
+
+// finish returns the turn gathered, with a Reply when it edits.
+func (b *builder) finish() *Turn {
+	t := b.t
+	if len(b.ops) > 0 || len(b.failed) > 0 {
+		t.Reply = &translate.Reply{
+			Format:   replyFormat(b.ops),
+			Prose:    b.prose,
+			Ops:      b.ops,
+			Shell:    b.shell,
+			Warnings: b.warns,
+			Failed:   b.failed,
+		}
+	}
+	*b = builder{}
+	return &t
+}
+
+// replyFormat names the format of a turn's edits: the one format they
+// share, or the formats in the order they first appear, joined by "+"
+// (an aider turn may hold a diff reply and a whole-file retry). Each
+// operation keeps its own format for matching.
+func replyFormat(ops []translate.Operation) string {
+	var names []string
+	for _, op := range ops {
+		f := op.Format
+		if f == "" {
+			continue
+		}
+		seen := false
+		for _, n := range names {
+			seen = seen || n == f
+		}
+		if !seen {
+			names = append(names, f)
+		}
+	}
+	return strings.Join(names, "+")
+}
+
+// invalid is the operation standing for an edit the log shows was made
+// but that could not be read: it fails as an edit of its own.
+func invalid(format, path string, line int, why string) translate.Operation {
+	return translate.Operation{Kind: translate.Invalid, Format: format, Path: path, Line: line, Comment: why}
+}
+
+// editTools are the tools that edit files. A call of one that ToolCall
+// cannot read becomes an Invalid operation; a call of any other tool
+// that ToolCall refuses is only a warning, since it edited nothing.
+var editTools = map[string]bool{
+	"Edit": true, "MultiEdit": true, "Write": true, "NotebookEdit": true,
+	"str_replace_based_edit_tool": true, "str_replace_editor": true,
+	"replace": true, "write_file": true, "apply_patch": true,
+	"edit_file": true, "create_file": true, "write_to_file": true,
+	"replace_in_file": true, "apply_diff": true,
+}
+
+// toolOps reads one tool call with translate.ToolCall. An edit tool
+// ToolCall refuses becomes an Invalid operation naming path.
+func toolOps(name string, input []byte, root string, line int, path string) ([]translate.Operation, string) {
+	ops, err := translate.ToolCall(name, input, root, line)
+	if err != nil {
+		if editTools[name] {
+			return []translate.Operation{invalid(translate.FormatToolCalls, path, line, name+": "+err.Error())}, ""
+		}
+		return nil, name + " call not read: " + err.Error()
+	}
+	for i := range ops {
+		if ops[i].Format == "" {
+			ops[i].Format = translate.FormatToolCalls
+		}
+		if ops[i].Line == 0 {
+			ops[i].Line = line
+		}
+	}
+	return ops, ""
+}
+
+// lines reads a log line by line, counting them. A line costs its own
+// length; no line is cut.
+type lines struct {
+	r    *bufio.Reader
+	n    int // lines read
+	done bool
+	err  error
+}
+
+// next returns the next line without its terminator ("\n" or "\r\n").
+func (l *lines) next() ([]byte, bool) {
+	if l.done {
+		return nil, false
+	}
+	b, err := l.r.ReadBytes('\n')
+	if err != nil {
+		l.done = true
+		if err != io.EOF {
+			l.err = err
+			return nil, false
+		}
+		if len(b) == 0 {
+			return nil, false
+		}
+	}
+	l.n++
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	if l.n == 1 {
+		b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	}
+	return b, true
+}
