@@ -109,6 +109,12 @@ func planChanges(changes []patch.FileChange) (*editNode, []pendingObject, error)
 			return nil, nil, fmt.Errorf("gitops: %s is written twice in one commit", c.NewPath)
 		}
 		blob := newBlob(c.New)
+		if c.NewID != "" && c.NewID != blob.Hash().String() {
+			// The diff's index line names NewID; patch.Verify trusts a
+			// carried id of a long file, so the blob written, hashed
+			// here anyway, is what holds it to the content.
+			return nil, nil, fmt.Errorf("gitops: %s: the change names blob %s, its content is blob %s", c.NewPath, c.NewID, blob.Hash())
+		}
 		n.write = &treeEntry{mode: treeMode(mode), id: blob.Hash()}
 		if !seen[blob.Hash()] {
 			seen[blob.Hash()] = true

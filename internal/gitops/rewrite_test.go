@@ -121,3 +121,30 @@ func readAll(t *testing.T, o plumbing.EncodedObject) []byte {
 	}
 	return data
 }
+
+// TestPlanChangesHoldsCarriedIDs: a change that carries the id of its
+// new content (the diff's index line names it) is written only when the
+// content is that blob.
+func TestPlanChangesHoldsCarriedIDs(t *testing.T) {
+	content := []byte("hello\n")
+	right := plumbing.ComputeHash(plumbing.BlobObject, content).String()
+	for _, tt := range []struct {
+		name, id string
+		ok       bool
+	}{
+		{"none carried", "", true},
+		{"the content's", right, true},
+		{"another blob's", plumbing.ComputeHash(plumbing.BlobObject, []byte("hullo\n")).String(), false},
+		{"not an id", "abc", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := planChanges([]patch.FileChange{{NewPath: "a.txt", New: content, NewID: tt.id}})
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "a.txt") {
+				t.Errorf("the error does not name the file: %v", err)
+			}
+		})
+	}
+}
