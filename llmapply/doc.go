@@ -16,9 +16,10 @@
 //
 // # Compatibility
 //
-// This package is the Go API of git llm-apply, and the only one: the
-// other packages of the module (engine, translate, patch, gitops) are
-// not part of the API and change without notice. From v1.0.0 the
+// This package is the Go API of git llm-apply, and the only one: every
+// other package of the module lives under internal/ (engine, translate,
+// patch, gitops), which Go lets no other module import, and changes
+// without notice. From v1.0.0 the
 // exported identifiers of llmapply follow semantic versioning: within a
 // major version nothing exported is removed or changes its meaning,
 // fields and functions may be added, and the wording of reports and
