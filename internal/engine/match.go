@@ -372,13 +372,17 @@ func (p place) end() int {
 // matcher finds patterns in a file as the reply edits it, building
 // each rung's view once.
 type matcher struct {
-	d      *doc
-	lang   string
-	views  map[Rung]*view
-	near   *nearIndex // built by the first search for a closest place
-	work   nearWork
-	cached *searchCache
-	cut    bool // the last closest-place search passed over common lines or words
+	d    *doc
+	lang string
+	// indexAtOnce makes views build their index at their first find:
+	// the reply has more edits for this file than a view would answer
+	// by scanning it, so the scans would be paid on top of the index.
+	indexAtOnce bool
+	views       map[Rung]*view
+	near        *nearIndex // built by the first search for a closest place
+	work        nearWork
+	cached      *searchCache
+	cut         bool // the last closest-place search passed over common lines or words
 }
 
 func newMatcher(d *doc, lang string) *matcher {
@@ -389,6 +393,9 @@ func (m *matcher) view(r Rung) *view {
 	v, ok := m.views[r]
 	if !ok || v.stale(m.d) {
 		v = newView(m.d, r, m.lang)
+		if m.indexAtOnce {
+			v.scans = maxScans
+		}
 		m.views[r] = v
 	}
 	return v

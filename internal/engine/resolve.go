@@ -203,11 +203,13 @@ type fileState struct {
 	lang     string
 	binary   bool
 	refused  string // why Limits keep the file from being touched ("" when they do not)
+	edits    int    // the reply's operations naming the file as its path reads
 }
 
 func (f *fileState) matcher() *matcher {
 	if f.m == nil {
 		f.m = newMatcher(f.d, f.lang)
+		f.m.indexAtOnce = f.edits > maxScans
 	}
 	return f.m
 }
@@ -227,10 +229,25 @@ type resolver struct {
 	paths *pathSet
 	ops   []translate.Operation // the reply's operations
 	drop  map[int]dropped       // edits failed for their call's sake, by number
+	opsOn map[string]int        // operations by path, counted on first use (editsOf)
 }
 
 func newResolver(src Source, opts Options) *resolver {
 	return &resolver{ctx: context.Background(), src: src, opts: opts, top: TopRung(opts.Format, opts.Fuzz), files: map[string]*fileState{}}
+}
+
+// editsOf counts the reply's operations whose path reads p: how many
+// finds the file may see, which decides how its views answer them (see
+// matcher.indexAtOnce). Paths the resolver maps count for nothing; the
+// count only weighs the cost, never where an edit is placed.
+func (r *resolver) editsOf(p string) int {
+	if r.opsOn == nil {
+		r.opsOn = map[string]int{}
+		for _, op := range r.ops {
+			r.opsOn[op.Path]++
+		}
+	}
+	return r.opsOn[p]
 }
 
 // file returns the state of path, loading it from the base.
@@ -238,7 +255,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 	if f, ok := r.files[p]; ok {
 		return f, nil
 	}
-	f := &fileState{path: p, lang: languageOf(p)}
+	f := &fileState{path: p, lang: languageOf(p), edits: r.editsOf(p)}
 	e, err := r.src.Lookup(p)
 	switch {
 	case errors.Is(err, ErrNotExist):
