@@ -18,6 +18,7 @@ func FuzzParseCommit(f *testing.F) {
 	f.Add("tree " + tree + "\nauthor A <a@x> 1 +0000\ngpgsig -----BEGIN\n line\n -----END\n\nsigned\n")
 	f.Add("object " + tree + "\ntype commit\ntag v1\ntagger T <t@x> 3 +0000\n\nv1\n")
 	f.Add("parent " + tree + "\ntree " + tree + "\n\n")
+	f.Add("tree 000000000000000000000000000000000000000A")
 	f.Fuzz(func(t *testing.T, body string) {
 		id := plumbing.ComputeHash(plumbing.CommitObject, []byte(body))
 		tagTarget(id, []byte(body))
@@ -25,7 +26,8 @@ func FuzzParseCommit(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !strings.HasPrefix(body, "tree "+c.TreeHash.String()) {
+		// git's hex reader takes either case (hexval), and so do we.
+		if first := "tree " + c.TreeHash.String(); len(body) < len(first) || !strings.EqualFold(body[:len(first)], first) {
 			t.Fatalf("tree %s is not the first line of %q", c.TreeHash, body)
 		}
 		o := &plumbing.MemoryObject{}
