@@ -175,8 +175,10 @@ func (b *bench) caseManyEdits() {
 		per := make([]time.Duration, len(sizes))
 		for i, size := range sizes {
 			dir := repos[size].dir
-			half, h := b.editsReply(size, perEditN/2, indent)
+			// A small file holds fewer lines than edits asked for: half
+			// is half of what was made.
 			many, n := b.editsReply(size, perEditN, indent)
+			half, h := b.editsReply(size, n/2, indent)
 			th := median(nil, func() { run(b.env, dir, b.bin, "check", "-q", half) })
 			tn := median(nil, func() { run(b.env, dir, b.bin, "check", "-q", many) })
 			per[i] = max(0, (tn-th)/time.Duration(n-h))
