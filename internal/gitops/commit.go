@@ -53,6 +53,11 @@ func headers(data []byte, fn func(name, value string)) string {
 // requires the tree header first and parents after it, each a full
 // id; other headers are read wherever they are.
 func parseCommit(id plumbing.Hash, data []byte) (*commit, error) {
+	if !bytes.HasPrefix(data, []byte("tree ")) {
+		// git's parse_commit_buffer: the body starts with the tree
+		// header, not a line that would read as a continuation.
+		return nil, fmt.Errorf("gitops: commit %s: no tree header", id)
+	}
 	c := &commit{Hash: id}
 	var err error
 	n := 0
@@ -92,6 +97,10 @@ func parseCommit(id plumbing.Hash, data []byte) (*commit, error) {
 // tagTarget decodes the object header of tag id's body: the id and
 // type of what it points at.
 func tagTarget(id plumbing.Hash, data []byte) (plumbing.Hash, plumbing.ObjectType, error) {
+	if !bytes.HasPrefix(data, []byte("object ")) {
+		// git's parse_tag_buffer: the body starts with the object header.
+		return plumbing.ZeroHash, plumbing.InvalidObject, fmt.Errorf("gitops: tag %s is malformed", id)
+	}
 	var target plumbing.Hash
 	var typ plumbing.ObjectType
 	var bad bool

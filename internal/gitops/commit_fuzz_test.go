@@ -9,9 +9,10 @@ import (
 )
 
 // FuzzParseCommit: any commit or tag body decodes without a panic; a
-// commit we accept has the tree and parents go-git's decoder (the one
-// this package used before its own) reads from it, and a tree header
-// that is its first line.
+// commit we accept starts with its tree header (as git's parser
+// requires) and has the tree and parents go-git's decoder (the one this
+// package used before its own) reads from it; a tag we accept starts
+// with its object header.
 func FuzzParseCommit(f *testing.F) {
 	tree := strings.Repeat("a", 40)
 	f.Add("tree " + tree + "\nparent " + strings.Repeat("b", 40) + "\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 2 +0000\n\nmsg\n")
@@ -19,9 +20,13 @@ func FuzzParseCommit(f *testing.F) {
 	f.Add("object " + tree + "\ntype commit\ntag v1\ntagger T <t@x> 3 +0000\n\nv1\n")
 	f.Add("parent " + tree + "\ntree " + tree + "\n\n")
 	f.Add("tree 000000000000000000000000000000000000000A")
+	f.Add(" \ntree " + strings.Repeat("0", 40))
+	f.Add(" \nobject " + tree + "\ntype commit\n\n")
 	f.Fuzz(func(t *testing.T, body string) {
 		id := plumbing.ComputeHash(plumbing.CommitObject, []byte(body))
-		tagTarget(id, []byte(body))
+		if _, _, err := tagTarget(id, []byte(body)); err == nil && !strings.HasPrefix(body, "object ") {
+			t.Fatalf("a tag body not starting with its object header was read: %q", body)
+		}
 		c, err := parseCommit(id, []byte(body))
 		if err != nil {
 			return
