@@ -82,74 +82,9 @@ func DirSource(dir string) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llmapply: %w", err)
 	}
-	return &Source{src: dirSource{root}, what: dir}, nil
-}
-
-type dirSource struct{ root *os.Root }
-
-func (d dirSource) Lookup(p string) (engine.Entry, error) {
-	fi, err := d.lstat(p)
-	if err != nil {
-		return engine.Entry{}, err
-	}
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return engine.Entry{Mode: patch.ModeSymlink}, nil
-	case fi.Mode()&0o111 != 0:
-		return engine.Entry{Mode: patch.ModeExec}, nil
-	}
-	return engine.Entry{Mode: patch.ModeRegular}, nil
-}
-
-func (d dirSource) lstat(p string) (fs.FileInfo, error) {
-	if isDotGit(p) {
-		return nil, engine.ErrNotExist
-	}
-	fi, err := d.root.Lstat(p)
-	if err != nil {
-		if errors.Is(err, fs.ErrPermission) {
-			return nil, err
-		}
-		// Absent, through a file ("a.txt/b"), or leading out of the
-		// directory: in each case the source holds no such file.
-		return nil, engine.ErrNotExist
-	}
-	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
-		return nil, engine.ErrNotExist // a directory, a device: no file
-	}
-	return fi, nil
-}
-
-func (d dirSource) Read(p string) ([]byte, error) {
-	fi, err := d.lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		t, err := d.root.Readlink(p)
-		return []byte(t), err
-	}
-	return d.root.ReadFile(p)
-}
-
-func (d dirSource) Paths() ([]string, error) {
-	var out []string
-	err := fs.WalkDir(d.root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.Name() == ".git" && p != "." {
-			if e.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0 {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, err
+	// The root's file system reads through the root, symbolic links
+	// included (fs.ReadLinkFS), so it is read as FSSource reads one.
+	return &Source{src: fsSource{root.FS()}, what: dir}, nil
 }
 
 // isDotGit reports whether p has a .git component (any case: on a
