@@ -73,7 +73,9 @@ func (l Limits) checkSize(path string, size int) string {
 // for a line over the limit (its terminator not counted), or "".
 func (l Limits) checkLines(path string, d *doc) string {
 	why := ""
-	if l.LineLength > 0 {
+	// No line of the text is longer than its longest, terminator and
+	// all: only a doc with a longer one needs a look at each line.
+	if l.LineLength > 0 && (d.lazy || len(d.log) > 0 || d.longest > l.LineLength) {
 		d.each(0, func(i int, line string) bool {
 			if n := len(trimEOL(line)); n > l.LineLength {
 				why = fmt.Sprintf("line %d of %s is %s long, more than --max-line-length (%s)", i+1, path, Size(int64(n)), Size(int64(l.LineLength)))

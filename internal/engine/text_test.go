@@ -152,3 +152,57 @@ func TestGuessUnitAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesOf: the lines whose content is k, found from where lines
+// start and end, on texts whose lines share k's start (where a search
+// of the text slows down), with each terminator, a last line without
+// one, a "\r" that is content and one that ends a line.
+func TestLinesOf(t *testing.T) {
+	for _, tc := range []struct {
+		text, k string
+		want    []int
+	}{
+		{"entry 1\nentry 10\nentry 1\nentry 1x\n", "entry 1", []int{0, 2}},
+		{"a\r\nab\r\na\n", "a", []int{0, 2}},
+		{"a\r\na\r", "a\r", []int{1}},
+		{"a\r\na\r\n", "a\r", nil},
+		{"x\na", "a", []int{1}},
+		{"x\nab", "a", nil},
+		{"\ufeffa\na\n", "a", []int{0, 1}},
+		{"aa\na\naaa\n", "aa", []int{0}},
+		{"", "a", nil},
+	} {
+		got, ok := newDoc([]byte(tc.text)).linesOf(tc.k)
+		if !ok || !slices.Equal(got, tc.want) {
+			t.Errorf("linesOf(%q) in %q = %v, %v; want %v", tc.k, tc.text, got, ok, tc.want)
+		}
+	}
+	d := newDoc([]byte("a\nb\n"))
+	d.splice(0, 1, []string{"b\n"})
+	if _, ok := d.linesOf("b"); ok {
+		t.Errorf("an edited doc's lines are not all in its text: linesOf must decline")
+	}
+}
+
+// TestCheckLinesLongest: the longest line, terminator and all, decides
+// at once for a doc fresh from its text; the line that is too long is
+// still named.
+func TestCheckLinesLongest(t *testing.T) {
+	l := Limits{LineLength: 4}
+	for _, tc := range []struct {
+		text string
+		bad  bool
+	}{
+		{"abcd\n", false},
+		{"abcd\r\n", false},
+		{"abcd", false},
+		{"ab\nabcde\n", true},
+		{"ab\nabcde", true},
+		{"abcde\r\nab", true},
+	} {
+		d := newDoc([]byte(tc.text))
+		if why := l.checkLines("f", d); (why != "") != tc.bad || tc.bad && !strings.Contains(why, "line ") {
+			t.Errorf("%q: checkLines = %q, want a refusal %v", tc.text, why, tc.bad)
+		}
+	}
+}

@@ -312,34 +312,50 @@ func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 
 // skipLines returns the offset in b n lines after offset at, a line
 // ending after its "\n" or, the last one, at the end of b; false when
-// b ends first. Long runs are counted a block at a time (bytes.Count is
-// many times faster than a search per line).
+// b ends first.
+//
+// Near lines, mostly the next hunk's, are found a line at a time. Far
+// ones are counted a block at a time (bytes.Count is many times faster
+// than a search per line), and the block that holds the line sought is
+// halved until a few lines are left to step through: a block counted
+// whole for a jump of a hundred lines cost more than the lines did.
 func skipLines(b []byte, at int, n int64) (int, bool) {
-	const block = 64 << 10
-	// Near lines, mostly the next hunk's, are found a line at a time.
-	for ; n > 0 && n%64 != 0 && at < len(b); n-- {
-		i := bytes.IndexByte(b[at:], '\n')
-		if i < 0 {
-			at = len(b)
-		} else {
-			at += i + 1
-		}
-	}
-	for n > 0 && at < len(b) {
+	const near, block, small = 256, 64 << 10, 2 << 10
+	nl := []byte{'\n'}
+	for n > near && at < len(b) {
 		end := min(at+block, len(b))
-		if c := int64(bytes.Count(b[at:end], []byte{'\n'})); c < n && end < len(b) {
+		c := int64(bytes.Count(b[at:end], nl))
+		if c < n && end == len(b) {
+			// Past the last "\n" only a last line without one is left.
+			n -= c
+			if n == 1 && b[len(b)-1] != '\n' {
+				n = 0
+			}
+			return len(b), n == 0
+		}
+		if c < n {
 			n -= c
 			at = end
 			continue
 		}
-		for n > 0 && at < end {
-			i := bytes.IndexByte(b[at:end], '\n')
-			if i < 0 {
-				at = end // the last line, without a terminator
+		// The nth "\n" from at is in [at, end).
+		for end-at > small {
+			mid := at + (end-at)/2
+			if c := int64(bytes.Count(b[at:mid], nl)); c < n {
+				n -= c
+				at = mid
 			} else {
-				at += i + 1
+				end = mid
 			}
-			n--
+		}
+		break
+	}
+	for ; n > 0 && at < len(b); n-- {
+		i := bytes.IndexByte(b[at:], '\n')
+		if i < 0 {
+			at = len(b) // the last line, without a terminator
+		} else {
+			at += i + 1
 		}
 	}
 	return at, n == 0

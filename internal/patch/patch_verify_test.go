@@ -91,6 +91,51 @@ func TestSkipLines(t *testing.T) {
 	}
 }
 
+// TestSkipLinesAsSteps holds skipLines, whose far jumps count and
+// halve blocks, to a step through one line at a time, on texts of
+// short and long lines, with and without a final "\n", from line
+// starts and from the middle of lines, near and far.
+func TestSkipLinesAsSteps(t *testing.T) {
+	step := func(b []byte, at int, n int64) (int, bool) {
+		for ; n > 0 && at < len(b); n-- {
+			if i := bytes.IndexByte(b[at:], '\n'); i < 0 {
+				at = len(b)
+			} else {
+				at += i + 1
+			}
+		}
+		return at, n == 0
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := range 60 {
+		var t0 strings.Builder
+		lines := r.IntN(5000)
+		for range lines {
+			t0.WriteString(strings.Repeat("y", r.IntN([]int{3, 40, 900}[round%3])))
+			t0.WriteByte('\n')
+		}
+		if round%2 == 1 {
+			t0.WriteString("tail")
+		}
+		b := []byte(t0.String())
+		for range 40 {
+			at := 0
+			if len(b) > 0 && r.IntN(2) == 0 {
+				at = r.IntN(len(b) + 1)
+			}
+			n := int64(r.IntN(lines + 3))
+			if r.IntN(3) == 0 {
+				n = int64(r.IntN(300))
+			}
+			got, ok := skipLines(b, at, n)
+			want, wantOK := step(b, at, n)
+			if got != want || ok != wantOK {
+				t.Fatalf("round %d: skipLines(%d bytes, %d, %d) = %d, %v; stepping gives %d, %v", round, len(b), at, n, got, ok, want, wantOK)
+			}
+		}
+	}
+}
+
 // applyWhole is the verification applyRegions replaces: go-gitdiff
 // applies the patch to the whole of old, and the result must be want.
 func applyWhole(f *gitdiff.File, old, want []byte) error {

@@ -9,7 +9,6 @@ package odb
 
 import (
 	"bufio"
-	"compress/zlib"
 	"container/list"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"os"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/klauspost/compress/zlib"
 )
 
 // Pack entry types beyond the object types (which plumbing's

@@ -145,6 +145,7 @@ func TestReadLooseMalformed(t *testing.T) {
 		"no NUL":    deflate("blob 3 ab\n"),
 		"huge size": deflate("blob 99999999999999\x00ab\n"),
 		"checksum":  badSum,
+		"long, cut": deflate("blob 3000000\x00" + strings.Repeat("ab\n", 700000)),
 		"not zlib":  []byte("blob 3\x00ab\n"),
 	} {
 		// Named as the object it would be, so that only the damage

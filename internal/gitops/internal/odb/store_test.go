@@ -388,21 +388,31 @@ func TestReadObjectsAlternates(t *testing.T) {
 	}
 }
 
+// TestReadObjectsCorruptLoose: a loose object under another's name
+// fails, short or long enough to be hashed on a goroutine of its own
+// as it is inflated (see inflateHashing), and a long good one reads.
 func TestReadObjectsCorruptLoose(t *testing.T) {
 	tr := newTestRepo(t)
-	a := tr.gitEnv(tr.dir, nil, "a\n", "hash-object", "-w", "--stdin")
-	b := plumbing.NewHash(tr.gitEnv(tr.dir, nil, "b\n", "hash-object", "--stdin"))
 	objs := filepath.Join(tr.dir, ".git", "objects")
-	data, err := os.ReadFile(filepath.Join(objs, a[:2], a[2:]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := writeFile(LoosePath(objs, b), string(data)); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = tr.store().Read(b)
-	if err == nil || !strings.Contains(err.Error(), "content hashes to "+a) {
-		t.Errorf("a loose object under another's name: %v", err)
+	for _, n := range []int{2, 1 << 20, 1<<20 + 1, 3<<20 + 7} {
+		content := strings.Repeat("a", n-1) + "\n"
+		a := tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin")
+		typ, got, err := tr.store().Read(plumbing.NewHash(a))
+		if err != nil || typ != plumbing.BlobObject || string(got) != content {
+			t.Errorf("%d bytes: the good object reads as %s, %d bytes, %v", n, typ, len(got), err)
+		}
+		b := plumbing.NewHash(tr.gitEnv(tr.dir, nil, "b"+content[1:], "hash-object", "--stdin"))
+		data, err := os.ReadFile(filepath.Join(objs, a[:2], a[2:]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := writeFile(LoosePath(objs, b), string(data)); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = tr.store().Read(b)
+		if err == nil || !strings.Contains(err.Error(), "content hashes to "+a) {
+			t.Errorf("%d bytes: a loose object under another's name: %v", n, err)
+		}
 	}
 }
 
