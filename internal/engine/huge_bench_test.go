@@ -103,3 +103,30 @@ func BenchmarkViewIndex(b *testing.B) {
 		newView(d, RungExact, "").index(d)
 	}
 }
+
+// BenchmarkApplyPatchHunks: a 500-hunk apply-patch document, each hunk
+// a one-line change with three lines of context either side, on a
+// 50,000-line file (scripts/benchrun's case against Codex's own
+// apply_patch).
+func BenchmarkApplyPatchHunks(b *testing.B) {
+	const n, hunks = 50000, 500
+	line := func(i int) string { return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i) }
+	var file, doc strings.Builder
+	for i := range n {
+		file.WriteString(line(i) + "\n")
+	}
+	doc.WriteString("*** Begin Patch\n*** Update File: calc.py\n")
+	for k := range hunks {
+		at := k*(n/hunks) + n/hunks/2
+		doc.WriteString("@@\n")
+		for i := at - 3; i < at; i++ {
+			doc.WriteString(" " + line(i) + "\n")
+		}
+		doc.WriteString("-" + line(at) + "\n+" + strings.Replace(line(at), "total", "sum", 1) + "\n")
+		for i := at + 1; i <= at+3; i++ {
+			doc.WriteString(" " + line(i) + "\n")
+		}
+	}
+	doc.WriteString("*** End Patch\n")
+	benchRun(b, newOneFile("calc.py", file.String()), doc.String())
+}

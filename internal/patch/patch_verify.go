@@ -314,38 +314,48 @@ func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 // ending after its "\n" or, the last one, at the end of b; false when
 // b ends first.
 //
-// Near lines, mostly the next hunk's, are found a line at a time. Far
-// ones are counted a block at a time (bytes.Count is many times faster
-// than a search per line), and the block that holds the line sought is
-// halved until a few lines are left to step through: a block counted
-// whole for a jump of a hundred lines cost more than the lines did.
+// A few lines are stepped through one at a time. Beyond those the
+// newlines of a block are counted at once (bytes.Count is many times
+// faster than a search per line), the block sized to hold the lines
+// left at the density of the last one counted, so that a jump costs
+// about one count of the bytes it crosses and a few steps; a block
+// that holds many more lines than sought is halved instead.
 func skipLines(b []byte, at int, n int64) (int, bool) {
-	const near, block, small = 256, 64 << 10, 2 << 10
+	const near, perLine, most = 8, 40, 256 << 10
 	nl := []byte{'\n'}
+	density := float64(perLine) // bytes a line, until a block says otherwise
 	for n > near && at < len(b) {
-		end := min(at+block, len(b))
+		end := min(at+min(int(float64(n)*density*1.05)+64, most), len(b))
 		c := int64(bytes.Count(b[at:end], nl))
-		if c < n && end == len(b) {
+		switch {
+		case c < n && end == len(b):
 			// Past the last "\n" only a last line without one is left.
 			n -= c
 			if n == 1 && b[len(b)-1] != '\n' {
 				n = 0
 			}
 			return len(b), n == 0
-		}
-		if c < n {
+		case c < n:
+			density = float64(end-at) / float64(max(c, 1))
 			n -= c
 			at = end
 			continue
+		case c-n < near:
+			// The nth "\n" from at is the (c-n+1)th from end, back.
+			for k := c - n + 1; k > 0; k-- {
+				end = bytes.LastIndexByte(b[at:end], '\n') + at
+			}
+			return end + 1, true
 		}
-		// The nth "\n" from at is in [at, end).
-		for end-at > small {
+		// The nth "\n" from at is in [at, end), among many.
+		for c-n >= near && end-at > 1024 {
 			mid := at + (end-at)/2
-			if c := int64(bytes.Count(b[at:mid], nl)); c < n {
-				n -= c
+			if h := int64(bytes.Count(b[at:mid], nl)); h < n {
+				n -= h
+				c -= h
 				at = mid
 			} else {
-				end = mid
+				end, c = mid, h
 			}
 		}
 		break
