@@ -91,27 +91,10 @@ func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, erro
 // error and no result. It looks at ctx between operations and every
 // few thousand lines of a loop over a file, so that no file is too
 // long to stop in.
+//
+// The changes carry no id of their new content: patch.Format hashes
+// each while it writes the hunks, and keeps the id in the change.
 func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
-	res, err := resolveRounds(ctx, src, ops, opts)
-	if err == nil && !opts.forAdvice {
-		newIDs(res.Changes)
-	}
-	return res, err
-}
-
-// newIDs gives each change with new content its blob id, hashed once
-// here for the diff's writing and its verification (see
-// patch.FileChange.NewID).
-func newIDs(changes []patch.FileChange) {
-	for i, c := range changes {
-		if !c.IsDelete() && c.NewID == "" {
-			changes[i].NewID = patch.BlobID(c.New)
-		}
-	}
-}
-
-// resolveRounds is ResolveContext before the new contents' ids.
-func resolveRounds(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
 	res, err := resolveOnce(ctx, src, ops, opts, nil)
 	if err != nil || !opts.WholeCalls {
 		return res, err

@@ -255,3 +255,38 @@ func damage(rng *rand.Rand, patch []byte) []byte {
 	}
 	return []byte(strings.Join(lines, ""))
 }
+
+// TestFormatHashesLongNewContentAhead: a long new content without its
+// id is hashed while its hunks are written; the index line names it
+// and Format keeps it in the change (Verify then trusts it), while a
+// short one is left to be hashed where it is needed.
+func TestFormatHashesLongNewContentAhead(t *testing.T) {
+	old := ptNumbered("line ", 1, 40000)
+	edited := ptEdit(old, 20000, "twenty thousand")
+	short := "a\nb\n"
+	changes := []FileChange{
+		ptMod("long.txt", old, edited)[0],
+		ptMod("short.txt", short, "a\nc\n")[0],
+		{NewPath: "new.txt", New: []byte(edited)},
+	}
+	if len(edited) < hashAheadMin {
+		t.Fatalf("the long file is only %d bytes", len(edited))
+	}
+	patch, err := Format(changes, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := BlobID([]byte(edited))
+	if changes[0].NewID != want || changes[2].NewID != want {
+		t.Errorf("long new contents' ids %q, %q; want %s", changes[0].NewID, changes[2].NewID, want)
+	}
+	if changes[1].NewID != "" {
+		t.Errorf("short new content's id kept: %q", changes[1].NewID)
+	}
+	if n := strings.Count(string(patch), ".."+want[:7]); n != 2 {
+		t.Errorf("%d index lines name %s:\n%.600s", n, want[:7], patch)
+	}
+	if err := Verify(patch, changes); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
+}

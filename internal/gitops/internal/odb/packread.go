@@ -16,7 +16,6 @@ import (
 	"os"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/klauspost/compress/zlib"
 )
 
 // Pack entry types beyond the object types (which plumbing's
@@ -37,7 +36,7 @@ const (
 var errCorrupt = errors.New("corrupt pack entry")
 
 // reader holds what reading entries of a pack reuses: buffered
-// readers over the pack and a zlib reader.
+// readers over the pack and a zlib stream reader.
 type reader struct {
 	f    *os.File
 	size int64 // of the pack file
@@ -46,7 +45,7 @@ type reader struct {
 	// big reads the data of large entries: a read of the file for each
 	// 4 KiB of a large blob costs more than its inflation.
 	big *bufio.Reader
-	zr  io.ReadCloser
+	zs  zstream
 }
 
 // bigEntry is the inflated size from which an entry is read with
@@ -153,21 +152,14 @@ func (rd *reader) inflate(h entryHeader) ([]byte, error) {
 		src.Reset(io.NewSectionReader(rd.f, h.data, rd.size-20-h.data))
 	}
 	rd.at = -1
-	var err error
-	if rd.zr == nil {
-		rd.zr, err = zlib.NewReader(src)
-	} else {
-		err = rd.zr.(zlib.Resetter).Reset(src, nil)
-	}
-	if err != nil {
-		rd.zr = nil
-		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, err)
-	}
-	buf := make([]byte, h.size)
-	if _, err := io.ReadFull(rd.zr, buf); err != nil {
+	if err := rd.zs.reset(src); err != nil {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
 	}
-	if err := expectEnd(rd.zr); err != nil {
+	buf := make([]byte, h.size)
+	if err := rd.zs.fill(buf, nil); err != nil {
+		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
+	}
+	if err := rd.zs.end(); err != nil {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, err)
 	}
 	return buf, nil

@@ -169,3 +169,56 @@ func TestReadLooseMalformed(t *testing.T) {
 		t.Errorf("the good object: %s %q (capacity %d), %v", typ, got, cap(got), err)
 	}
 }
+
+// TestReadLongObjectChecksums: a content long enough to be checksummed
+// on a second goroutine as it inflates (see zstream.fill) still fails
+// on a damaged Adler-32, loose and packed, and reads when whole.
+func TestReadLongObjectChecksums(t *testing.T) {
+	tr := newTestRepo(t)
+	content := strings.Repeat("0123456789abcdef\n", 200000) // 3.4 MB
+	id := plumbing.NewHash(tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin"))
+	damage := func(path string, at func(data []byte) int) {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(path, 0o644)
+		data[at(data)] ^= 0x01
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, got, err := tr.store().Read(id); err != nil || string(got) != content {
+		t.Fatalf("the loose object: %d bytes, %v", len(got), err)
+	}
+	loose := LoosePath(filepath.Join(tr.dir, ".git", "objects"), id)
+	damage(loose, func(data []byte) int { return len(data) - 1 })
+	if _, _, err := tr.store().Read(id); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("a loose object with a damaged checksum: %v", err)
+	}
+	damage(loose, func(data []byte) int { return len(data) - 1 })
+	tr.gitEnv(tr.dir, nil, id.String()+"\n", "pack-objects", "-q", filepath.Join(".git", "objects", "pack", "pack"))
+	os.Remove(loose)
+	idxs, _ := filepath.Glob(filepath.Join(tr.dir, ".git", "objects", "pack", "*.idx"))
+	if len(idxs) != 1 {
+		t.Fatalf("packs: %v", idxs)
+	}
+	if _, got, err := tr.store().Read(id); err != nil || string(got) != content {
+		t.Fatalf("the packed object: %d bytes, %v", len(got), err)
+	}
+	var off, size int
+	for _, line := range strings.Split(tr.git("verify-pack", "-v", idxs[0]), "\n") {
+		if f := strings.Fields(line); len(f) >= 5 && f[0] == id.String() {
+			size, _ = strconv.Atoi(f[3])
+			off, _ = strconv.Atoi(f[4])
+		}
+	}
+	if size == 0 {
+		t.Fatal("the blob is not in the pack")
+	}
+	damage(strings.TrimSuffix(idxs[0], ".idx")+".pack", func([]byte) int { return off + size - 1 })
+	if _, _, err := tr.store().Read(id); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("a packed object with a damaged checksum: %v", err)
+	}
+}

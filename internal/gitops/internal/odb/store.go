@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/klauspost/compress/zlib"
 )
 
 // Store reads objects from an objects directory and its alternates.
@@ -279,12 +278,11 @@ func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error
 	if err != nil {
 		return fail(err)
 	}
-	zr, err := zlib.NewReader(bufio.NewReader(f))
-	if err != nil {
+	var zs zstream
+	if err := zs.reset(bufio.NewReader(f)); err != nil {
 		return fail(err)
 	}
-	defer zr.Close()
-	t, size, err := looseHeader(zr)
+	t, size, err := looseHeader(&zs)
 	if err != nil {
 		return fail(err)
 	}
@@ -293,53 +291,19 @@ func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error
 	}
 	data := make([]byte, size)
 	h := plumbing.NewHasher(t, size)
-	if err := inflateHashing(zr, data, h); err != nil {
+	if err := zs.fill(data, h); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return fail(fmt.Errorf("content ends before the %d bytes its header says", size))
 		}
 		return fail(err)
 	}
-	if err := expectEnd(zr); err != nil {
+	if err := zs.end(); err != nil {
 		return fail(err)
 	}
 	if got := h.Sum(); got != id {
 		return fail(fmt.Errorf("content hashes to %s", got))
 	}
 	return t, data, nil
-}
-
-// inflateHashing fills data from zr and writes it to h. A long
-// content is hashed on another goroutine a step behind the inflating,
-// so that checking a loose object's name costs the time of its
-// inflating alone on a machine with a second core: the hash of 28 MB
-// (collision-detecting SHA-1) took as long as half of its inflating.
-func inflateHashing(zr io.Reader, data []byte, h io.Writer) error {
-	const step = 1 << 20
-	if len(data) <= step {
-		if _, err := io.ReadFull(zr, data); err != nil {
-			return err
-		}
-		h.Write(data)
-		return nil
-	}
-	steps := make(chan []byte, 4)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for b := range steps {
-			h.Write(b)
-		}
-	}()
-	var err error
-	for at := 0; at < len(data) && err == nil; at += step {
-		b := data[at:min(at+step, len(data))]
-		if _, err = io.ReadFull(zr, b); err == nil {
-			steps <- b
-		}
-	}
-	close(steps)
-	<-done
-	return err
 }
 
 // looseHeader reads "<type> <size>\x00" from r.
@@ -364,24 +328,6 @@ func looseHeader(r io.Reader) (plumbing.ObjectType, int64, error) {
 			return plumbing.InvalidObject, 0, fmt.Errorf("malformed header %q", head[:n])
 		}
 		return t, size, nil
-	}
-}
-
-// expectEnd reads the end of a zlib stream whose content was read
-// whole: nothing more, and a matching checksum.
-func expectEnd(r io.Reader) error {
-	var one [1]byte
-	for {
-		n, err := r.Read(one[:])
-		if n > 0 {
-			return errors.New("more content than its header says")
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
 	}
 }
 
