@@ -340,7 +340,11 @@ func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []Span, context in
 // splitLines cuts b after each "\n"; a last line without one is kept,
 // an empty one after the final "\n" is not (as textdiff counts lines).
 func splitLines(b []byte) [][]byte {
-	lines := make([][]byte, 0, bytes.Count(b, []byte("\n"))+1)
+	return appendLines(make([][]byte, 0, bytes.Count(b, []byte("\n"))+1), b)
+}
+
+// appendLines appends the lines of b, each with its "\n", to lines.
+func appendLines(lines [][]byte, b []byte) [][]byte {
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n') + 1
 		if i == 0 {

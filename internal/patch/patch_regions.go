@@ -133,8 +133,9 @@ type lineChange struct {
 // to see what it sees in the whole file: -k-1 above span k, k below.
 func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, cache map[[2]int][]lineChange) (changes []lineChange, grow []int, ok bool) {
 	oldN := lines.len()
-	ob := 0    // byte offset in old of the line reached
-	shift := 0 // byte offset in new minus in old, outside spans
+	var xs, ys [][]byte // a window's lines, reused from window to window
+	ob := 0             // byte offset in old of the line reached
+	shift := 0          // byte offset in new minus in old, outside spans
 	gap := func(to int) bool {
 		start := ob
 		ob = lines.start(to)
@@ -159,7 +160,8 @@ func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, 
 		if len(found) == 0 {
 			continue
 		}
-		above, below := windowHolds(splitLines(old[ob0:ob]), splitLines(new[nb0:nb1]), found)
+		xs, ys = appendLines(xs[:0], old[ob0:ob]), appendLines(ys[:0], new[nb0:nb1])
+		above, below := windowHolds(xs, ys, found)
 		if !above && w.os > 0 {
 			grow = append(grow, -w.first-1)
 		}
