@@ -55,3 +55,68 @@ func firstDiff(want, got []byte) string {
 	}
 	return fmt.Sprintf("lengths %d and %d", len(w), len(g))
 }
+
+// TestWindowsSideBySide: many windows diffed side by side give the
+// patch that diffing them one after the other gives, for edits that
+// replace, insert, delete and sit near enough to widen their windows,
+// in files of blank-line-separated blocks (where the indent heuristic
+// reads far) and of plain lines.
+func TestWindowsSideBySide(t *testing.T) {
+	defer func(n, w int) { RegionMinLines, parallelWindows = n, w }(RegionMinLines, parallelWindows)
+	RegionMinLines = 0
+	for _, blocks := range []bool{false, true} {
+		var b strings.Builder
+		for i := range 20000 {
+			if blocks && i%7 == 0 {
+				b.WriteString("\n")
+				continue
+			}
+			fmt.Fprintf(&b, "    line %d of %d\n", i, i%13)
+		}
+		old := b.String()
+		lines := strings.SplitAfter(old, "\n")
+		lines = lines[:len(lines)-1]
+		var newLines []string
+		var spans []Span
+		for i := 0; i < len(lines); i++ {
+			switch {
+			case i%200 == 10:
+				spans = append(spans, Span{i, i + 1, len(newLines), len(newLines) + 1})
+				newLines = append(newLines, "    changed\n")
+			case i%200 == 100:
+				spans = append(spans, Span{i, i, len(newLines), len(newLines) + 2})
+				newLines = append(newLines, "\n", "    inserted\n", lines[i])
+				spans[len(spans)-1].NewEnd = len(newLines) - 1
+			case i%600 == 150:
+				spans = append(spans, Span{i, i + 2, len(newLines), len(newLines)})
+				i++
+			default:
+				newLines = append(newLines, lines[i])
+			}
+		}
+		c := []FileChange{{OldPath: "f", NewPath: "f", Old: []byte(old), New: []byte(strings.Join(newLines, "")), Regions: spans}}
+		if w, ok := RegionsFit(c[0]); !ok || w < parallelWindows {
+			t.Fatalf("blocks %v: %d windows (fit %v), want at least %d", blocks, w, ok, parallelWindows)
+		}
+		side, err := Format(c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parallelWindows = 1 << 30
+		one, err := Format(c, Options{})
+		parallelWindows = 32
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(side, one) {
+			t.Errorf("blocks %v: side by side and one after the other differ", blocks)
+		}
+		c[0].Regions = nil
+		if whole, _ := Format(c, Options{}); !bytes.Equal(side, whole) {
+			t.Logf("blocks %v: the whole-file diff differs (ties may go otherwise)", blocks)
+		}
+		if err := Verify(side, c); err != nil {
+			t.Errorf("blocks %v: Verify: %v", blocks, err)
+		}
+	}
+}
