@@ -143,6 +143,8 @@ func TestReadLooseMalformed(t *testing.T) {
 		"delta":     deflate("ofs-delta 3\x00ab\n"),
 		"no size":   deflate("blob\x00ab\n"),
 		"no NUL":    deflate("blob 3 ab\n"),
+		"signed":    deflate("blob +3\x00ab\n"),
+		"zero-led":  deflate("blob 03\x00ab\n"),
 		"huge size": deflate("blob 99999999999999\x00ab\n"),
 		"checksum":  badSum,
 		"long, cut": deflate("blob 3000000\x00" + strings.Repeat("ab\n", 700000)),

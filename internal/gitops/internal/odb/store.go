@@ -324,7 +324,10 @@ func looseHeader(r io.Reader) (plumbing.ObjectType, int64, error) {
 		typ, sz, ok := strings.Cut(string(head[:n]), " ")
 		t, err := plumbing.ParseObjectType(typ)
 		size, serr := strconv.ParseInt(sz, 10, 64)
-		if !ok || err != nil || !t.Valid() || t == plumbing.OFSDeltaObject || t == plumbing.REFDeltaObject || serr != nil || size < 0 {
+		// git takes the size in canonical decimal only: no sign, no
+		// leading zero (parse_loose_header).
+		canonical := serr == nil && strconv.FormatInt(size, 10) == sz
+		if !ok || err != nil || !t.Valid() || t == plumbing.OFSDeltaObject || t == plumbing.REFDeltaObject || !canonical || size < 0 {
 			return plumbing.InvalidObject, 0, fmt.Errorf("malformed header %q", head[:n])
 		}
 		return t, size, nil

@@ -1,0 +1,78 @@
+package odb
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// FuzzReadLoose holds the loose-object reader (our zlib framing and
+// checksum over klauspost's inflater, see zstream) to compress/zlib: a
+// file named by the hash of what compress/zlib inflates it to reads
+// back as that content exactly when the content is "<type> <size>\0"
+// and size bytes, and every other file fails.
+func FuzzReadLoose(f *testing.F) {
+	deflate := func(s string) []byte {
+		var b bytes.Buffer
+		zw := zlib.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	f.Add(deflate("blob 3\x00ab\n"))
+	f.Add(deflate("tree 0\x00"))
+	f.Add(deflate("blob 4\x00ab\n"))
+	f.Add(deflate("commit 2\x00ab\n"))
+	long := strings.Repeat("0123456789abcdef\n", 70000)
+	f.Add(deflate("blob " + strconv.Itoa(len(long)) + "\x00" + long))
+	f.Add([]byte("x\x9c"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		zr, err := zlib.NewReader(bytes.NewReader(raw))
+		var want []byte
+		if err == nil {
+			want, err = io.ReadAll(io.LimitReader(zr, 8<<20))
+		}
+		stdOK := err == nil
+		id := plumbing.NewHash("0123456789012345678901234567890123456789")
+		if stdOK {
+			id = plumbing.Hash(sha1.Sum(want))
+		}
+		dir := t.TempDir()
+		p := LoosePath(dir, id)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		typ, got, err := readLoose(dir, id)
+		wellFormed := false
+		var content []byte
+		if stdOK {
+			head, rest, ok := bytes.Cut(want, []byte{0})
+			name, size, _ := strings.Cut(string(head), " ")
+			n, serr := strconv.Atoi(size)
+			t, terr := plumbing.ParseObjectType(name)
+			wellFormed = ok && serr == nil && terr == nil && t.Valid() && t != plumbing.OFSDeltaObject && t != plumbing.REFDeltaObject &&
+				n == len(rest) && fmt.Sprint(n) == size
+			content = rest
+		}
+		switch {
+		case wellFormed && err != nil:
+			t.Fatalf("compress/zlib reads %q, we fail: %v", want, err)
+		case !wellFormed && err == nil:
+			t.Fatalf("compress/zlib: %v (well formed %v), we read %s %q", stdOK, wellFormed, typ, got)
+		case err == nil && !bytes.Equal(got, content):
+			t.Fatalf("we read %q, compress/zlib %q", got, content)
+		}
+	})
+}
