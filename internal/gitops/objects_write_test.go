@@ -461,3 +461,37 @@ func (o *cancellingObject) Reader() (io.ReadCloser, error) {
 		return 0, io.EOF
 	}))), nil
 }
+
+// A pack written again (same objects, so same name) leaves the one
+// there as it is and no temporary file beside it.
+func TestWritePackKeepsExistingPack(t *testing.T) {
+	tr := newFixture(t)
+	var objs []pendingObject
+	for _, s := range []string{"one\n", "two\n"} {
+		o := &plumbing.MemoryObject{}
+		o.SetType(plumbing.BlobObject)
+		o.Write([]byte(s))
+		objs = append(objs, pendingObject{o.Hash(), o})
+	}
+	first, _, err := writePack(context.Background(), tr.packDir(), objs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := tr.packFiles()
+	again, created, err := writePack(context.Background(), tr.packDir(), objs)
+	if err != nil || again != first || created {
+		t.Fatalf("writePack again = %s, %v, %v; want %s", again, created, err, first)
+	}
+	if got := tr.packFiles(); !slices.Equal(got, files) {
+		t.Errorf("objects/pack holds %v, held %v", got, files)
+	}
+	if fi2, err := os.Stat(first); err != nil || !os.SameFile(fi, fi2) {
+		t.Errorf("the index was replaced (%v)", err)
+	}
+	tr.checkPacks(nil)
+	tr.fsck()
+}

@@ -96,26 +96,35 @@ func writePack(ctx context.Context, packDir string, objs []pendingObject) (idxPa
 		}
 	}
 	base := filepath.Join(packDir, "pack-"+sum.String())
-	if err := publish(packFile.Name(), base+".pack"); err != nil {
+	named, err := publish(packFile.Name(), base+".pack")
+	if err != nil {
 		return "", false, err
 	}
-	if err := publish(idxFile.Name(), base+".idx"); err != nil {
+	if _, err := publish(idxFile.Name(), base+".idx"); err != nil {
+		if named {
+			os.Remove(base + ".pack") // no pack without its index
+		}
 		return "", false, err
 	}
 	return base + ".idx", created, nil
 }
 
-// publish gives the synced file tmp its final name. A file already
-// there (same name, so same content) is kept: linking, not renaming,
-// never replaces it with one a reader may see half written on a
-// filesystem without atomic rename.
-func publish(tmp, final string) error {
+// publish gives the synced file tmp its final name, and says whether it
+// did. A file already there (same name, so same content) is kept:
+// linking, not renaming, never replaces it with one a reader may see
+// half written on a filesystem without atomic rename.
+func publish(tmp, final string) (bool, error) {
 	err := os.Link(tmp, final)
-	if err == nil || errors.Is(err, fs.ErrExist) {
-		return nil
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
 	}
-	// Some filesystems have no hard links; git falls back to rename.
-	return os.Rename(tmp, final)
+	if err != nil {
+		// Some filesystems have no hard links; git falls back to rename.
+		if err := os.Rename(tmp, final); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // syncFile makes the content of f durable (a variable for the tests,
