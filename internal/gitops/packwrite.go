@@ -18,8 +18,9 @@ import (
 // missing: created says so) and returns the index's path. Both files
 // are complete and synced before their names appear; a pack of the
 // same name already there holds the same objects and is kept as it is.
-// Nothing but git's temporary names (tmp_pack_*, tmp_idx_*) is left
-// when it fails or ctx ends.
+// When it fails or ctx ends, nothing it wrote is left; a kill leaves
+// only git's temporary names (tmp_pack_*, tmp_idx_*), which git gc
+// removes.
 func writePack(ctx context.Context, packDir string, objs []pendingObject) (idxPath string, created bool, err error) {
 	if _, err := os.Stat(packDir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(packDir, 0o777); err != nil {
