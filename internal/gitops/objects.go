@@ -58,7 +58,7 @@ func (r *Repo) readCommit(id plumbing.Hash) (*commit, error) {
 // hasObject reports whether object id exists, looking no further than
 // pack indexes and the stat of a loose file: a writer asks about new
 // objects, which are absent, and a wrong no costs only a duplicate
-// loose object.
+// copy of an object.
 func (r *Repo) hasObject(id plumbing.Hash) (bool, error) {
 	return r.objects().Has(id)
 }

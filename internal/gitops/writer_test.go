@@ -179,7 +179,7 @@ func TestRecordStopsWithItsContext(t *testing.T) {
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
 	w := newWriter(t, r, WriteOptions{Branch: "cut", Parent: head})
-	before := tr.looseObjects()
+	before := tr.storedObjects()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if c, err := w.Record(ctx, []patch.FileChange{create("cut.txt", "cut\n", reg)}, "cut"); !errors.Is(err, context.Canceled) || c != "" {
@@ -188,7 +188,7 @@ func TestRecordStopsWithItsContext(t *testing.T) {
 	if got := w.Commits(); len(got) != 0 {
 		t.Errorf("Commits() = %v after a cancelled Record", got)
 	}
-	if after := tr.looseObjects(); len(after) != len(before) {
+	if after := tr.storedObjects(); len(after) != len(before) {
 		t.Errorf("a cancelled Record wrote %d objects", len(after)-len(before))
 	}
 	c, err := w.Record(context.Background(), []patch.FileChange{create("kept.txt", "kept\n", reg)}, "kept")
@@ -266,12 +266,12 @@ func TestRecordRefusesBadChanges(t *testing.T) {
 			tr := newFixture(t)
 			r := tr.open(tr.dir)
 			w := newWriter(t, r, WriteOptions{Branch: "bad", Parent: tr.git("rev-parse", "HEAD")})
-			before := tr.looseObjects()
+			before := tr.storedObjects()
 			_, err := w.Record(context.Background(), tc.changes, "m")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Record: %v, want an error containing %q", err, tc.want)
 			}
-			if after := tr.looseObjects(); !slices.Equal(before, after) {
+			if after := tr.storedObjects(); !slices.Equal(before, after) {
 				t.Errorf("a failed Record wrote objects: %d before, %d after", len(before), len(after))
 			}
 			if len(w.Commits()) != 0 {
@@ -284,6 +284,7 @@ func TestRecordRefusesBadChanges(t *testing.T) {
 func TestRecordWritesNoUnreachableObjects(t *testing.T) {
 	tr := newFixture(t)
 	tr.git("gc", "-q") // start from a packed repository without loose objects
+	before := len(tr.storedObjects())
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "clean", Parent: tr.git("rev-parse", "HEAD")})
 	if _, err := w.Record(context.Background(), []patch.FileChange{remove("dir/sub/c.txt", reg), remove("dir/sub/d.txt", reg),
@@ -301,8 +302,8 @@ func TestRecordWritesNoUnreachableObjects(t *testing.T) {
 	}
 	// 2 commits; blobs n3.txt, y.txt, dir; trees: root, n1, n1/n2, other,
 	// other/deep, dir (first commit) and root (second commit).
-	if n := len(tr.looseObjects()); n != 12 {
-		t.Errorf("%d loose objects written, want 12:\n%s", n, strings.Join(tr.looseObjects(), "\n"))
+	if n := len(tr.storedObjects()) - before; n != 12 {
+		t.Errorf("%d objects written, want 12", n)
 	}
 	tr.fsck()
 }

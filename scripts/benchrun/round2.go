@@ -226,10 +226,17 @@ func runStdin(env []string, dir, in string, name string, args ...string) {
 	}
 }
 
-// countObjects is the number of loose objects of the repository.
+// countObjects is the number of objects of the repository, loose and
+// packed (a pack's objects count once per pack holding them).
 func countObjects(env []string, dir string) int {
-	out := output(env, dir, "git", "count-objects")
-	n, _ := strconv.Atoi(strings.Fields(out)[0])
+	n := 0
+	for _, line := range strings.Split(output(env, dir, "git", "count-objects", "-v"), "\n") {
+		k, v, _ := strings.Cut(line, ": ")
+		if k == "count" || k == "in-pack" {
+			c, _ := strconv.Atoi(strings.TrimSpace(v))
+			n += c
+		}
+	}
 	return n
 }
 
