@@ -117,7 +117,7 @@ func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
 			stale++
 		}
 	}
-	tmp, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "??", "tmp_obj_*"))
+	tmp, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "tmp_*"))
 	t.Logf("%d of %d runs killed (an unkilled run takes about %v); %d stale locks reported and removed; %d temporary object files left for git gc",
 		killed, runs, span, stale, len(tmp))
 

@@ -37,6 +37,6 @@
 // git's on-disk formats are read by the packages under
 // gitops/internal, which gitops alone uses: index (the index file,
 // versions 2 to 4, split and sparse), odb (loose objects and packs,
-// their indexes read in place), config (configuration files, includes
+// their indexes read in place; writing a pack and its index), config (configuration files, includes
 // and the environment's settings) and wildmatch (git's glob matching).
 package gitops
