@@ -469,6 +469,10 @@ func (d *doc) forward(pos, from int) (int, bool) {
 	return pos, true
 }
 
+// unedited reports whether the doc is its text as read: not lazy, no
+// edit made, so line i is text line i.
+func (d *doc) unedited() bool { return !d.lazy && len(d.log) == 0 && d.total == d.textLines }
+
 // linesOf returns the lines of a doc no edit has changed yet whose
 // content is k, in order, found by a look at where each line starts
 // and ends rather than at its bytes: a line is compared only when its
@@ -479,7 +483,7 @@ func (d *doc) forward(pos, from int) (int, bool) {
 // whatever the text. false for an edited doc, whose lines are not all
 // in the text. k holds no "\n" and is not empty.
 func (d *doc) linesOf(k string) ([]int, bool) {
-	if d.lazy || len(d.log) > 0 || d.total != d.textLines || k == "" {
+	if !d.unedited() || k == "" {
 		return nil, false
 	}
 	s, n, last := d.text, len(k), k[len(k)-1]
