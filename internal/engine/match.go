@@ -82,16 +82,17 @@ func (v *view) index(d *doc) {
 		v.seed = maphash.MakeSeed()
 		hashes, ids := make([]uint64, 0, d.len()), make([]int, 0, d.len())
 		key := v.keyer()
-		if v.rung == RungExact && !v.skip && !stateful && d.unedited() {
-			// The common case, a file no edit has touched yet at the
-			// exact rung, read straight from the line table: a line's
-			// key is its content.
+		if !stateful && d.unedited() {
+			// The common case, a file no edit has touched yet, read
+			// straight from the line table, a line's id its number.
 			for i := range d.textLines {
 				if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
 					panic(stopped{d.stop.Err()})
 				}
-				hashes = append(hashes, hashKey(v.seed, trimEOL(d.text[d.off(i):d.off(i+1)])))
-				ids = append(ids, i)
+				if k := key(trimEOL(d.text[d.off(i):d.off(i+1)])); !v.skip || k != "" {
+					hashes = append(hashes, hashKey(v.seed, k))
+					ids = append(ids, i)
+				}
 			}
 		} else {
 			d.walk(0, func(i, id int, l string) bool {

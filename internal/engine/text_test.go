@@ -206,3 +206,13 @@ func TestCheckLinesLongest(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimTrailing: the trailing rung's key cuts exactly what
+// strings.TrimRight with its set cuts.
+func TestTrimTrailing(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a \t\f\v", " a b  ", "\t", "a\r", "a \r", "é\u00a0", "x\v\v"} {
+		if got, want := trimTrailing(s), strings.TrimRight(s, " \t\f\v"); got != want {
+			t.Errorf("trimTrailing(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
