@@ -228,15 +228,18 @@ func formatFile(w *bytes.Buffer, c FileChange, opts Options, newID chan string) 
 
 	binary := IsBinary(c.Old) || IsBinary(c.New)
 	same := bytes.Equal(c.Old, c.New)
-	// The hunks first, into body, so that a new content's id being
-	// hashed meanwhile is ready for the index line above them.
-	var body bytes.Buffer
+	// The hunks first, so that a new content's id being hashed
+	// meanwhile is ready for the index line, which then goes in above
+	// them (the hunks move down by its length, in place: a copy of a
+	// long file's hunks in a buffer of their own cost as much memory
+	// again).
+	at := w.Len()
 	switch {
 	case same:
 	case binary:
-		body.WriteString("GIT binary patch\n")
-		writeLiteral(&body, c.New)
-		writeLiteral(&body, c.Old) // the reverse, so that `git apply -R` works
+		w.WriteString("GIT binary patch\n")
+		writeLiteral(w, c.New)
+		writeLiteral(w, c.Old) // the reverse, so that `git apply -R` works
 	default:
 		oldLabel, newLabel := aName, bName
 		if c.IsCreate() {
@@ -245,8 +248,8 @@ func formatFile(w *bytes.Buffer, c FileChange, opts Options, newID chan string) 
 		if c.IsDelete() {
 			newLabel = "/dev/null"
 		}
-		fmt.Fprintf(&body, "--- %s%s\n+++ %s%s\n", oldLabel, labelTab(oldLabel), newLabel, labelTab(newLabel))
-		writeHunks(&body, c.Old, c.New, c.Regions, opts.Context)
+		fmt.Fprintf(w, "--- %s%s\n+++ %s%s\n", oldLabel, labelTab(oldLabel), newLabel, labelTab(newLabel))
+		writeHunks(w, c.Old, c.New, c.Regions, opts.Context)
 	}
 	hashed := ""
 	if newID != nil {
@@ -268,14 +271,22 @@ func formatFile(w *bytes.Buffer, c FileChange, opts Options, newID chan string) 
 		if !c.IsDelete() {
 			newID = c.newID()
 		}
-		fmt.Fprintf(w, "index %s..%s", opts.short(oldID, abbrev), opts.short(newID, abbrev))
+		line := fmt.Sprintf("index %s..%s", opts.short(oldID, abbrev), opts.short(newID, abbrev))
 		if !c.IsCreate() && !c.IsDelete() && c.OldMode == c.NewMode {
-			fmt.Fprintf(w, " %06o", c.OldMode)
+			line += fmt.Sprintf(" %06o", c.OldMode)
 		}
-		w.WriteByte('\n')
+		insertAt(w, at, line+"\n")
 	}
-	w.Write(body.Bytes())
 	return hashed
+}
+
+// insertAt puts s into w at offset at, moving what follows down.
+func insertAt(w *bytes.Buffer, at int, s string) {
+	end := w.Len()
+	w.WriteString(s) // room at the end
+	b := w.Bytes()
+	copy(b[at+len(s):], b[at:end])
+	copy(b[at:], s)
 }
 
 // labelTab is what git appends to a ---/+++ label: a tab when the label
