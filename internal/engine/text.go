@@ -147,14 +147,6 @@ func lineStarts[T int32 | int](s string, offs []T, longest *int) (crlf, lf int) 
 	return crlf, lf
 }
 
-func (d *doc) addOff(at int) {
-	if d.wide != nil {
-		d.wide = append(d.wide, at)
-	} else {
-		d.offs = append(d.offs, int32(at))
-	}
-}
-
 // off returns where line i of the text starts.
 func (d *doc) off(i int) int {
 	if d.wide != nil {
