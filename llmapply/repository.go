@@ -136,6 +136,7 @@ func (r *Repository) Record(ctx context.Context, reply string, o RecordOptions) 
 	if err != nil {
 		return nil, recordError(err)
 	}
+	defer w.Close()
 	res, err := runOne(ctx, reply, t.src, w, ro, t.branch)
 	if err != nil {
 		return nil, err

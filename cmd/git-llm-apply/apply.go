@@ -97,6 +97,7 @@ func runApply(ctx context.Context, o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	defer rc.close()
 	inputs, err := readReplies(o.Dir, o.Replies, s.in, o.Limits.ReplySize)
 	if err != nil {
 		return err
@@ -177,6 +178,14 @@ func (rc *recording) prepare(o applyOptions, describe func() (string, []string))
 		rc.other, rc.otherName = otherBase(rc.repo, o.Base, t.src)
 	}
 	return nil
+}
+
+// close removes what the branch writer wrote and no Finish made
+// durable (a run that failed or was stopped before).
+func (rc *recording) close() {
+	if rc.w != nil {
+		rc.w.Close()
+	}
 }
 
 // runOptions are the engine's options for o; progress is the meter's

@@ -100,6 +100,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
+	defer rc.close()
 	turns, err := openSessions(o, s.in)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -26,7 +28,8 @@ func (r *Repo) objects() *odb.Store {
 }
 
 // readRaw returns the type and content of object id: from a pack or a
-// loose object of the repository or its alternates. An object a
+// loose object of the repository or its alternates, else from a pack a
+// BranchWriter of r is writing. An object a
 // partial clone left out is ErrMissingObject (see missingPromised),
 // any other missing one plumbing.ErrObjectNotFound. The content is the
 // caller's.
@@ -34,6 +37,11 @@ func (r *Repo) readRaw(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	t, data, err := r.objects().Read(id)
 	if !errors.Is(err, odb.ErrNotFound) {
 		return t, data, err
+	}
+	for _, p := range r.running.list() {
+		if t, data, ok, err := p.read(id); ok {
+			return t, data, err
+		}
 	}
 	if r.isPartialClone() {
 		return plumbing.InvalidObject, nil, r.missingPromised(id)
@@ -56,9 +64,43 @@ func (r *Repo) readCommit(id plumbing.Hash) (*commit, error) {
 }
 
 // hasObject reports whether object id exists, looking no further than
-// pack indexes and the stat of a loose file: a writer asks about new
+// pack indexes, the stat of a loose file and the packs being written: a writer asks about new
 // objects, which are absent, and a wrong no costs only a duplicate
 // copy of an object.
 func (r *Repo) hasObject(id plumbing.Hash) (bool, error) {
-	return r.objects().Has(id)
+	if has, err := r.objects().Has(id); has || err != nil {
+		return has, err
+	}
+	for _, p := range r.running.list() {
+		if p.has(id) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// runningPacks are the packs the BranchWriters of a Repo are writing:
+// their objects are read before the packs have their names. The list
+// is copied on change, so that a reader may go through the one it got.
+type runningPacks struct {
+	mu    sync.Mutex
+	packs []*runPack
+}
+
+func (rp *runningPacks) add(p *runPack) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	rp.packs = append(slices.Clip(rp.packs), p)
+}
+
+func (rp *runningPacks) drop(p *runPack) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	rp.packs = slices.DeleteFunc(slices.Clone(rp.packs), func(q *runPack) bool { return q == p })
+}
+
+func (rp *runningPacks) list() []*runPack {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.packs
 }

@@ -181,18 +181,15 @@ func TestReadObjectsMissing(t *testing.T) {
 	}
 }
 
-// TestReadObjectsWrittenInTheRun: objects a BranchWriter adds (loose,
-// through go-git's storage) read back at once, trees included, in a
+// TestReadObjectsWrittenInTheRun: objects a BranchWriter adds (to the
+// pack in progress of its run) read back at once, trees included, in a
 // repository whose other objects are packed.
 func TestReadObjectsWrittenInTheRun(t *testing.T) {
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	r := tr.open(tr.dir)
 	parent := tr.git("rev-parse", "HEAD")
-	w, err := r.NewBranchWriter(WriteOptions{Branch: "llm", Parent: parent})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, r, WriteOptions{Branch: "llm", Parent: parent})
 	first, err := w.Record(context.Background(), []patch.FileChange{
 		modify("doc/many.txt", "rewritten\n", patch.ModeRegular),
 		create("dir/sub/new.txt", "new\n", patch.ModeRegular),
@@ -216,6 +213,10 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got, err := r.readCommit(plumbing.NewHash(second)); err != nil || got.TreeHash == c.TreeHash {
+		t.Errorf("reading back the second commit: %v, %v", got, err)
+	}
+	finish(t, w) // git reads the run's objects once their pack is named
 	if got := tr.git("rev-parse", second+"^{tree}"); got == c.TreeHash.String() {
 		t.Error("the second commit has the first one's tree")
 	}

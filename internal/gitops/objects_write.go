@@ -4,16 +4,18 @@ package gitops
 //
 // A commit is only as safe as the objects it names: the branch must
 // never point at a commit whose blobs a crash lost. So the new objects
-// of a record are written as one pack, as git's bulk writers
-// (fast-import, index-pack, bulk-checkin) write theirs: the pack and
-// its index under git's temporary names in objects/pack, both synced,
-// then renamed into place, the index last (git reads a pack once its
-// index is there). objects/pack, which gained the names, is synced
-// once per run, before the branch moves (BranchWriter.Finish). Loose
-// objects cost a file and about a directory each to sync: a cold apply
-// of a 10-file reply made 66 syncs for its 32 objects, and makes 5
-// now. The temporary names are git's, so git gc removes what a crash
-// leaves behind.
+// of a run are written as one pack, as git's bulk writers (fast-import,
+// index-pack, bulk-checkin) write theirs: each Record appends its
+// objects to a pack under git's temporary name tmp_pack_* in
+// objects/pack, where the run's later Records read them back; Finish
+// fixes the pack's object count, appends its checksum, writes its index
+// (tmp_idx_*), syncs both and renames them into place, the index last
+// (git reads a pack once its index is there), then syncs objects/pack,
+// which gained the names, before the branch moves. Loose objects cost a
+// file and about a directory each to sync: a cold apply of a 10-file
+// reply made 66 syncs for its 32 objects, and makes 5 now; a pack per
+// reply made a replay of 1,000 turns open 1,000 packs. The temporary
+// names are git's, so git gc removes what a crash leaves behind.
 
 import (
 	"context"
@@ -27,13 +29,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// writeObjects stores the objects not stored yet as one pack and
-// returns once its content is on disk; the directories whose new names
-// syncDirs must make durable before a ref names the objects are added
-// to dirs. Once ctx ends no further object is written and its error is
-// returned: what was written by then is removed, or left under git's
-// temporary names after a kill.
-func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject, dirs map[string]bool) error {
+// writeObjects appends the objects not stored yet to the pack of the
+// run (started on the first of them) and returns once they are in its
+// file, readable through r. Once ctx ends no further object is
+// written and its error is returned; when it fails, none of objs is
+// in the pack.
+func (w *BranchWriter) writeObjects(ctx context.Context, objs []pendingObject) error {
 	seen := map[plumbing.Hash]bool{}
 	var todo []pendingObject
 	for _, p := range objs {
@@ -41,7 +42,8 @@ func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject, dirs map[
 			continue
 		}
 		seen[p.id] = true
-		if has, err := r.hasObject(p.id); err != nil {
+		// Also true of the objects of the pack in progress.
+		if has, err := w.r.hasObject(p.id); err != nil {
 			return err
 		} else if !has {
 			todo = append(todo, p)
@@ -50,19 +52,40 @@ func (r *Repo) writeObjects(ctx context.Context, objs []pendingObject, dirs map[
 	if len(todo) == 0 {
 		return nil
 	}
-	root := filepath.Join(r.commonDir, "objects")
-	packDir := filepath.Join(root, "pack")
-	idx, created, err := writePack(ctx, packDir, todo)
-	if err != nil {
+	if w.pack == nil {
+		p, err := newRunPack(filepath.Join(w.r.commonDir, "objects", "pack"))
+		if err != nil {
+			return fmt.Errorf("gitops: starting a pack: %w", err)
+		}
+		w.pack = p
+		w.r.running.add(p)
+	}
+	if err := w.pack.add(ctx, todo); err != nil {
+		if w.pack.empty() {
+			w.Close()
+		}
 		return fmt.Errorf("gitops: writing %d objects: %w", len(todo), err)
 	}
-	dirs[packDir] = true
-	if created {
-		dirs[root] = true // which now names packDir
+	return nil
+}
+
+// sealPack makes the pack of the run durable under its final name and
+// readable through the store, and notes the directories that syncDirs
+// must sync before a ref names its objects.
+func (w *BranchWriter) sealPack() error {
+	p := w.pack
+	idx, err := p.seal()
+	if err == nil {
+		w.r.objects().AddPack(idx)
+		w.unsynced[p.dir] = true
+		if p.created {
+			w.unsynced[filepath.Dir(p.dir)] = true // which now names p.dir
+		}
 	}
-	// The next Record reads this one's trees, and Finish checks that
-	// the commit is stored.
-	r.objects().AddPack(idx)
+	w.Close()
+	if err != nil {
+		return fmt.Errorf("gitops: writing the pack of %d objects: %w", p.pw.Count(), err)
+	}
 	return nil
 }
 

@@ -18,9 +18,10 @@ import (
 const zeroID = "0000000000000000000000000000000000000000"
 
 // Finish moves refs/heads/<Branch> to the last recorded commit, if any
-// was recorded (else it does nothing). It first syncs the directories
-// that gained the recorded objects' names, each once, then moves the
-// branch with git's lock-file protocol:
+// was recorded (else it does nothing). It first completes the pack of
+// the recorded objects, syncs it and gives it its name, and syncs the
+// directories that gained names, each once, then moves the branch with
+// git's lock-file protocol:
 // it creates <commondir>/refs/heads/<Branch>.lock exclusively
 // (ErrRefLocked, naming the lock file, when it exists), re-reads the
 // branch (loose, else packed-refs) and compares it with opts.Expect
@@ -28,7 +29,7 @@ const zeroID = "0000000000000000000000000000000000000000"
 // writes the new id to the lock file, syncs it, appends the reflog
 // entry (logs/refs/heads/<Branch>, as core.logAllRefUpdates allows) and
 // renames the lock over the ref. After a successful Finish, further
-// Record and Finish calls continue from the new tip.
+// Record and Finish calls continue from the new tip, in a new pack.
 func (w *BranchWriter) Finish() error {
 	if len(w.commits) == 0 {
 		return nil
@@ -44,6 +45,11 @@ func (w *BranchWriter) Finish() error {
 	who := w.committer
 	if !w.fixedDate {
 		who.When = time.Now()
+	}
+	if w.pack != nil {
+		if err := w.sealPack(); err != nil {
+			return err
+		}
 	}
 	if err := syncDirs(w.unsynced); err != nil {
 		return err
@@ -89,7 +95,9 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 	if err := r.checkNotCheckedOut(opts); err != nil {
 		return err
 	}
-	if has, err := r.hasObject(plumbing.NewHash(newID)); err != nil || !has {
+	// The store, not a pack still being written: the commit must be
+	// durable under its final name.
+	if has, err := r.objects().Has(plumbing.NewHash(newID)); err != nil || !has {
 		return fmt.Errorf("gitops: commit %s is not in the object store (%v)", newID, err)
 	}
 	if _, err := f.WriteString(newID + "\n"); err != nil {

@@ -45,6 +45,7 @@ type Repo struct {
 
 	objs     *odb.Store // objects read without go-git's whole pack index
 	objsOnce sync.Once
+	running  runningPacks // of its BranchWriters, not yet named
 
 	// cfg is the configuration, read once per run as git reads it once
 	// per process: a run reads a handful of keys (identity, colour,

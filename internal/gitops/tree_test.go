@@ -115,6 +115,7 @@ func TestRecordKeepsLegacyModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	finish(t, w) // git reads the run's objects once their pack is named
 	// ls-tree prints canonical modes; look at the stored bytes.
 	if got := tr.git("cat-file", "tree", c+"^{tree}"); !strings.Contains(got, "100664 legacy\x00"+string(blob[:])) {
 		t.Errorf("legacy entry rewritten: %q", got)

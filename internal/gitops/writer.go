@@ -54,8 +54,10 @@ func (o WriteOptions) Validate() error {
 }
 
 // BranchWriter records commits for one branch: Record adds objects
-// only, Finish moves the branch. It implements engine.Recorder. It is
-// not safe for concurrent use.
+// only, to a pack Finish completes and names, then Finish moves the
+// branch. Close removes a pack Finish did not complete: call it once
+// the writer is done with. It implements engine.Recorder. It is not
+// safe for concurrent use.
 type BranchWriter struct {
 	r         *Repo
 	opts      WriteOptions
@@ -66,8 +68,11 @@ type BranchWriter struct {
 	fixedDate bool
 	logRefs   bool // core.logAllRefUpdates allows creating the reflog
 
-	// unsynced are the directories that gained objects' names since the
-	// last Finish: Finish syncs them before the branch moves.
+	// pack is the pack the run writes its objects to, nil until the
+	// first and after Finish names it.
+	pack *runPack
+	// unsynced are the directories that gained objects' names and are
+	// not yet synced: Finish syncs them before the branch moves.
 	unsynced map[string]bool
 
 	tip     plumbing.Hash // last commit recorded, or the parent
@@ -169,13 +174,26 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	}
 	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
 	pending = append(pending, pendingObject{co.Hash(), co})
-	if err := w.r.writeObjects(ctx, pending, w.unsynced); err != nil {
+	if err := w.writeObjects(ctx, pending); err != nil {
 		return "", err
 	}
 	w.tip, w.tipTree = co.Hash(), treeID
 	w.commits = append(w.commits, co.Hash().String())
 	w.subject, _, _ = strings.Cut(strings.TrimLeft(msg, "\n"), "\n")
 	return co.Hash().String(), nil
+}
+
+// Close removes the pack of the objects recorded since the last Finish,
+// if any: their commits were not made durable, and nothing names them.
+// Closing twice, or after Finish, does nothing. A later Record starts a
+// new pack.
+func (w *BranchWriter) Close() {
+	if w.pack == nil {
+		return
+	}
+	w.r.running.drop(w.pack)
+	w.pack.remove()
+	w.pack = nil
 }
 
 // Commits returns the ids recorded so far, in order.

@@ -41,7 +41,16 @@ func newWriter(t *testing.T, r *Repo, opts WriteOptions) *BranchWriter {
 	if err != nil {
 		t.Fatalf("NewBranchWriter(%+v): %v", opts, err)
 	}
+	t.Cleanup(w.Close)
 	return w
+}
+
+// finish names the pack of w's run and moves its branch.
+func finish(t *testing.T, w *BranchWriter) {
+	t.Helper()
+	if err := w.Finish(); err != nil {
+		t.Fatalf("Finish: %v", err)
+	}
 }
 
 func TestRecordMatchesGit(t *testing.T) {
@@ -90,6 +99,7 @@ func TestRecordMatchesGit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Record: %v", err)
 			}
+			finish(t, w) // git reads the run's objects once their pack is named
 			tr.fsck()
 			want := fixtureFiles()
 			for p, m := range tc.files {
@@ -129,6 +139,7 @@ func TestRecordKeepsUntouchedSubtrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	finish(t, w) // git reads the run's objects once their pack is named
 	for _, p := range []string{"other", "other/deep", "ab", "subm", "link", "a.txt"} {
 		if a, b := tr.git("rev-parse", head+":"+p), tr.git("rev-parse", got+":"+p); a != b {
 			t.Errorf("%s: %s, want %s", p, b, a)
@@ -154,6 +165,7 @@ func TestRecordChainsCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	finish(t, w) // git reads the run's objects once their pack is named
 	if got := w.Commits(); !slices.Equal(got, []string{c1, c2}) {
 		t.Errorf("Commits() = %v, want %v", got, []string{c1, c2})
 	}
@@ -195,6 +207,7 @@ func TestRecordStopsWithItsContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	finish(t, w) // git reads the run's objects once their pack is named
 	if p := tr.git("rev-parse", c+"^"); p != head {
 		t.Errorf("parent of the next commit = %s, want %s", p, head)
 	}
@@ -212,6 +225,7 @@ func TestRecordRootCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	finish(t, w) // git reads the run's objects once their pack is named
 	if l := tr.lsTree(got); !slices.Equal(l, []string{"100644 blob README", "100755 blob bin/x"}) {
 		t.Errorf("ls-tree: %v", l)
 	}
@@ -232,11 +246,11 @@ func TestRecordDeletingEverythingGivesEmptyTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tree := tr.git("rev-parse", got+"^{tree}"); tree != emptyTree.String() {
-		t.Errorf("tree %s, want the empty tree", tree)
-	}
 	if err := w.Finish(); err != nil {
 		t.Fatal(err)
+	}
+	if tree := tr.git("rev-parse", got+"^{tree}"); tree != emptyTree.String() {
+		t.Errorf("tree %s, want the empty tree", tree)
 	}
 	tr.fsck()
 }

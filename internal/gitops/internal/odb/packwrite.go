@@ -14,6 +14,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,13 +24,16 @@ import (
 )
 
 // PackWriter writes a pack of version 2 holding whole objects (no
-// deltas: the objects of one record share little), then its index of
-// version 2. Add each object, then Finish, then WriteIndex.
+// deltas: the objects of one run share little), then its index of
+// version 2. The number of objects is not known when the pack starts
+// (a run adds the objects of each reply as it records it): the header
+// holds a placeholder until Seal fixes it, reads the pack back for its
+// checksum and appends that, as git fast-import does. Add each object,
+// then Seal, then WriteIndex.
 type PackWriter struct {
 	out     packOut
-	want    int // objects the header announced
 	entries []indexEntry
-	sum     plumbing.Hash // the pack's trailer, once finished
+	sum     plumbing.Hash // the pack's trailer, once sealed
 	done    bool
 }
 
@@ -40,36 +44,51 @@ type indexEntry struct {
 	off int64
 }
 
-// packOut counts, hashes and checksums what goes to the pack file.
+// packOut counts and checksums what goes to the pack file.
 type packOut struct {
 	w   io.Writer
 	off int64
-	sum hash.Hash   // SHA-1 of the whole pack
 	crc hash.Hash32 // of the entry being written
 }
 
 func (o *packOut) Write(b []byte) (int, error) {
 	n, err := o.w.Write(b)
-	o.sum.Write(b[:n])
 	o.crc.Write(b[:n])
 	o.off += int64(n)
 	return n, err
 }
 
-// NewPackWriter writes to w the header of a pack of count objects.
-func NewPackWriter(w io.Writer, count int) (*PackWriter, error) {
-	if count < 0 || int64(count) > 1<<32-1 {
-		return nil, fmt.Errorf("gitops: a pack cannot hold %d objects", count)
-	}
-	p := &PackWriter{out: packOut{w: w, sum: sha1.New(), crc: crc32.NewIEEE()}, want: count}
+// NewPackWriter writes to w the header of a pack whose object count
+// Seal fills in.
+func NewPackWriter(w io.Writer) (*PackWriter, error) {
+	p := &PackWriter{out: packOut{w: w, crc: crc32.NewIEEE()}}
 	var head [12]byte
 	copy(head[:], "PACK")
 	binary.BigEndian.PutUint32(head[4:], 2)
-	binary.BigEndian.PutUint32(head[8:], uint32(count))
 	if _, err := p.out.Write(head[:]); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// Size is how many bytes the pack has so far: where the next entry
+// starts.
+func (p *PackWriter) Size() int64 { return p.out.off }
+
+// Count is how many objects the pack has so far.
+func (p *PackWriter) Count() int { return len(p.entries) }
+
+// Rewind forgets the objects added after the first count, which began
+// at offset size (Count and Size before they were added): the caller
+// cuts the file back to size.
+func (p *PackWriter) Rewind(count int, size int64) error {
+	if p.done || count > len(p.entries) || size > p.out.off || size < 12 ||
+		(count < len(p.entries) && p.entries[count].off != size) {
+		return fmt.Errorf("gitops: cannot rewind the pack to %d objects at %d", count, size)
+	}
+	p.entries = p.entries[:count]
+	p.out.off = size
+	return nil
 }
 
 // zlibWriters keeps the compressors for the next pack: each holds
@@ -86,8 +105,10 @@ var zlibWriters = sync.Pool{New: func() any {
 // default: these objects were loose ones before).
 func (p *PackWriter) Add(id plumbing.Hash, t plumbing.ObjectType, size int64, content io.Reader) error {
 	switch {
-	case p.done || len(p.entries) == p.want:
-		return fmt.Errorf("gitops: more objects than the %d the pack's header announced", p.want)
+	case p.done:
+		return errors.New("gitops: adding to a sealed pack")
+	case len(p.entries) == 1<<32-1:
+		return errors.New("gitops: a pack cannot hold more objects")
 	case t != plumbing.CommitObject && t != plumbing.TreeObject && t != plumbing.BlobObject && t != plumbing.TagObject:
 		return fmt.Errorf("gitops: cannot pack %s as a whole object", t)
 	case size < 0:
@@ -127,17 +148,31 @@ func (p *PackWriter) Add(id plumbing.Hash, t plumbing.ObjectType, size int64, co
 	return nil
 }
 
-// Finish writes the pack's trailer, the SHA-1 of all before it, and
-// returns it: the pack is named pack-<trailer>.pack.
-func (p *PackWriter) Finish() (plumbing.Hash, error) {
+// Seal fixes the object count in the header of the pack, which was
+// written to f and is there whole, then appends its trailer, the SHA-1
+// of all before it, and returns it: the pack is named
+// pack-<trailer>.pack. The checksum is of the bytes read back from f,
+// so it covers what is on disk.
+func (p *PackWriter) Seal(f *os.File) (plumbing.Hash, error) {
 	if p.done {
 		return p.sum, nil
 	}
-	if len(p.entries) != p.want {
-		return plumbing.ZeroHash, fmt.Errorf("gitops: %d objects written, the pack's header announced %d", len(p.entries), p.want)
+	if fi, err := f.Stat(); err != nil {
+		return plumbing.ZeroHash, err
+	} else if fi.Size() != p.out.off {
+		return plumbing.ZeroHash, fmt.Errorf("gitops: %s holds %d bytes, the pack %d", f.Name(), fi.Size(), p.out.off)
 	}
-	copy(p.sum[:], p.out.sum.Sum(nil))
-	if _, err := p.out.w.Write(p.sum[:]); err != nil {
+	var count [4]byte
+	binary.BigEndian.PutUint32(count[:], uint32(len(p.entries)))
+	if _, err := f.WriteAt(count[:], 8); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	sum := sha1.New()
+	if _, err := io.Copy(sum, io.NewSectionReader(f, 0, p.out.off)); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	copy(p.sum[:], sum.Sum(nil))
+	if _, err := f.WriteAt(p.sum[:], p.out.off); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	p.done = true
@@ -152,7 +187,7 @@ func (p *PackWriter) Finish() (plumbing.Hash, error) {
 // the pack's trailer and the SHA-1 of the index itself.
 func (p *PackWriter) WriteIndex(w io.Writer) error {
 	if !p.done {
-		return errors.New("gitops: the index of an unfinished pack")
+		return errors.New("gitops: the index of an unsealed pack")
 	}
 	entries := slices.Clone(p.entries)
 	slices.SortFunc(entries, func(a, b indexEntry) int { return compareName(a.id, b.id[:]) })

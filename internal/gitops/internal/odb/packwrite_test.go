@@ -14,8 +14,12 @@ import (
 // writeTestPack packs objs into dir/pack and returns the index's path.
 func writeTestPack(t *testing.T, dir string, objs []gitObject) string {
 	t.Helper()
-	var pk, idx bytes.Buffer
-	pw, err := NewPackWriter(&pk, len(objs))
+	f, err := os.CreateTemp(filepath.Join(dir, "pack"), "tmp_pack_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pw, err := NewPackWriter(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,15 +28,16 @@ func writeTestPack(t *testing.T, dir string, objs []gitObject) string {
 			t.Fatal(err)
 		}
 	}
-	sum, err := pw.Finish()
+	sum, err := pw.Seal(f)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var idx bytes.Buffer
 	if err := pw.WriteIndex(&idx); err != nil {
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "pack", "pack-"+sum.String())
-	if err := os.WriteFile(base+".pack", pk.Bytes(), 0o444); err != nil {
+	if err := os.Rename(f.Name(), base+".pack"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(base+".idx", idx.Bytes(), 0o444); err != nil {
@@ -111,31 +116,98 @@ func TestPackIndexLargeOffsets(t *testing.T) {
 	}
 }
 
-// A writer refuses more or fewer objects than its header announced.
-func TestPackWriterCountsObjects(t *testing.T) {
-	blob := func(s string) (plumbing.Hash, []byte) {
-		return plumbing.ComputeHash(plumbing.BlobObject, []byte(s)), []byte(s)
-	}
-	id, data := blob("one\n")
-	pw, err := NewPackWriter(&bytes.Buffer{}, 2)
+// A writer refuses an object of another size than the one given and
+// an object after Seal; a pack whose file lacks bytes written is not
+// sealed.
+func TestPackWriterChecks(t *testing.T) {
+	id := plumbing.ComputeHash(plumbing.BlobObject, []byte("one\n"))
+	data := []byte("one\n")
+	f, err := os.Create(filepath.Join(t.TempDir(), "tmp_pack_x"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pw.Finish(); err == nil {
-		t.Error("Finish after 1 object of 2 did not fail")
-	}
-	pw, _ = NewPackWriter(&bytes.Buffer{}, 1)
+	defer f.Close()
+	var buf bytes.Buffer
+	pw, _ := NewPackWriter(&buf)
 	if err := pw.Add(id, plumbing.BlobObject, int64(len(data))+1, bytes.NewReader(data)); err == nil {
 		t.Error("Add of fewer bytes than the size given did not fail")
 	}
-	pw, _ = NewPackWriter(&bytes.Buffer{}, 1)
-	pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data))
-	if err := pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data)); err == nil {
-		t.Error("a second Add to a pack of 1 did not fail")
+	if _, err := pw.Seal(f); err == nil {
+		t.Error("Seal of a pack not in its file did not fail")
 	}
+	pw, _ = NewPackWriter(f)
+	if err := pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pw.Seal(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data)); err == nil {
+		t.Error("Add after Seal did not fail")
+	}
+}
+
+// A pack being written is read at the offsets of its entries before
+// it has a trailer; after Rewind and a cut of the file, the entries
+// added since are gone, and the pack seals as git expects.
+func TestPendingPack(t *testing.T) {
+	src := newObjectFixture(t)
+	objs := src.allObjects()
+	dst := newTestRepo(t)
+	f, err := os.CreateTemp(filepath.Join(dst.dir, ".git", "objects", "pack"), "tmp_pack_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pw, err := NewPackWriter(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := NewPendingReader(f)
+	offs := map[plumbing.Hash]int64{}
+	for _, o := range objs {
+		offs[o.id] = pw.Size()
+		if err := pw.Add(o.id, o.typ, int64(len(o.data)), bytes.NewReader(o.data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, o := range objs {
+		typ, data, err := rd.Read(offs[o.id], pw.Size())
+		if err != nil || typ != o.typ || !bytes.Equal(data, o.data) {
+			t.Fatalf("Read(%s) = %s, %d bytes, %v", o.id, typ, len(data), err)
+		}
+	}
+	count, size := pw.Count(), pw.Size()
+	extra := []byte("not kept\n")
+	if err := pw.Add(plumbing.ComputeHash(plumbing.BlobObject, extra), plumbing.BlobObject, int64(len(extra)), bytes.NewReader(extra)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Rewind(count, size); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := pw.Seal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx bytes.Buffer
+	if err := pw.WriteIndex(&idx); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(dst.dir, ".git", "objects", "pack", "pack-"+sum.String())
+	if err := os.Rename(f.Name(), base+".pack"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base+".idx", idx.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	out := dst.git("verify-pack", "-v", base+".idx")
+	if !strings.Contains(out, fmt.Sprintf("non delta: %d objects", len(objs))) {
+		t.Errorf("verify-pack:\n%s", out)
+	}
+	checkObjects(t, dst, dst.store())
 }
 
 // AddPack puts a pack written after the store listed its packs first

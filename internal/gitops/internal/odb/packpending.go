@@ -1,0 +1,44 @@
+package odb
+
+// Reading the objects of a pack still being written: the run that
+// writes it reads back the trees of its earlier replies before the
+// pack has a trailer, an index or its name.
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// PendingReader reads whole entries of a pack being written to f. It
+// is not safe for concurrent use.
+type PendingReader struct {
+	rd *reader
+}
+
+// NewPendingReader reads the pack being written to f.
+func NewPendingReader(f *os.File) *PendingReader {
+	return &PendingReader{rd: newReader(f, 0)}
+}
+
+// Read returns the type and content of the entry at off of the pack,
+// whose first size bytes are in the file: a whole object (the writer
+// writes no delta). The content is the caller's.
+func (r *PendingReader) Read(off, size int64) (plumbing.ObjectType, []byte, error) {
+	// The reader keeps clear of a trailer, which this pack has not
+	// yet: its end is past the bytes written by a trailer's length.
+	r.rd.size = size + 20
+	h, err := r.rd.header(off)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	if h.typ >= ofsDeltaType {
+		return plumbing.InvalidObject, nil, fmt.Errorf("%w: a delta at %d of a pack being written", errCorrupt, off)
+	}
+	data, err := r.rd.inflate(h)
+	if err != nil {
+		return plumbing.InvalidObject, nil, err
+	}
+	return plumbing.ObjectType(h.typ), data, nil
+}
