@@ -3,6 +3,7 @@ package patch
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -196,6 +197,15 @@ func TestApplyRegionsAsWhole(t *testing.T) {
 			errRegions := applyFile(&regions, []byte(old), []byte(want))
 			if (errWhole == nil) != (errRegions == nil) {
 				t.Fatalf("old %q want %q patch\n%s\nwhole: %v, regions: %v", old, want, bad, errWhole, errRegions)
+			}
+			// Hunks applied side by side give the same first error.
+			parallelHunks = 2
+			side := *files[0]
+			side.TextFragments = cloneFragments(files[0].TextFragments)
+			errSide := applyFile(&side, []byte(old), []byte(want))
+			parallelHunks = 32
+			if fmt.Sprint(errSide) != fmt.Sprint(errRegions) {
+				t.Fatalf("old %q want %q patch\n%s\nhunk by hunk: %v, side by side: %v", old, want, bad, errRegions, errSide)
 			}
 			agree++
 			if errWhole != nil {
