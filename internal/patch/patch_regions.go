@@ -5,9 +5,6 @@ package patch
 
 import (
 	"bytes"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"znkr.io/diff"
 	"znkr.io/diff/textdiff"
@@ -166,14 +163,18 @@ func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, 
 	if !gap(oldN) || ob+shift != len(new) {
 		return nil, nil, false
 	}
-	eachWindow(jobs, func(j *windowJob, xs, ys *[][]byte) {
-		x, y := old[j.ob0:j.ob1], new[j.nb0:j.nb1]
-		if !j.seen {
-			j.found = windowChanges(textdiff.Edits(x, y, textdiff.IndentHeuristic()))
-		}
-		if len(j.found) > 0 {
-			*xs, *ys = appendLines((*xs)[:0], x), appendLines((*ys)[:0], y)
-			j.above, j.below = windowHolds(*xs, *ys, j.found)
+	sideBySide(len(jobs), parallelWindows, func() func(int) {
+		var xs, ys [][]byte // a window's lines, reused from window to window
+		return func(i int) {
+			j := &jobs[i]
+			x, y := old[j.ob0:j.ob1], new[j.nb0:j.nb1]
+			if !j.seen {
+				j.found = windowChanges(textdiff.Edits(x, y, textdiff.IndentHeuristic()))
+			}
+			if len(j.found) > 0 {
+				xs, ys = appendLines(xs[:0], x), appendLines(ys[:0], y)
+				j.above, j.below = windowHolds(xs, ys, j.found)
+			}
 		}
 	})
 	for _, j := range jobs {
@@ -209,45 +210,11 @@ type windowJob struct {
 	above, below       bool
 }
 
-// parallelWindows is the number of windows from which eachWindow
-// diffs them on more than one goroutine; a variable so that a test can
-// diff them one after the other.
+// parallelWindows is the number of windows from which diffWindows
+// diffs them side by side (500 windows of a 50,000-line file took 3 ms
+// one after the other); a variable so that a test can diff them one
+// after the other.
 var parallelWindows = 32
-
-// eachWindow runs fn on every job, on as many goroutines as there are
-// processors when there are many jobs, handing each goroutine its own
-// line slices to reuse. 500 windows of a 50,000-line file took 3 ms
-// one after the other.
-func eachWindow(jobs []windowJob, fn func(j *windowJob, xs, ys *[][]byte)) {
-	workers := min(runtime.GOMAXPROCS(0), len(jobs)/(parallelWindows/2))
-	if workers < 2 {
-		var xs, ys [][]byte
-		for i := range jobs {
-			fn(&jobs[i], &xs, &ys)
-		}
-		return
-	}
-	const batch = 8
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var xs, ys [][]byte
-			for {
-				from := int(next.Add(batch)) - batch
-				if from >= len(jobs) {
-					return
-				}
-				for i := from; i < min(from+batch, len(jobs)); i++ {
-					fn(&jobs[i], &xs, &ys)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-}
 
 // The diff of a window is the whole-file diff of the same edits: both
 // strip the equal lines around the changes before diffing, so what lies
