@@ -92,8 +92,9 @@ func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, erro
 // few thousand lines of a loop over a file, so that no file is too
 // long to stop in.
 //
-// The changes carry no id of their new content: patch.Format hashes
-// each while it writes the hunks, and keeps the id in the change.
+// An edited file's change carries no id of its new content:
+// patch.Format hashes it while it writes the hunks, and keeps the id in
+// the change.
 func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
 	res, err := resolveOnce(ctx, src, ops, opts, nil)
 	if err != nil || !opts.WholeCalls {

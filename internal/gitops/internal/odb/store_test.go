@@ -390,7 +390,7 @@ func TestReadObjectsAlternates(t *testing.T) {
 
 // TestReadObjectsCorruptLoose: a loose object under another's name
 // fails, short or long enough to be hashed on a goroutine of its own
-// as it is inflated (see inflateHashing), and a long good one reads.
+// as it is inflated (see zstream.fill), and a long good one reads.
 func TestReadObjectsCorruptLoose(t *testing.T) {
 	tr := newTestRepo(t)
 	objs := filepath.Join(tr.dir, ".git", "objects")
