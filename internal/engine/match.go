@@ -29,6 +29,13 @@ import (
 // the file instead (see matcher.find), which for a reply of a few edits
 // to a long file costs a fraction of the index.
 //
+// When the matcher knows the lines the reply looks for in the file
+// (matcher.want), the index holds only the lines whose keys hash as one
+// of theirs: the others could only answer a lookup of a key outside
+// them, and such a lookup has the index built whole first. A reply of
+// 500 hunks to a 50,000-line file looks for 3,500 lines; hashing every
+// line and keeping those costs a third of indexing them all.
+//
 // At the comments rungs of a language whose comments span lines, a
 // line's key depends on the lines before it (is it inside a block
 // comment?), so such a view keeps every line's key and is built again
@@ -48,6 +55,11 @@ type view struct {
 	added  map[string][]addedLine
 	keys   []string // every line's key, for a view whose keys carry state
 	scans  int      // finds made by scanning the file, before the index
+	// want is the lines the reply looks for (see matcher.want), and
+	// wanted the hashes of their keys while the index holds only the
+	// lines of those hashes; nil when it holds every line.
+	want   [][]string
+	wanted *hashSet
 }
 
 // addedLine is line off of the lines that log entry entry added.
@@ -80,8 +92,23 @@ func (v *view) index(d *doc) {
 	}
 	for {
 		v.seed = maphash.MakeSeed()
-		hashes, ids := make([]uint64, 0, d.len()), make([]int, 0, d.len())
 		key := v.keyer()
+		size := d.len()
+		if v.wanted = v.wantedSet(key); v.wanted != nil {
+			size = min(size, 4*v.wanted.len()+16)
+		}
+		hashes, ids := make([]uint64, 0, size), make([]int, 0, size)
+		keep := func(k string, id int) {
+			if v.skip && k == "" {
+				return
+			}
+			h := hashKey(v.seed, k)
+			if v.wanted != nil && !v.wanted.has(h) {
+				return
+			}
+			hashes = append(hashes, h)
+			ids = append(ids, id)
+		}
 		if !stateful && d.unedited() {
 			// The common case, a file no edit has touched yet, read
 			// straight from the line table, a line's id its number.
@@ -89,10 +116,7 @@ func (v *view) index(d *doc) {
 				if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
 					panic(stopped{d.stop.Err()})
 				}
-				if k := key(trimEOL(d.text[d.off(i):d.off(i+1)])); !v.skip || k != "" {
-					hashes = append(hashes, hashKey(v.seed, k))
-					ids = append(ids, i)
-				}
+				keep(key(trimEOL(d.text[d.off(i):d.off(i+1)])), i)
 			}
 		} else {
 			d.walk(0, func(i, id int, l string) bool {
@@ -100,10 +124,7 @@ func (v *view) index(d *doc) {
 				if stateful {
 					v.keys = append(v.keys, k)
 				}
-				if !v.skip || k != "" {
-					hashes = append(hashes, hashKey(v.seed, k))
-					ids = append(ids, id)
-				}
+				keep(k, id)
 				return true
 			})
 		}
@@ -114,6 +135,73 @@ func (v *view) index(d *doc) {
 		}
 		v.keys = v.keys[:0]
 	}
+}
+
+// wantedSet returns the hashes, under the view's seed, of the keys of
+// the lines the reply looks for; nil when the index is to hold every
+// line: the matcher knows no such lines, or the keys carry state.
+func (v *view) wantedSet(key normalizer) *hashSet {
+	if v.want == nil || v.key == nil {
+		return nil
+	}
+	var hs []uint64
+	for _, lines := range v.want {
+		for _, l := range lines {
+			if k := key(l); !v.skip || k != "" {
+				hs = append(hs, hashKey(v.seed, k))
+			}
+		}
+	}
+	return newHashSet(hs)
+}
+
+// whole makes the view's index hold every line from now on: it is
+// built again, whole, when next used.
+func (v *view) whole() {
+	v.want, v.wanted, v.hashes, v.ids = nil, nil, nil, nil
+}
+
+// covered makes sure the index answers for key k: a key outside the
+// lines the reply looks for has the index built whole.
+func (v *view) covered(d *doc, k string) {
+	v.index(d)
+	if v.wanted != nil && !v.wanted.has(hashKey(v.seed, k)) {
+		v.whole()
+		v.index(d)
+	}
+}
+
+// hashSet is a set of hashes: a bitmap of their low bits, sixteen bits
+// to a hash, passes over most others at the cost of one load.
+type hashSet struct {
+	bits []uint64
+	mask uint64
+	in   map[uint64]struct{}
+}
+
+func newHashSet(hs []uint64) *hashSet {
+	n := 64
+	for n < 16*len(hs) {
+		n <<= 1
+	}
+	s := &hashSet{bits: make([]uint64, n/64), mask: uint64(n - 1), in: make(map[uint64]struct{}, len(hs))}
+	for _, h := range hs {
+		b := h & s.mask
+		s.bits[b>>6] |= 1 << (b & 63)
+		s.in[h] = struct{}{}
+	}
+	return s
+}
+
+func (s *hashSet) len() int { return len(s.in) }
+
+func (s *hashSet) has(h uint64) bool {
+	b := h & s.mask
+	if s.bits[b>>6]&(1<<(b&63)) == 0 {
+		return false
+	}
+	_, ok := s.in[h]
+	return ok
 }
 
 // hashKey is the hash of a key in the index; a variable so that a test
@@ -329,14 +417,14 @@ func (v *view) keyAt(d *doc, i int) string {
 
 // count returns how many lines of d have key k.
 func (v *view) count(d *doc, k string) int {
-	v.index(d)
+	v.covered(d, k)
 	lo, hi := v.lookup(k)
 	return hi - lo + len(v.added[k])
 }
 
 // where returns the lines of d whose key is k now, in file order.
 func (v *view) where(d *doc, k string) []int {
-	v.index(d)
+	v.covered(d, k)
 	var out []int
 	lo, hi := v.lookup(k)
 	for _, id := range v.ids[lo:hi] {
@@ -392,11 +480,15 @@ type matcher struct {
 	// the reply has more edits for this file than a view would answer
 	// by scanning it, so the scans would be paid on top of the index.
 	indexAtOnce bool
-	views       map[Rung]*view
-	near        *nearIndex // built by the first search for a closest place
-	work        nearWork
-	cached      *searchCache
-	cut         bool // the last closest-place search passed over common lines or words
+	// want is the lines the reply looks for in the file, in groups (an
+	// operation's old lines, its context, ...), nil when not known: the
+	// views' indexes then hold only the lines of their keys.
+	want   [][]string
+	views  map[Rung]*view
+	near   *nearIndex // built by the first search for a closest place
+	work   nearWork
+	cached *searchCache
+	cut    bool // the last closest-place search passed over common lines or words
 }
 
 func newMatcher(d *doc, lang string) *matcher {
@@ -407,6 +499,7 @@ func (m *matcher) view(r Rung) *view {
 	v, ok := m.views[r]
 	if !ok || v.stale(m.d) {
 		v = newView(m.d, r, m.lang)
+		v.want = m.want
 		if m.indexAtOnce {
 			v.scans = maxScans
 		}

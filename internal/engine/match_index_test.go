@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -88,5 +90,82 @@ func TestViewHashCollision(t *testing.T) {
 		if got := v.where(d, tc.key); !slices.Equal(got, tc.want) || v.count(d, tc.key) != len(tc.want) {
 			t.Errorf("%v %q: at %v (count %d), want %v", tc.r, tc.key, got, v.count(d, tc.key), tc.want)
 		}
+	}
+}
+
+// TestPartialIndexAnswersAsWhole: a view that knows the lines the reply
+// looks for indexes only theirs, and answers every key, looked for or
+// not, before and after edits, as a view indexing every line does. (A
+// count, a cost, may count lines edits removed since the index was
+// built, but never fewer than there are.)
+func TestPartialIndexAnswersAsWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	line := func() string {
+		k := r.IntN(40)
+		switch r.IntN(6) {
+		case 0:
+			return fmt.Sprintf("  w%d  ", k) // keys differ by rung
+		case 1:
+			return ""
+		}
+		return fmt.Sprintf("w%d", k)
+	}
+	for round := range 40 {
+		var text strings.Builder
+		for range 200 + r.IntN(200) {
+			text.WriteString(line() + "\n")
+		}
+		var want [][]string
+		for range r.IntN(6) {
+			var g []string
+			for range 1 + r.IntN(5) {
+				g = append(g, line())
+			}
+			want = append(want, g)
+		}
+		d := newDoc([]byte(text.String()))
+		m := newMatcher(d, "python")
+		m.want = want
+		for step := range 30 {
+			for _, rung := range []Rung{RungExact, RungTrailing, RungWhitespace, RungIndent} {
+				v := m.view(rung)
+				whole := newView(d, rung, "python")
+				k := v.keyer()(line())
+				got, exp := v.where(d, k), whole.where(d, k)
+				if !slices.Equal(got, exp) {
+					t.Fatalf("round %d step %d %v: where(%q) %v, want %v", round, step, rung, k, got, exp)
+				}
+				if n := v.count(d, k); n < len(exp) || step == 0 && n != len(exp) {
+					t.Fatalf("round %d step %d %v: count(%q) %d, where %d lines", round, step, rung, k, n, len(exp))
+				}
+			}
+			from := r.IntN(d.len() + 1)
+			m.splice(from, min(d.len(), from+r.IntN(3)), []string{line() + "\n"})
+		}
+	}
+}
+
+// TestPartialIndexIsPartial: the index of a view that knows the lines
+// looked for holds only theirs until another key is asked for.
+func TestPartialIndexIsPartial(t *testing.T) {
+	var text strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&text, "line %d\n", i%500)
+	}
+	d := newDoc([]byte(text.String()))
+	m := newMatcher(d, "")
+	m.want = [][]string{{"line 7", "line 8"}, {"line 9 "}}
+	v := m.view(RungTrailing)
+	if n := v.count(d, "line 9"); n != 2 {
+		t.Fatalf("count(line 9) = %d, want 2", n)
+	}
+	if len(v.ids) != 6 || v.wanted == nil {
+		t.Fatalf("the index holds %d lines (partial: %v), want the 6 of the keys looked for", len(v.ids), v.wanted != nil)
+	}
+	if got := v.where(d, "line 400"); !slices.Equal(got, []int{400, 900}) {
+		t.Fatalf("where(line 400) = %v, want [400 900]", got)
+	}
+	if len(v.ids) != 1000 || v.wanted != nil {
+		t.Fatalf("after a key not looked for, the index holds %d lines (partial: %v), want all 1000", len(v.ids), v.wanted != nil)
 	}
 }

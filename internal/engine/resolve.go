@@ -186,14 +186,16 @@ type fileState struct {
 	m        *matcher
 	lang     string
 	binary   bool
-	refused  string // why Limits keep the file from being touched ("" when they do not)
-	edits    int    // the reply's operations naming the file as its path reads
+	refused  string     // why Limits keep the file from being touched ("" when they do not)
+	edits    int        // the reply's operations naming the file as its path reads
+	want     [][]string // the lines those operations look for (matcher.want)
 }
 
 func (f *fileState) matcher() *matcher {
 	if f.m == nil {
 		f.m = newMatcher(f.d, f.lang)
 		f.m.indexAtOnce = f.edits > maxScans
+		f.m.want = f.want
 	}
 	return f.m
 }
@@ -214,6 +216,7 @@ type resolver struct {
 	ops   []translate.Operation // the reply's operations
 	drop  map[int]dropped       // edits failed for their call's sake, by number
 	opsOn map[string]int        // operations by path, counted on first use (editsOf)
+	want  map[string][][]string // the lines they look for, by path (editsOf)
 }
 
 func newResolver(src Source, opts Options) *resolver {
@@ -225,13 +228,36 @@ func newResolver(src Source, opts Options) *resolver {
 // matcher.indexAtOnce). Paths the resolver maps count for nothing; the
 // count only weighs the cost, never where an edit is placed.
 func (r *resolver) editsOf(p string) int {
-	if r.opsOn == nil {
-		r.opsOn = map[string]int{}
-		for _, op := range r.ops {
-			r.opsOn[op.Path]++
-		}
-	}
+	r.countOps()
 	return r.opsOn[p]
+}
+
+// wantOf returns the lines the reply's operations whose path reads p
+// look for (see matcher.want). Like editsOf it only weighs the cost: a
+// line looked for that is not among them has the index built whole.
+func (r *resolver) wantOf(p string) [][]string {
+	r.countOps()
+	return r.want[p]
+}
+
+func (r *resolver) countOps() {
+	if r.opsOn != nil {
+		return
+	}
+	r.opsOn, r.want = map[string]int{}, map[string][][]string{}
+	for _, op := range r.ops {
+		r.opsOn[op.Path]++
+		if op.Kind != translate.Edit {
+			continue
+		}
+		w := r.want[op.Path]
+		for _, lines := range [][]string{op.Scope, op.Before, op.Old, op.After, op.New} {
+			if len(lines) > 0 {
+				w = append(w, lines)
+			}
+		}
+		r.want[op.Path] = w
+	}
 }
 
 // file returns the state of path, loading it from the base.
@@ -239,7 +265,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 	if f, ok := r.files[p]; ok {
 		return f, nil
 	}
-	f := &fileState{path: p, lang: languageOf(p), edits: r.editsOf(p)}
+	f := &fileState{path: p, lang: languageOf(p), edits: r.editsOf(p), want: r.wantOf(p)}
 	e, err := r.src.Lookup(p)
 	switch {
 	case errors.Is(err, ErrNotExist):
