@@ -70,28 +70,43 @@ type indexSource struct {
 }
 
 func (s *indexSource) Lookup(path string) (engine.Entry, error) {
-	if err := checkPath(path); err != nil {
+	e, err := s.entry(path)
+	if err != nil {
 		return engine.Entry{}, err
-	}
-	e, ok := s.idx.Lookup(path)
-	if err := s.idx.Err(); err != nil {
-		return engine.Entry{}, err
-	}
-	if !ok || e.IntentToAdd {
-		return engine.Entry{}, engine.ErrNotExist
-	}
-	if e.Unmerged {
-		return engine.Entry{}, fmt.Errorf("gitops: %s is unmerged in the index; resolve the conflict first", path)
 	}
 	return engine.Entry{Mode: e.Mode, ID: e.ID.String()}, nil
 }
 
+// entry is the index entry of path, when this base has the file.
+func (s *indexSource) entry(path string) (index.Entry, error) {
+	if err := checkPath(path); err != nil {
+		return index.Entry{}, err
+	}
+	e, ok := s.idx.Lookup(path)
+	if err := s.idx.Err(); err != nil {
+		return index.Entry{}, err
+	}
+	if !ok || e.IntentToAdd {
+		return index.Entry{}, engine.ErrNotExist
+	}
+	if e.Unmerged {
+		return index.Entry{}, fmt.Errorf("gitops: %s is unmerged in the index; resolve the conflict first", path)
+	}
+	return e, nil
+}
+
+// Read returns the staged content of path: the working tree's copy
+// when that is the staged blob byte for byte (see readCheckedOut), else
+// the blob.
 func (s *indexSource) Read(path string) ([]byte, error) {
-	e, err := s.Lookup(path)
+	e, err := s.entry(path)
 	if err != nil {
 		return nil, err
 	}
-	return s.r.readBlob(path, e)
+	if data, ok := s.r.readCheckedOut(path, e); ok {
+		return data, nil
+	}
+	return s.r.readBlob(path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
 }
 
 func (s *indexSource) Paths() ([]string, error) {

@@ -75,6 +75,11 @@ type Entry struct {
 	ID          plumbing.Hash
 	Unmerged    bool // some stage other than 0 is present
 	IntentToAdd bool // `git add -N`: no content staged yet
+	// Size is the low 32 bits of the file's size when it was last
+	// staged or checked out, from the entry's stat data; 0 for an entry
+	// a tree gave (a sparse index's directory, expanded), and for one
+	// git left racily clean with other content.
+	Size uint32
 }
 
 // TreeFiles calls fn with each file of the tree id and of its
@@ -98,6 +103,7 @@ const (
 	checksumSize = idSize
 	idSize       = 20 // SHA-1
 	modeAt       = 24
+	sizeAt       = 36
 	idAt         = 40
 	flagsAt      = idAt + idSize
 	nameAt       = flagsAt + 2 // without extended flags

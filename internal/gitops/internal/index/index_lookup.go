@@ -19,6 +19,7 @@ func entryAt(e []byte) (ie Entry, stage int) {
 	flags := binary.BigEndian.Uint16(e[flagsAt:])
 	copy(ie.ID[:], e[idAt:])
 	ie.Mode = modeOf(binary.BigEndian.Uint32(e[modeAt:]))
+	ie.Size = binary.BigEndian.Uint32(e[sizeAt:])
 	ie.IntentToAdd = flags&flagExtended != 0 && binary.BigEndian.Uint16(e[nameAt:])&xflagIntentToAdd != 0
 	return ie, int(flags&flagStage) >> 12
 }

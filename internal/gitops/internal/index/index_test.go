@@ -68,19 +68,28 @@ func indexFixture(t *testing.T, unusual bool) (*testRepo, []string) {
 	return tr, []string{"ita.txt", "many/ita.txt"}
 }
 
-// checkIndex requires idx to hold what `git ls-files -s` lists for the
-// index at indexFile: each path once, in order, with the mode and id of
-// its last stage, unmerged when a stage is not 0; intent-to-add for ita
-// alone. Paths between and around them must not be found.
+// checkIndex requires idx to hold what `git ls-files -s --debug` lists
+// for the index at indexFile: each path once, in order, with the mode,
+// id and size of its last stage, unmerged when a stage is not 0;
+// intent-to-add for ita alone. Paths between and around them must not be found.
 func checkIndex(t *testing.T, tr *testRepo, idx *Index, indexFile string, ita []string) {
 	t.Helper()
-	out := tr.gitEnv(tr.dir, []string{"GIT_INDEX_FILE=" + indexFile}, "", "ls-files", "-s", "-z")
+	// With --debug, each record's stat data follows its NUL, ending
+	// with the line of its size and flags.
+	out := tr.gitEnv(tr.dir, []string{"GIT_INDEX_FILE=" + indexFile}, "", "ls-files", "-s", "--debug", "-z")
+	parts := strings.Split(out, "\x00")
 	var want []listedEntry
-	for _, rec := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
+	for i, rec := range parts[:len(parts)-1] {
+		if i > 0 {
+			rec = rec[strings.Index(rec, "\n  size: "):]
+			rec = rec[strings.IndexByte(rec[1:], '\n')+2:]
+		}
 		meta, path, _ := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		mode, _ := strconv.ParseUint(f[0], 8, 32)
-		e := Entry{Mode: patch.Mode(mode), Unmerged: f[2] != "0", IntentToAdd: slices.Contains(ita, path)}
+		debug := parts[i+1]
+		size, _ := strconv.ParseUint(strings.Fields(debug[strings.Index(debug, "\n  size: ")+9:])[0], 10, 32)
+		e := Entry{Mode: patch.Mode(mode), Unmerged: f[2] != "0", IntentToAdd: slices.Contains(ita, path), Size: uint32(size)}
 		copy(e.ID[:], mustHex(t, f[1]))
 		if n := len(want); n > 0 && want[n-1].path == path {
 			e.Unmerged = true

@@ -1,0 +1,134 @@
+package gitops
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bigText is a file of size bytes or a little more, every line
+// numbered, over the size from which the working tree is read.
+func bigText(size int, tag string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "%s line %06d of the file\n", tag, i)
+	}
+	return b.String()
+}
+
+// TestReadCheckedOut: the index source reads a staged file's working
+// tree copy when, and only when, it is the staged blob byte for byte.
+// Each case stages big.txt, then does something to the working tree
+// or the object store, and Read must return the staged content, or
+// fail where only the object store could have given it and cannot.
+func TestReadCheckedOut(t *testing.T) {
+	staged := bigText(3*minCheckedOut, "staged")
+	other := strings.Replace(staged, "staged line 000007", "OTHERS line 000007", 1) // the same size
+	small := bigText(minCheckedOut/4, "small")
+	tests := []struct {
+		name     string
+		content  string // staged as big.txt
+		worktree func(tr *testRepo, full string)
+		noObject bool // the blob is removed from the object store
+		fails    bool // Read must fail: only the store had the content
+	}{
+		{name: "checked out, blob gone", content: staged, noObject: true},
+		{name: "checked out, executable, blob gone", content: staged, noObject: true, worktree: func(tr *testRepo, full string) {
+			tr.git("update-index", "--chmod=+x", "big.txt")
+		}},
+		{name: "changed, same size", content: staged, worktree: func(tr *testRepo, full string) {
+			writeKeepTimes(t, full, other)
+		}},
+		{name: "changed, same size, blob gone", content: staged, noObject: true, fails: true, worktree: func(tr *testRepo, full string) {
+			writeKeepTimes(t, full, other)
+		}},
+		{name: "longer", content: staged, worktree: func(tr *testRepo, full string) {
+			writeKeepTimes(t, full, staged+"more\n")
+		}},
+		{name: "removed", content: staged, worktree: func(tr *testRepo, full string) {
+			os.Remove(full)
+		}},
+		{name: "a symbolic link to the same content", content: staged, worktree: func(tr *testRepo, full string) {
+			os.WriteFile(full+".copy", []byte(staged), 0o644)
+			os.Remove(full)
+			os.Symlink(filepath.Base(full)+".copy", full)
+		}},
+		{name: "small, blob gone", content: small, noObject: true, fails: true},
+	}
+	if runtime.GOOS != "windows" {
+		tests = append(tests, struct {
+			name     string
+			content  string
+			worktree func(tr *testRepo, full string)
+			noObject bool
+			fails    bool
+		}{name: "a FIFO", content: staged, worktree: func(tr *testRepo, full string) {
+			os.Remove(full)
+			if err := syscall.Mkfifo(full, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}})
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTestRepo(t)
+			tr.write("big.txt", tc.content, 0o644)
+			tr.git("add", "big.txt")
+			id := tr.git("rev-parse", ":big.txt")
+			full := filepath.Join(tr.dir, "big.txt")
+			if tc.worktree != nil {
+				tc.worktree(tr, full)
+			}
+			if tc.noObject {
+				if err := os.Remove(filepath.Join(tr.dir, ".git", "objects", id[:2], id[2:])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src, err := tr.open(tr.dir).IndexSource()
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			var got []byte
+			go func() {
+				defer close(done)
+				got, err = src.Read("big.txt")
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("Read did not return")
+			}
+			switch {
+			case tc.fails && err == nil:
+				t.Fatalf("Read returned %d bytes, want an error (the blob is gone and the working tree's copy is not it)", len(got))
+			case !tc.fails && err != nil:
+				t.Fatalf("Read: %v", err)
+			case !tc.fails && !bytes.Equal(got, []byte(tc.content)):
+				t.Fatalf("Read returned %d bytes that are not the staged content", len(got))
+			}
+		})
+	}
+}
+
+// writeKeepTimes replaces a file's content and gives it back its times,
+// as an edit within the stat data's precision would leave them.
+func writeKeepTimes(t *testing.T, path, content string) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+}
