@@ -104,6 +104,34 @@ func BenchmarkViewIndex(b *testing.B) {
 	}
 }
 
+// BenchmarkViewIndexWanted: the trailing-space rung's index of a
+// 50,000-line file of which a reply of 500 hunks looks for 4,000
+// lines: the index holds only theirs.
+func BenchmarkViewIndexWanted(b *testing.B) {
+	const n = 50000
+	line := func(i int) string { return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i) }
+	var file strings.Builder
+	for i := range n {
+		file.WriteString(line(i) + "\n")
+	}
+	var want [][]string
+	for k := range 500 {
+		at := k*100 + 50
+		var hunk []string
+		for i := at - 3; i <= at+3; i++ {
+			hunk = append(hunk, line(i))
+		}
+		want = append(want, hunk, []string{strings.Replace(line(at), "total", "sum", 1)})
+	}
+	d := newDoc([]byte(file.String()))
+	b.ReportAllocs()
+	for b.Loop() {
+		v := newView(d, RungTrailing, "")
+		v.want = want
+		v.index(d)
+	}
+}
+
 // BenchmarkApplyPatchHunks: a 500-hunk apply-patch document, each hunk
 // a one-line change with three lines of context either side, on a
 // 50,000-line file (scripts/benchrun's case against Codex's own

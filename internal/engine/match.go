@@ -56,10 +56,10 @@ type view struct {
 	keys   []string // every line's key, for a view whose keys carry state
 	scans  int      // finds made by scanning the file, before the index
 	// want is the lines the reply looks for (see matcher.want), and
-	// wanted the hashes of their keys while the index holds only the
-	// lines of those hashes; nil when it holds every line.
+	// wanted their keys while the index holds only the lines whose
+	// keys pass it; nil when it holds every line.
 	want   [][]string
-	wanted *hashSet
+	wanted *keyFilter
 }
 
 // addedLine is line off of the lines that log entry entry added.
@@ -102,8 +102,11 @@ func (v *view) index(d *doc) {
 			if v.skip && k == "" {
 				return
 			}
+			if v.wanted != nil && !v.wanted.mayHave(k) {
+				return
+			}
 			h := hashKey(v.seed, k)
-			if v.wanted != nil && !v.wanted.has(h) {
+			if v.wanted != nil && !v.wanted.hasHash(h) {
 				return
 			}
 			hashes = append(hashes, h)
@@ -137,22 +140,27 @@ func (v *view) index(d *doc) {
 	}
 }
 
-// wantedSet returns the hashes, under the view's seed, of the keys of
-// the lines the reply looks for; nil when the index is to hold every
-// line: the matcher knows no such lines, or the keys carry state.
-func (v *view) wantedSet(key normalizer) *hashSet {
+// wantedSet returns the filter of the keys of the lines the reply
+// looks for, their hashes under the view's seed; nil when the index is
+// to hold every line: the matcher knows no such lines, or the keys
+// carry state.
+func (v *view) wantedSet(key normalizer) *keyFilter {
 	if v.want == nil || v.key == nil {
 		return nil
 	}
-	var hs []uint64
+	n := 0
+	for _, lines := range v.want {
+		n += len(lines)
+	}
+	f := newKeyFilter(n)
 	for _, lines := range v.want {
 		for _, l := range lines {
 			if k := key(l); !v.skip || k != "" {
-				hs = append(hs, hashKey(v.seed, k))
+				f.add(k, hashKey(v.seed, k))
 			}
 		}
 	}
-	return newHashSet(hs)
+	return f
 }
 
 // whole makes the view's index hold every line from now on: it is
@@ -161,47 +169,90 @@ func (v *view) whole() {
 	v.want, v.wanted, v.hashes, v.ids = nil, nil, nil, nil
 }
 
-// covered makes sure the index answers for key k: a key outside the
-// lines the reply looks for has the index built whole.
+// covered makes sure the index answers for key k: a key that does not
+// pass the filter of the lines the reply looks for has the index built
+// whole. The index holds every line whose key passes, and whether a key
+// passes depends on the key alone, so every line of a key that passes
+// is there.
 func (v *view) covered(d *doc, k string) {
 	v.index(d)
-	if v.wanted != nil && !v.wanted.has(hashKey(v.seed, k)) {
+	if v.wanted != nil && !(v.wanted.mayHave(k) && v.wanted.hasHash(hashKey(v.seed, k))) {
 		v.whole()
 		v.index(d)
 	}
 }
 
-// hashSet is a set of hashes: a bitmap of their low bits, sixteen bits
-// to a hash, passes over most others at the cost of one load.
-type hashSet struct {
-	bits []uint64
-	mask uint64
-	in   map[uint64]struct{}
+// keyFilter is the keys of the lines the reply looks for: a bitmap of
+// their fingerprints (see fingerprint), sixteen bits to a key, which
+// most other keys fail at the cost of a few loads, before their hashes
+// are looked up among theirs.
+type keyFilter struct {
+	bits   []uint64
+	mask   uint64
+	hashes map[uint64]struct{}
 }
 
-func newHashSet(hs []uint64) *hashSet {
+func newKeyFilter(keys int) *keyFilter {
 	n := 64
-	for n < 16*len(hs) {
+	for n < 16*keys {
 		n <<= 1
 	}
-	s := &hashSet{bits: make([]uint64, n/64), mask: uint64(n - 1), in: make(map[uint64]struct{}, len(hs))}
-	for _, h := range hs {
-		b := h & s.mask
-		s.bits[b>>6] |= 1 << (b & 63)
-		s.in[h] = struct{}{}
-	}
-	return s
+	return &keyFilter{bits: make([]uint64, n/64), mask: uint64(n - 1), hashes: make(map[uint64]struct{}, keys)}
 }
 
-func (s *hashSet) len() int { return len(s.in) }
+func (f *keyFilter) add(k string, h uint64) {
+	b := fingerprint(k) & f.mask
+	f.bits[b>>6] |= 1 << (b & 63)
+	f.hashes[h] = struct{}{}
+}
 
-func (s *hashSet) has(h uint64) bool {
-	b := h & s.mask
-	if s.bits[b>>6]&(1<<(b&63)) == 0 {
-		return false
-	}
-	_, ok := s.in[h]
+func (f *keyFilter) len() int { return len(f.hashes) }
+
+// mayHave reports whether k's fingerprint is in the bitmap.
+func (f *keyFilter) mayHave(k string) bool {
+	b := fingerprint(k) & f.mask
+	return f.bits[b>>6]&(1<<(b&63)) != 0
+}
+
+// hasHash reports whether h is the hash of one of the keys.
+func (f *keyFilter) hasHash(h uint64) bool {
+	_, ok := f.hashes[h]
 	return ok
+}
+
+// fingerprint is a cheap hash of a key: its length and its first,
+// middle and last eight bytes, mixed. Lines of one file often share
+// their starts or their ends; rarely all three and their length.
+func fingerprint(k string) uint64 {
+	n := len(k)
+	var a, b uint64
+	if n >= 8 {
+		a, b = load64(k), load64(k[n-8:])
+		if n >= 24 {
+			a ^= load64(k[n/2-4:]) * 0x94d049bb133111eb
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			a = a<<8 | uint64(k[i])
+		}
+	}
+	// Multiplying carries low bits upward only; the shifts bring the
+	// high ones, where the last bytes land, down to the bits the
+	// bitmap reads (murmur3's finaliser).
+	h := a*0x9e3779b97f4a7c15 ^ b ^ uint64(n)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}
+
+// load64 reads the first eight bytes of s, little-endian (one load
+// where the processor allows it).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // hashKey is the hash of a key in the index; a variable so that a test

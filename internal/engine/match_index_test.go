@@ -169,3 +169,37 @@ func TestPartialIndexIsPartial(t *testing.T) {
 		t.Fatalf("after a key not looked for, the index holds %d lines (partial: %v), want all 1000", len(v.ids), v.wanted != nil)
 	}
 }
+
+// TestKeyFilterPassesFew: the filter of the keys looked for lets few
+// other keys through to have their hashes looked up, whether the lines
+// of the file differ at their ends, their starts or their middles (the
+// fingerprint reads eight bytes of each; lines that differ only
+// between them all pass, and are hashed as without a filter).
+func TestKeyFilterPassesFew(t *testing.T) {
+	shapes := map[string]func(i int) string{
+		"ends":    func(i int) string { return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i) },
+		"starts":  func(i int) string { return fmt.Sprintf("%d = compute(x) // the same comment on every line", i) },
+		"middles": func(i int) string { return fmt.Sprintf("\tresult = append(r, item%06d) // the same comment", i) },
+		"short":   func(i int) string { return fmt.Sprint(i) },
+	}
+	for name, line := range shapes {
+		f := newKeyFilter(1000)
+		for i := 0; i < 1000; i++ {
+			f.add(line(i), uint64(i))
+		}
+		for i := 0; i < 1000; i++ {
+			if !f.mayHave(line(i)) {
+				t.Fatalf("%s: key %q, added, fails the filter", name, line(i))
+			}
+		}
+		pass := 0
+		for i := 1000; i < 21000; i++ {
+			if f.mayHave(line(i)) {
+				pass++
+			}
+		}
+		if pass > 20000/10 {
+			t.Errorf("%s: %d of 20000 other keys pass the filter of 1000, want at most a tenth", name, pass)
+		}
+	}
+}
