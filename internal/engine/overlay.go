@@ -61,6 +61,17 @@ func (o *overlay) Read(p string) ([]byte, error) {
 	return o.base.Read(p)
 }
 
+// ReadAhead reads ahead from the base when it can (see AheadReader).
+func (o *overlay) ReadAhead(p string) ([]byte, func() bool, error) {
+	if _, ok := o.files[p]; !ok && !o.deleted[p] {
+		if a, ok := o.base.(AheadReader); ok {
+			return a.ReadAhead(p)
+		}
+	}
+	data, err := o.Read(p)
+	return data, nil, err
+}
+
 func (o *overlay) Paths() ([]string, error) {
 	if !o.listOK {
 		all, err := o.base.Paths()

@@ -97,6 +97,11 @@ func Resolve(src Source, ops []translate.Operation, opts Options) (*Result, erro
 // the change.
 func ResolveContext(ctx context.Context, src Source, ops []translate.Operation, opts Options) (*Result, error) {
 	res, err := resolveOnce(ctx, src, ops, opts, nil)
+	if errors.Is(err, errReadAhead) {
+		// A file read ahead was not the base's: again, from Read.
+		src = plainReads{src}
+		res, err = resolveOnce(ctx, src, ops, opts, nil)
+	}
 	if err != nil || !opts.WholeCalls {
 		return res, err
 	}
@@ -141,9 +146,19 @@ type dropped struct {
 
 // resolveOnce resolves ops, failing the edits drop names (by number)
 // without trying them.
-func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opts Options, drop map[int]dropped) (_ *Result, err error) {
-	defer recoverStopped(&err)
+func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opts Options, drop map[int]dropped) (out *Result, err error) {
 	r := newResolver(src, opts)
+	defer func() {
+		// Nothing resolved on a file read ahead may be used, an error
+		// included, before its check has passed.
+		for _, check := range r.checks {
+			if !check() {
+				out, err = nil, errReadAhead
+				return
+			}
+		}
+	}()
+	defer recoverStopped(&err)
 	r.drop = drop
 	r.ctx = ctx
 	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
@@ -170,6 +185,27 @@ func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opt
 	}
 	res.Changes = r.changes()
 	return res, nil
+}
+
+// errReadAhead: a file's content read ahead (see AheadReader) was not
+// the base's, so nothing resolved on it may be used.
+var errReadAhead = errors.New("engine: a file read ahead is not the base's")
+
+// plainReads is a Source without its AheadReader.
+type plainReads struct{ Source }
+
+// read returns the base's content of p, read ahead when the source can
+// (see AheadReader); the check is kept for the end of the resolution.
+func (r *resolver) read(p string) ([]byte, error) {
+	a, ok := r.src.(AheadReader)
+	if !ok {
+		return r.src.Read(p)
+	}
+	data, check, err := a.ReadAhead(p)
+	if check != nil {
+		r.checks = append(r.checks, check)
+	}
+	return data, err
 }
 
 // fileState is one file as the reply has left it so far.
@@ -217,6 +253,9 @@ type resolver struct {
 	drop  map[int]dropped       // edits failed for their call's sake, by number
 	opsOn map[string]int        // operations by path, counted on first use (editsOf)
 	want  map[string][][]string // the lines they look for, by path (editsOf)
+	// checks are those of the files read ahead (see AheadReader), each
+	// called before the resolution's result is used.
+	checks []func() bool
 }
 
 func newResolver(src Source, opts Options) *resolver {
@@ -276,7 +315,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 	default:
 		f.origPath, f.origMode, f.mode, f.exists = p, e.Mode, e.Mode, true
 		if e.Mode != patch.ModeGitlink {
-			if f.orig, err = r.src.Read(p); err != nil {
+			if f.orig, err = r.read(p); err != nil {
 				return nil, err
 			}
 			if f.refused = r.opts.Limits.checkSize(p, len(f.orig)); f.refused == "" {

@@ -30,6 +30,18 @@ type Source interface {
 	Paths() ([]string, error)
 }
 
+// AheadReader is a Source that can hand out a file's content before it
+// has finished checking that it is the base's: the index source reads a
+// staged file's working-tree copy and hashes it meanwhile. ReadAhead
+// returns the content and, when a check is still due, check, which
+// waits for it and reports whether the content is the base's (nil: it
+// is). The resolver reads a reply's files this way and calls every
+// check before its result is used; when one fails, the reply is
+// resolved again from Read.
+type AheadReader interface {
+	ReadAhead(path string) (data []byte, check func() bool, err error)
+}
+
 // Recorder is where resolved replies go: each Record call makes one
 // commit holding changes on top of the previous one, and returns its id.
 // When ctx ends first, Record returns its error and the commit is not

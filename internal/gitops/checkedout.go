@@ -6,6 +6,7 @@ package gitops
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -20,39 +21,46 @@ import (
 const minCheckedOut = 64 << 10
 
 // readCheckedOut returns the working tree's copy of the staged file
-// path when it is exactly blob e.ID: a regular file of the size the
-// index saw it at last, whose content hashes (collision-detecting
-// SHA-1, as the blob's name) to e.ID. Git's diff reuses working-tree
-// files in the same way (reuse_worktree_file), trusting the stat data
-// where this checks the content: so a file changed since it was
-// staged, one a filter (CRLF, a clean filter) makes different from
-// its blob, or one replaced meanwhile is simply not used. Reading and
-// hashing a file costs less than inflating its blob: 2.3 MB took 4 ms
-// against 7 in a fresh process. ok is false when the copy cannot be
-// used; the caller then reads the blob.
-func (r *Repo) readCheckedOut(path string, e index.Entry) (data []byte, ok bool) {
+// path when it may be exactly blob e.ID: a regular file of the size the
+// index saw it at last. check says whether it is: whether its content
+// hashes (collision-detecting SHA-1, as the blob's name) to e.ID; the
+// hash is computed on another goroutine, and check waits for it. Git's
+// diff reuses working-tree files in the same way (reuse_worktree_file),
+// trusting the stat data where this checks the content: so a file
+// changed since it was staged, one a filter (CRLF, a clean filter)
+// makes different from its blob, or one replaced meanwhile is simply
+// not used. Reading and hashing a file costs less than inflating its
+// blob: 2.3 MB took 4 ms against 7 in a fresh process, and the hashing
+// can go on while the content is used (see ReadAhead). ok is false
+// when there is no such copy; the caller then reads the blob.
+func (r *Repo) readCheckedOut(path string, e index.Entry) (data []byte, check func() bool, ok bool) {
 	if r.root == "" || !e.Mode.Editable() || e.Size < minCheckedOut {
-		return nil, false
+		return nil, nil, false
 	}
 	full := filepath.Join(r.root, filepath.FromSlash(path))
 	fi, err := os.Lstat(full)
 	if err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
-		return nil, false
+		return nil, nil, false
 	}
 	// Not waiting: should a FIFO take the file's place before it is
 	// opened, opening must not wait for a writer.
 	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	defer f.Close()
 	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
-		return nil, false
+		return nil, nil, false
 	}
 	data = make([]byte, fi.Size())
 	h := plumbing.NewHasher(plumbing.BlobObject, fi.Size())
-	if err := odb.ReadSummed(f, data, func(b []byte) { h.Write(b) }); err != nil || h.Sum() != e.ID {
-		return nil, false
+	wait, err := odb.ReadSumming(f, data, func(b []byte) { h.Write(b) })
+	if err != nil {
+		wait()
+		return nil, nil, false
 	}
-	return data, true
+	return data, sync.OnceValue(func() bool {
+		wait()
+		return h.Sum() == e.ID
+	}), true
 }

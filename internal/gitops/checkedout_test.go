@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 )
 
 // bigText is a file of size bytes or a little more, every line
@@ -104,6 +106,15 @@ func TestReadCheckedOut(t *testing.T) {
 			case <-done:
 			case <-time.After(30 * time.Second):
 				t.Fatal("Read did not return")
+			}
+			// Read ahead: the content handed out is the staged one
+			// unless its check fails.
+			if data, check, aerr := src.(engine.AheadReader).ReadAhead("big.txt"); aerr == nil {
+				if (check == nil || check()) && !bytes.Equal(data, []byte(tc.content)) {
+					t.Fatalf("ReadAhead handed out %d bytes that are not the staged content, and its check passed", len(data))
+				}
+			} else if !tc.fails {
+				t.Fatalf("ReadAhead: %v", aerr)
 			}
 			switch {
 			case tc.fails && err == nil:

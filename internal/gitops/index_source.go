@@ -99,12 +99,33 @@ func (s *indexSource) entry(path string) (index.Entry, error) {
 // when that is the staged blob byte for byte (see readCheckedOut), else
 // the blob.
 func (s *indexSource) Read(path string) ([]byte, error) {
+	data, check, err := s.ReadAhead(path)
+	if err == nil && check != nil && !check() {
+		return s.readBlob(path)
+	}
+	return data, err
+}
+
+// ReadAhead is Read handing out the working tree's copy of a staged
+// file before its hash is checked (see engine.AheadReader).
+func (s *indexSource) ReadAhead(path string) ([]byte, func() bool, error) {
+	e, err := s.entry(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if data, check, ok := s.r.readCheckedOut(path, e); ok {
+		return data, check, nil
+	}
+	data, err := s.r.readBlob(path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
+	return data, nil, err
+}
+
+// readBlob reads the staged blob of path, passing over the working
+// tree.
+func (s *indexSource) readBlob(path string) ([]byte, error) {
 	e, err := s.entry(path)
 	if err != nil {
 		return nil, err
-	}
-	if data, ok := s.r.readCheckedOut(path, e); ok {
-		return data, nil
 	}
 	return s.r.readBlob(path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
 }
