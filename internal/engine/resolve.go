@@ -428,6 +428,7 @@ func (r *resolver) changes() []patch.FileChange {
 		case f.origPath != "" && f.exists:
 			c = patch.FileChange{OldPath: f.origPath, NewPath: f.path, OldMode: f.origMode, NewMode: f.mode, Old: f.orig, OldID: f.origID}
 			c.New, c.NewID = f.orig, f.origID
+			c.OldStarts = f.base.startsOf(f.orig)
 			switch {
 			case f.d != f.base:
 				// Deleted and created again: a doc of its own, whose

@@ -121,6 +121,18 @@ func (d *doc) index() (crlf, lf int) {
 	return crlf, lf
 }
 
+// startsOf returns where each line of data starts, and len(data)
+// last, for patch.FileChange.OldStarts, when d is the doc of data as
+// read (no byte order mark before its lines, offsets of 32 bits); nil
+// otherwise.
+func (d *doc) startsOf(data []byte) []int32 {
+	if d == nil || d.bom != "" || d.offs == nil || d.lazy || len(d.text) != len(data) ||
+		len(data) > 0 && unsafe.StringData(d.text) != unsafe.SliceData(data) {
+		return nil
+	}
+	return d.offs
+}
+
 // lineStarts fills offs, one longer than s has lines, with where each
 // line of s starts and, last, len(s); it raises *longest to the length
 // of the longest line and counts the lines that end with CRLF and with

@@ -37,6 +37,13 @@ type FileChange struct {
 	// long contents (see verifyIDs).
 	OldID, NewID string
 
+	// OldStarts, when set, is where each line of Old starts, and
+	// len(Old) last, as a caller that cut Old into lines knows it:
+	// Format then finds the lines around a change without counting
+	// them. Verify never reads it: it counts Old's lines itself, so
+	// that a wrong table cannot make it agree with a wrong diff.
+	OldStarts []int32
+
 	// Regions, when set, are the spans where Old and New differ, as
 	// an editor recorded its edits; Format diffs only around them in a
 	// long file. It checks them and diffs the whole file when they do

@@ -32,7 +32,7 @@ func newFuncFinder(lines *textLines) *funcFinder {
 // one, so git reuses it.
 func (f *funcFinder) find(start int) []byte {
 	if from := max(f.limit+1, 0); from < start {
-		if name, ok := f.lines.lastLine(f.lines.start(from), f.lines.start(start), defaultFuncName); ok {
+		if name, ok := f.lines.lastLineOf(from, start, defaultFuncName); ok {
 			f.cur = name
 		}
 	}

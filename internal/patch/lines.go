@@ -14,10 +14,23 @@ type textLines struct {
 	n    int // lines, a last one without "\n" included
 	line int // the cursor: line `line` starts at byte at
 	at   int
+	// starts, when the caller knew them, is where each line starts,
+	// and len(b) last (see FileChange.OldStarts): a line is then found
+	// without a count.
+	starts []int32
 }
 
 func newTextLines(b []byte) *textLines {
 	return &textLines{b: b, n: lineCount(b)}
+}
+
+// newTextLinesAt is newTextLines with the lines' starts known; starts
+// that cannot be b's (not from 0 to len(b)) are ignored.
+func newTextLinesAt(b []byte, starts []int32) *textLines {
+	if len(starts) == 0 || starts[0] != 0 || int(starts[len(starts)-1]) != len(b) {
+		return newTextLines(b)
+	}
+	return &textLines{b: b, n: len(starts) - 1, starts: starts}
 }
 
 // len is the number of lines.
@@ -25,6 +38,9 @@ func (t *textLines) len() int { return t.n }
 
 // start returns where line i starts, len(b) for i == len().
 func (t *textLines) start(i int) int {
+	if t.starts != nil {
+		return int(t.starts[min(i, t.n)])
+	}
 	switch {
 	case i >= t.n:
 		t.line, t.at = t.n, len(t.b)
@@ -45,6 +61,10 @@ func (t *textLines) start(i int) int {
 // get returns line i with its "\n", capped so that appending to it
 // cannot write over the next line.
 func (t *textLines) get(i int) []byte {
+	if t.starts != nil {
+		s, e := t.starts[i], t.starts[i+1]
+		return t.b[s:e:e]
+	}
 	s := t.start(i)
 	e := bytes.IndexByte(t.b[s:], '\n') + 1
 	if e == 0 {
@@ -89,6 +109,20 @@ func backLines(b []byte, at, n int) int {
 		}
 	}
 	return pos + 1
+}
+
+// lastLineOf is lastLine for lines [from, to), counted from 0.
+func (t *textLines) lastLineOf(from, to int, match func(line []byte) ([]byte, bool)) ([]byte, bool) {
+	if t.starts == nil {
+		return t.lastLine(t.start(from), t.start(to), match)
+	}
+	for i := to - 1; i >= from; i-- {
+		s, e := t.starts[i], t.starts[i+1]
+		if name, ok := match(t.b[s:e:e]); ok {
+			return name, true
+		}
+	}
+	return nil, false
 }
 
 // lastLine returns what match makes of the last line that it takes of

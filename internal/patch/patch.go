@@ -249,7 +249,7 @@ func formatFile(w *bytes.Buffer, c FileChange, opts Options, newID chan string) 
 			newLabel = "/dev/null"
 		}
 		fmt.Fprintf(w, "--- %s%s\n+++ %s%s\n", oldLabel, labelTab(oldLabel), newLabel, labelTab(newLabel))
-		writeHunks(w, c.Old, c.New, c.Regions, opts.Context)
+		writeHunks(w, c.Old, c.New, c.OldStarts, c.Regions, opts.Context)
 	}
 	hashed := ""
 	if newID != nil {
@@ -302,7 +302,7 @@ func labelTab(label string) string {
 // the spans where they differ, a long file is diffed only around them
 // (see regionHunks): a whole-file diff costs time in the file's length
 // for each change, which made many edits to a long file slow.
-func writeHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
+func writeHunks(w *bytes.Buffer, old, new []byte, oldStarts []int32, regions []Span, context int) {
 	if len(old) == 0 {
 		writeWhole(w, new, '+')
 		return
@@ -311,12 +311,12 @@ func writeHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
 		writeWhole(w, old, '-')
 		return
 	}
-	writeDiffHunks(w, old, new, regions, context)
+	writeDiffHunks(w, old, new, oldStarts, regions, context)
 }
 
 // writeDiffHunks writes the hunks of a diff of old and new.
-func writeDiffHunks(w *bytes.Buffer, old, new []byte, regions []Span, context int) {
-	lines := newTextLines(old)
+func writeDiffHunks(w *bytes.Buffer, old, new []byte, oldStarts []int32, regions []Span, context int) {
+	lines := newTextLinesAt(old, oldStarts)
 	var hunks []textdiff.Hunk[[]byte]
 	ok := false
 	if len(regions) > 0 && lines.len() >= RegionMinLines {

@@ -36,7 +36,7 @@ func TestWriteWholeIsTheDiff(t *testing.T) {
 			}
 			var got, want bytes.Buffer
 			writeWhole(&got, []byte(text), sign)
-			writeDiffHunks(&want, old, new, nil, 3)
+			writeDiffHunks(&want, old, new, nil, nil, 3)
 			if got.String() != want.String() {
 				t.Fatalf("%q (added %v):\ngot\n%s\nwant\n%s", text, added, got.String(), want.String())
 			}
