@@ -74,6 +74,14 @@ func TestDocPiecesFollowSplices(t *testing.T) {
 	}
 }
 
+// TestDocBytesSideBySide: TestDocPiecesFollowSplices with every
+// content copied in two halves side by side.
+func TestDocBytesSideBySide(t *testing.T) {
+	defer func(n int) { parallelCopy = n }(parallelCopy)
+	parallelCopy = 1
+	TestDocPiecesFollowSplices(t)
+}
+
 // TestDocLinesAsRead: a doc's lines keep their terminators, CR and all.
 func TestDocLinesAsRead(t *testing.T) {
 	for text, want := range map[string][]string{
