@@ -168,11 +168,15 @@ func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, 
 		return func(i int) {
 			j := &jobs[i]
 			x, y := old[j.ob0:j.ob1], new[j.nb0:j.nb1]
+			xs, ys = appendLines(xs[:0], x), appendLines(ys[:0], y)
 			if !j.seen {
-				j.found = windowChanges(textdiff.Edits(x, y, textdiff.IndentHeuristic()))
+				edits, ok := plainEdits(xs, ys)
+				if !ok {
+					edits = textdiff.Edits(x, y, textdiff.IndentHeuristic())
+				}
+				j.found = windowChanges(edits)
 			}
 			if len(j.found) > 0 {
-				xs, ys = appendLines(xs[:0], x), appendLines(ys[:0], y)
 				j.above, j.below = windowHolds(xs, ys, j.found)
 			}
 		}
@@ -290,6 +294,65 @@ func isBlankLine(l []byte) bool {
 		}
 	}
 	return true
+}
+
+// maxPlainPairs bounds the pairs of lines plainEdits compares.
+const maxPlainPairs = 256
+
+// plainEdits is the diff of a window's lines x and y when it has but
+// one answer: once their common first and last lines are set aside, no
+// line left of x is one left of y, so each is deleted or inserted
+// whole, and neither run can slide along the equal lines around it, so
+// the indent heuristic has no other place to weigh. It returns then
+// the edits textdiff.Edits returns, in the same order, at a fraction
+// of the cost (an edit of a few lines replaced, the usual window); false
+// when the window is not so plain.
+func plainEdits(x, y [][]byte) ([]textdiff.Edit[[]byte], bool) {
+	nx, ny := len(x), len(y)
+	p := 0
+	for p < nx && p < ny && bytes.Equal(x[p], y[p]) {
+		p++
+	}
+	sx, sy := nx, ny
+	for sx > p && sy > p && bytes.Equal(x[sx-1], y[sy-1]) {
+		sx, sy = sx-1, sy-1
+	}
+	if (sx-p)*(sy-p) > maxPlainPairs || !unslidable(x, p, sx) || !unslidable(y, p, sy) {
+		return nil, false
+	}
+	for _, a := range x[p:sx] {
+		for _, b := range y[p:sy] {
+			if bytes.Equal(a, b) {
+				return nil, false
+			}
+		}
+	}
+	if nx+ny == 0 {
+		return nil, true
+	}
+	out := make([]textdiff.Edit[[]byte], 0, sx+sy-p+nx-sx)
+	for s := range p {
+		out = append(out, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: s, Line: x[s]})
+	}
+	for s := p; s < sx; s++ {
+		out = append(out, textdiff.Edit[[]byte]{Op: diff.Delete, LineNoX: s, LineNoY: -1, Line: x[s]})
+	}
+	for t := p; t < sy; t++ {
+		out = append(out, textdiff.Edit[[]byte]{Op: diff.Insert, LineNoX: -1, LineNoY: t, Line: y[t]})
+	}
+	for s, t := sx, sy; s < nx; s, t = s+1, t+1 {
+		out = append(out, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: t, Line: x[s]})
+	}
+	return out, true
+}
+
+// unslidable reports whether the run of lines [a, b) cannot slide up
+// or down along equal lines (see slideRange); an empty run cannot.
+func unslidable(lines [][]byte, a, b int) bool {
+	if a == b {
+		return true
+	}
+	return (a == 0 || !bytes.Equal(lines[a-1], lines[b-1])) && (b == len(lines) || !bytes.Equal(lines[a], lines[b]))
 }
 
 // windowChanges groups the edits of one window into changes, in the
