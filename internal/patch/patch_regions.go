@@ -170,11 +170,10 @@ func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, 
 			x, y := old[j.ob0:j.ob1], new[j.nb0:j.nb1]
 			xs, ys = appendLines(xs[:0], x), appendLines(ys[:0], y)
 			if !j.seen {
-				edits, ok := plainEdits(xs, ys)
-				if !ok {
-					edits = textdiff.Edits(x, y, textdiff.IndentHeuristic())
+				var ok bool
+				if j.found, ok = plainChanges(xs, ys); !ok {
+					j.found = windowChanges(textdiff.Edits(x, y, textdiff.IndentHeuristic()))
 				}
-				j.found = windowChanges(edits)
 			}
 			if len(j.found) > 0 {
 				j.above, j.below = windowHolds(xs, ys, j.found)
@@ -296,18 +295,17 @@ func isBlankLine(l []byte) bool {
 	return true
 }
 
-// maxPlainPairs bounds the pairs of lines plainEdits compares.
+// maxPlainPairs bounds the pairs of lines plainChanges compares.
 const maxPlainPairs = 256
 
-// plainEdits is the diff of a window's lines x and y when it has but
-// one answer: once their common first and last lines are set aside, no
-// line left of x is one left of y, so each is deleted or inserted
-// whole, and neither run can slide along the equal lines around it, so
-// the indent heuristic has no other place to weigh. It returns then
-// the edits textdiff.Edits returns, in the same order, at a fraction
-// of the cost (an edit of a few lines replaced, the usual window); false
-// when the window is not so plain.
-func plainEdits(x, y [][]byte) ([]textdiff.Edit[[]byte], bool) {
+// plainChanges is windowChanges of the diff of a window's lines x and
+// y when that diff has but one answer: once their common first and
+// last lines are set aside, no line left of x is one left of y, so each
+// is deleted or inserted whole, and neither run can slide along the
+// equal lines around it, so the indent heuristic has no other place to
+// weigh. It costs a fraction of the diff (an edit of a few lines
+// replaced, the usual window); false when the window is not so plain.
+func plainChanges(x, y [][]byte) ([]lineChange, bool) {
 	nx, ny := len(x), len(y)
 	p := 0
 	for p < nx && p < ny && bytes.Equal(x[p], y[p]) {
@@ -327,23 +325,17 @@ func plainEdits(x, y [][]byte) ([]textdiff.Edit[[]byte], bool) {
 			}
 		}
 	}
-	if nx+ny == 0 {
+	if p == sx && p == sy {
 		return nil, true
 	}
-	out := make([]textdiff.Edit[[]byte], 0, sx+sy-p+nx-sx)
-	for s := range p {
-		out = append(out, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: s, Line: x[s]})
-	}
+	edits := make([]textdiff.Edit[[]byte], 0, sx-p+sy-p)
 	for s := p; s < sx; s++ {
-		out = append(out, textdiff.Edit[[]byte]{Op: diff.Delete, LineNoX: s, LineNoY: -1, Line: x[s]})
+		edits = append(edits, textdiff.Edit[[]byte]{Op: diff.Delete, LineNoX: s, LineNoY: -1, Line: x[s]})
 	}
 	for t := p; t < sy; t++ {
-		out = append(out, textdiff.Edit[[]byte]{Op: diff.Insert, LineNoX: -1, LineNoY: t, Line: y[t]})
+		edits = append(edits, textdiff.Edit[[]byte]{Op: diff.Insert, LineNoX: -1, LineNoY: t, Line: y[t]})
 	}
-	for s, t := sx, sy; s < nx; s, t = s+1, t+1 {
-		out = append(out, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: t, Line: x[s]})
-	}
-	return out, true
+	return []lineChange{{s0: p, s1: sx, t0: p, t1: sy, edits: edits}}, true
 }
 
 // unslidable reports whether the run of lines [a, b) cannot slide up

@@ -11,12 +11,13 @@ import (
 	"znkr.io/diff/textdiff"
 )
 
-// TestPlainEditsAsTextdiff holds plainEdits to textdiff.Edits with the
-// indent heuristic: on windows of lines drawn from a few, so that lines
-// repeat, runs can slide and replacements share lines, every window it
-// answers gets textdiff's edits exactly, and it answers the plain ones
-// (a few distinct lines replaced).
-func TestPlainEditsAsTextdiff(t *testing.T) {
+// TestPlainChangesAsTextdiff holds plainChanges to the changes of
+// textdiff.Edits with the indent heuristic: on windows of lines drawn
+// from a few, so that lines repeat, runs can slide and replacements
+// share lines, every window it answers gets textdiff's changes exactly,
+// edits and all, and it answers the plain ones (a few distinct lines
+// replaced).
+func TestPlainChangesAsTextdiff(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	pool := []string{"a\n", "b\n", "\n", "  x\n", "}\n", "\tif y {\n", "c"}
 	answered, plain := 0, 0
@@ -42,8 +43,8 @@ func TestPlainEditsAsTextdiff(t *testing.T) {
 			x[len(x)-1] = strings.TrimSuffix(x[len(x)-1], "\n") // a last line without its "\\n"
 		}
 		xb, yb := []byte(strings.Join(x, "")), []byte(strings.Join(y, ""))
-		want := textdiff.Edits(xb, yb, textdiff.IndentHeuristic())
-		got, ok := plainEdits(splitLines(xb), splitLines(yb))
+		want := windowChanges(textdiff.Edits(xb, yb, textdiff.IndentHeuristic()))
+		got, ok := plainChanges(splitLines(xb), splitLines(yb))
 		if !ok {
 			continue
 		}
@@ -52,19 +53,22 @@ func TestPlainEditsAsTextdiff(t *testing.T) {
 			plain++
 		}
 		if !reflect.DeepEqual(norm(got), norm(want)) {
-			t.Fatalf("x %q y %q:\nplainEdits %v\ntextdiff   %v", x, y, got, want)
+			t.Fatalf("x %q y %q:\nplainChanges %v\ntextdiff     %v", x, y, norm(got), norm(want))
 		}
 	}
 	if plain < 5000 || answered == plain {
-		t.Fatalf("plainEdits answered %d windows, %d of them plain replacements: the test does not exercise it", answered, plain)
+		t.Fatalf("plainChanges answered %d windows, %d of them plain replacements: the test does not exercise it", answered, plain)
 	}
 }
 
-// norm makes edits comparable: an empty list whether nil or not.
-func norm(e []textdiff.Edit[[]byte]) []string {
+// norm makes changes comparable: an empty list whether nil or not.
+func norm(cs []lineChange) []string {
 	var out []string
-	for _, x := range e {
-		out = append(out, fmt.Sprintf("%v %d %d %q", x.Op, x.LineNoX, x.LineNoY, bytes.Clone(x.Line)))
+	for _, c := range cs {
+		out = append(out, fmt.Sprintf("[%d,%d) -> [%d,%d)", c.s0, c.s1, c.t0, c.t1))
+		for _, x := range c.edits {
+			out = append(out, fmt.Sprintf("  %v %d %d %q", x.Op, x.LineNoX, x.LineNoY, bytes.Clone(x.Line)))
+		}
 	}
 	return out
 }
