@@ -56,7 +56,7 @@ func replacement(f *fileState, p place, op *translate.Operation, start, end, bas
 			rb.matched[l] = true
 		}
 	}
-	script := alignBlanks(diff.Edits(trimAll(op.Old), trimAll(op.New)), op.Old, op.New)
+	script := alignBlanks(lineEdits(trimAll(op.Old), trimAll(op.New)), op.Old, op.New)
 	if i := standsIn(script, op.Old, op.New, placeholderRule(f.path, linesBefore(d, start), op.New)); i >= 0 {
 		return nil, nil, elisionError(op.New[i])
 	}
@@ -93,6 +93,50 @@ func skippedNote(lines []int, path, what string) []string {
 		ns[i] = l + 1
 	}
 	return []string{fmt.Sprintf("%s %s of %s, which the reply did not show, %s", word, intList(ns), path, what)}
+}
+
+// lineEdits is diff.Edits(x, y). An edit's lines, once their common
+// first and last ones are set aside, most often share none: the script
+// then has but one answer (the diff slides no run without its indent
+// heuristic), each line deleted or inserted whole, written here without
+// the diff's tables (TestLineEditsAsDiff).
+func lineEdits(x, y []string) []diff.Edit[string] {
+	nx, ny := len(x), len(y)
+	p := 0
+	for p < nx && p < ny && x[p] == y[p] {
+		p++
+	}
+	sx, sy := nx, ny
+	for sx > p && sy > p && x[sx-1] == y[sy-1] {
+		sx, sy = sx-1, sy-1
+	}
+	if (sx-p)*(sy-p) > 64 {
+		return diff.Edits(x, y)
+	}
+	for _, a := range x[p:sx] {
+		for _, b := range y[p:sy] {
+			if a == b {
+				return diff.Edits(x, y)
+			}
+		}
+	}
+	if nx+ny == 0 {
+		return nil
+	}
+	out := make([]diff.Edit[string], 0, sx+sy-p+nx-sx)
+	for s := range p {
+		out = append(out, diff.Edit[string]{Op: diff.Match, X: x[s], Y: y[s], PosX: s, PosY: s})
+	}
+	for s := p; s < sx; s++ {
+		out = append(out, diff.Edit[string]{Op: diff.Delete, X: x[s], PosX: s, PosY: -1})
+	}
+	for t := p; t < sy; t++ {
+		out = append(out, diff.Edit[string]{Op: diff.Insert, Y: y[t], PosX: -1, PosY: t})
+	}
+	for s, t := sx, sy; s < nx; s, t = s+1, t+1 {
+		out = append(out, diff.Edit[string]{Op: diff.Match, X: x[s], Y: y[t], PosX: s, PosY: t})
+	}
+	return out
 }
 
 func trimAll(lines []string) []string {
