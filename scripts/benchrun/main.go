@@ -47,8 +47,9 @@ func main() {
 	env := benchEnv(dir)
 	bin := *binary
 	if bin == "" {
+		// Built as the README installs it: static, without cgo.
 		bin = filepath.Join(dir, "git-llm-apply")
-		run(env, ".", "go", "build", "-o", bin, "./cmd/git-llm-apply")
+		run(append(env, "CGO_ENABLED=0"), ".", "go", "build", "-o", bin, "./cmd/git-llm-apply")
 	}
 	b := &bench{env: env, bin: bin, dir: dir}
 	b.report()
