@@ -104,24 +104,29 @@ func BenchmarkViewIndex(b *testing.B) {
 	}
 }
 
+// hunkLine is line i of the file of BenchmarkApplyPatchHunks and
+// scripts/benchrun's case 13: every line unique.
+func hunkLine(i int) string {
+	return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i)
+}
+
 // BenchmarkViewIndexWanted: the trailing-space rung's index of a
 // 50,000-line file of which a reply of 500 hunks looks for 4,000
 // lines: the index holds only theirs.
 func BenchmarkViewIndexWanted(b *testing.B) {
 	const n = 50000
-	line := func(i int) string { return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i) }
 	var file strings.Builder
 	for i := range n {
-		file.WriteString(line(i) + "\n")
+		file.WriteString(hunkLine(i) + "\n")
 	}
 	var want [][]string
 	for k := range 500 {
 		at := k*100 + 50
 		var hunk []string
 		for i := at - 3; i <= at+3; i++ {
-			hunk = append(hunk, line(i))
+			hunk = append(hunk, hunkLine(i))
 		}
-		want = append(want, hunk, []string{strings.Replace(line(at), "total", "sum", 1)})
+		want = append(want, hunk, []string{strings.Replace(hunkLine(at), "total", "sum", 1)})
 	}
 	d := newDoc([]byte(file.String()))
 	b.ReportAllocs()
@@ -138,21 +143,20 @@ func BenchmarkViewIndexWanted(b *testing.B) {
 // apply_patch).
 func BenchmarkApplyPatchHunks(b *testing.B) {
 	const n, hunks = 50000, 500
-	line := func(i int) string { return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i) }
 	var file, doc strings.Builder
 	for i := range n {
-		file.WriteString(line(i) + "\n")
+		file.WriteString(hunkLine(i) + "\n")
 	}
 	doc.WriteString("*** Begin Patch\n*** Update File: calc.py\n")
 	for k := range hunks {
 		at := k*(n/hunks) + n/hunks/2
 		doc.WriteString("@@\n")
 		for i := at - 3; i < at; i++ {
-			doc.WriteString(" " + line(i) + "\n")
+			doc.WriteString(" " + hunkLine(i) + "\n")
 		}
-		doc.WriteString("-" + line(at) + "\n+" + strings.Replace(line(at), "total", "sum", 1) + "\n")
+		doc.WriteString("-" + hunkLine(at) + "\n+" + strings.Replace(hunkLine(at), "total", "sum", 1) + "\n")
 		for i := at + 1; i <= at+3; i++ {
-			doc.WriteString(" " + line(i) + "\n")
+			doc.WriteString(" " + hunkLine(i) + "\n")
 		}
 	}
 	doc.WriteString("*** End Patch\n")
