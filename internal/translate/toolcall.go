@@ -221,20 +221,24 @@ func (a args) filePath(keys ...string) (string, error) {
 }
 
 // lf makes a tool call's text use "\n" line breaks: the engine matches
-// it against files whose line endings it reads as "\n".
+// it against files whose line endings it reads as "\n". The carriage
+// returns right before a "\n" belong to the break, however many: one
+// pass over "\r\r\n" would leave a "\r\n".
 func lf(s string) string {
-	if strings.IndexByte(s, '\r') < 0 {
-		return s
+	for strings.Contains(s, "\r\n") {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
 	}
-	return strings.ReplaceAll(s, "\r\n", "\n")
+	return s
 }
 
 // fileContent is the Content of a Create holding text: lines each
-// ended by "\n" (a new file ends with a newline).
+// ended by "\n" (a new file ends with a newline). Carriage returns
+// ending the text are its last line's break, as they would be before
+// a "\n".
 func fileContent(text string) string {
 	text = lf(text)
 	if text != "" && !strings.HasSuffix(text, "\n") {
-		text += "\n"
+		text = strings.TrimRight(text, "\r") + "\n"
 	}
 	return text
 }

@@ -335,3 +335,28 @@ func TestToolCallsGoldenReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestLineBreaksOfToolText: a tool call's text and a written file's
+// content hold "\n" breaks only, the carriage returns before a break
+// (or ending the content) taken as part of it, and no "\r\n" left.
+func TestLineBreaksOfToolText(t *testing.T) {
+	for _, tc := range []struct{ in, lf, content string }{
+		{"a\r\nb", "a\nb", "a\nb\n"},
+		{"a\r\r\nb\r\n", "a\nb\n", "a\nb\n"},
+		{"a\r\r\r\n", "a\n", "a\n"},
+		{"00\r", "00\r", "00\n"},
+		{"00\r\r", "00\r\r", "00\n"},
+		{"\r", "\r", "\n"},
+		{"a\rb", "a\rb", "a\rb\n"},
+		{"a\n\r", "a\n\r", "a\n\n"},
+		{"", "", ""},
+	} {
+		if got := lf(tc.in); got != tc.lf {
+			t.Errorf("lf(%q) = %q, want %q", tc.in, got, tc.lf)
+		}
+		got := fileContent(tc.in)
+		if got != tc.content || strings.Contains(got, "\r\n") {
+			t.Errorf("fileContent(%q) = %q, want %q", tc.in, got, tc.content)
+		}
+	}
+}
