@@ -204,12 +204,33 @@ func (l *attrLine) matches(path, base string, fold bool) bool {
 	name := path
 	if base != "" {
 		prefix := path[:min(len(base), len(path))]
-		if len(path) <= len(base) || path[len(base)] != '/' || !(prefix == base || fold && strings.EqualFold(prefix, base)) {
+		if len(path) <= len(base) || path[len(base)] != '/' || !(prefix == base || fold && equalFoldASCII(prefix, base)) {
 			return false
 		}
 		name = path[len(base)+1:]
 	}
 	return wildmatch.Match(strings.TrimPrefix(l.pattern, "/"), name, fold)
+}
+
+// equalFoldASCII is git's strncasecmp over equal lengths: it folds
+// ASCII letters only, as core.ignoreCase does everywhere in git.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // attrStack is the attributes files that apply to one path, from the
