@@ -65,8 +65,7 @@ the report as text: the server keeps running.`,
 				return err // exit 2, as every error of the repository (exitCode)
 			}
 			fmt.Fprintf(s.err, "git llm-apply mcp: serving %s on standard input and output; this session records on %s\n", srv.root, srv.branch)
-			t := &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}
-			err = srv.server().Run(ctx, t)
+			err = srv.server().Run(ctx, filteredStdio(s.in, s.out))
 			if ctx.Err() != nil {
 				return nil // told to stop (SIGINT, SIGTERM): a server's normal end
 			}
@@ -142,7 +141,9 @@ func (s *mcpServer) server() *mcp.Server {
 		"with a worked example."}, guard(s.prompt))
 	mcp.AddTool(srv, &mcp.Tool{Name: "log", Annotations: readOnly, Description: "The commits this session recorded on its branch " +
 		"(or branch), oldest first: id, subject and diffstat."}, guard(s.log))
-	mcp.AddTool(srv, &mcp.Tool{Name: "undo", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)},
+	// undo takes a commit off the branch: clients ask their user first.
+	destroys := true
+	mcp.AddTool(srv, &mcp.Tool{Name: "undo", Annotations: &mcp.ToolAnnotations{DestructiveHint: &destroys, OpenWorldHint: new(bool)},
 		Description: "Move the session's branch (or branch) back one commit, taking back this session's last apply. " +
 			"Refused when the branch moved since (someone else committed). The commit stays in the reflog."}, guard(s.undo))
 	return srv

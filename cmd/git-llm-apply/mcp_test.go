@@ -384,3 +384,21 @@ func TestMCPGuard(t *testing.T) {
 		t.Fatalf("%v %v", res, err)
 	}
 }
+
+// TestMCPAnnotations: undo takes a commit off the branch, so it is
+// marked destructive and clients ask their user first; apply only adds.
+func TestMCPAnnotations(t *testing.T) {
+	r := newRepo(t, mcpFiles)
+	cs, _ := mcpClient(t, r.dir, mcpOptions{})
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		a := tool.Annotations
+		destructive := a.DestructiveHint == nil || *a.DestructiveHint // MCP's default is true
+		if want := tool.Name == "undo"; !a.ReadOnlyHint && destructive != want {
+			t.Errorf("%s: destructive %v, want %v", tool.Name, destructive, want)
+		}
+	}
+}
