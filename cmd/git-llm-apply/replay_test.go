@@ -28,7 +28,11 @@ import (
 // requests, apply_patch as a custom tool call, a function call and a
 // shell exec, whose output reports failure with exit_code 1). aider.md
 // is aider's .aider.chat.history.md (#### requests, > tool output, the
-// "failed to match" report naming the block it skipped). replies/ is the
+// "failed to match" report naming the block it skipped). gemini.jsonl
+// is four runs of Gemini CLI's --output-format stream-json, one after
+// another (init, the user message, delta messages, tool_use with
+// parameters, tool_result with status error on the failed replace, a
+// relative file_path as newer Gemini CLI accepts). replies/ is the
 // same session as a directory of replies.
 
 // replayRepo is the repository the session worked on; with drifted set,
@@ -192,7 +196,7 @@ func TestReplayNotASessionLog(t *testing.T) {
 // The session logs of each agent, replayed (these need the session
 // package's readers).
 func TestReplaySessionLogs(t *testing.T) {
-	for _, log := range []string{"claude.jsonl", "codex.jsonl", "aider.md"} {
+	for _, log := range []string{"claude.jsonl", "codex.jsonl", "aider.md", "gemini.jsonl"} {
 		t.Run(log, func(t *testing.T) {
 			want := []string{"Make b upper case.|" + log + "#1", "Make c upper case.|" + log + "#3", "Add notes.md saying hello.|" + log + "#4"}
 			r := replayRepo(t, false)

@@ -27,6 +27,7 @@ var fixtures = []struct {
 	{"codex-old.jsonl", Codex},
 	{"messages-openai.json", Messages},
 	{"messages-anthropic.json", Messages},
+	{"gemini-stream.jsonl", Gemini},
 }
 
 // TestGolden reads each fixture's turns and compares their rendering

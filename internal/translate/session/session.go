@@ -1,6 +1,6 @@
 // Package session reads the logs coding agents keep of whole sessions
-// (aider's chat history, Claude Code's and Codex CLI's JSONL, a generic
-// messages array) as a sequence of turns: a user's request and the
+// (aider's chat history, Claude Code's and Codex CLI's JSONL, Gemini
+// CLI's stream-json, a generic messages array, Cline's task history) as a sequence of turns: a user's request and the
 // edits the agent made up to the next request. It knows nothing of git
 // or of resolving edits: a turn's edits are translate operations.
 //
@@ -33,6 +33,7 @@ const (
 	ClaudeCode Kind = "claude-code" // ~/.claude/projects/*/<session>.jsonl
 	Codex      Kind = "codex"       // ~/.codex/sessions/.../rollout-*.jsonl
 	Messages   Kind = "messages"    // an OpenAI or Anthropic messages array
+	Gemini     Kind = "gemini"      // gemini -p ... --output-format stream-json
 )
 
 // ErrNotSession is the error of Open for input that is no session log
@@ -111,6 +112,8 @@ func Open(r io.Reader, name string) (*Reader, error) {
 		rd.next = newCodexReader(br).next
 	case Messages:
 		rd.next = newMessagesReader(br).next
+	case Gemini:
+		rd.next = newGeminiReader(br).next
 	}
 	return rd, nil
 }

@@ -39,6 +39,11 @@ func TestDetect(t *testing.T) {
 		{"openai messages", `[{"role":"user","content":"hi"}]`, Messages},
 		{"messages after other keys", "{\n \"model\": \"m\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"}\n ]\n}\n", Messages},
 		{"BOM then aider", "\uFEFF#### fix it  \n", Aider},
+		{"gemini init", `{"type":"init","timestamp":"t","session_id":"s","model":"gemini-2.5-pro"}` + "\n", Gemini},
+		{"gemini without init", `{"type":"message","timestamp":"t","role":"user","content":"hi"}` + "\n" + `{"type":"tool_use","timestamp":"t","tool_name":"replace","tool_id":"r","parameters":{}}` + "\n", Gemini},
+		{"gemini tool_use first", `{"type":"tool_use","timestamp":"t","tool_name":"replace","tool_id":"r","parameters":{}}` + "\n", Gemini},
+		{"a hook's tool_name is no log", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{}}` + "\n", ""},
+		{"init without a model is no log", `{"type":"init","session_id":"s"}` + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
