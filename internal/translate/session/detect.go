@@ -78,7 +78,30 @@ func detectArray(b []byte) (Kind, string) {
 	if ok, why := firstObjectHasRole(dec); !ok {
 		return "", why
 	}
+	if clineTask(b) {
+		return Cline, ""
+	}
 	return Messages, ""
+}
+
+// clineTask reports whether the array b opens with Cline's first user
+// message, the task in <task> tags (Cline's src/core/task/index.ts,
+// startTask). A first message cut by the peek leaves it Messages; the
+// reader still tells the task from its text.
+func clineTask(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return false
+	}
+	var msg chatMessage
+	if dec.Decode(&msg) != nil || msg.Role != "user" {
+		return false
+	}
+	items, text, err := contentItems(msg.Content)
+	if err != nil {
+		return false
+	}
+	return isClineTask(items, text)
 }
 
 // firstObjectHasRole reads the keys of the object dec is at, looking

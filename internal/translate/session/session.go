@@ -33,6 +33,7 @@ const (
 	ClaudeCode Kind = "claude-code" // ~/.claude/projects/*/<session>.jsonl
 	Codex      Kind = "codex"       // ~/.codex/sessions/.../rollout-*.jsonl
 	Messages   Kind = "messages"    // an OpenAI or Anthropic messages array
+	Cline      Kind = "cline"       // Cline's tasks/<id>/api_conversation_history.json
 	Gemini     Kind = "gemini"      // gemini -p ... --output-format stream-json
 )
 
@@ -65,6 +66,19 @@ type Turn struct {
 	// is an error, a block aider reported as not matching): the agent
 	// went on without them, so they are not replayed, only reported.
 	Skipped []Skip
+	// Saved are the files as the agent saved them after the turn's
+	// last edit of each, when the log carries them (Cline's
+	// <final_file_content>): replay compares what it records with
+	// them.
+	Saved []Saved
+}
+
+// Saved is a file's content as the session saved it.
+type Saved struct {
+	Line    int    // log line of the tool result carrying it
+	Path    string // the path the turn's operations name the file by
+	Name    string // the path the log names it by (Cline's relPath)
+	Content string
 }
 
 // Skip is an edit of the log that is not replayed.
@@ -112,6 +126,10 @@ func Open(r io.Reader, name string) (*Reader, error) {
 		rd.next = newCodexReader(br).next
 	case Messages:
 		rd.next = newMessagesReader(br).next
+	case Cline:
+		m := newMessagesReader(br)
+		m.cline, m.kind = true, Cline
+		rd.next = m.next
 	case Gemini:
 		rd.next = newGeminiReader(br).next
 	}
