@@ -29,8 +29,9 @@ func replayCommand(s streams) *cli.Command {
 request and everything the agent did up to the next request) that changed
 files, in order, on one branch, as apply records replies. SESSION is a
 session log, its kind found from its content (aider's .aider.chat.history.md,
-Claude Code's session JSONL, a Codex CLI rollout JSONL, an OpenAI or
-Anthropic messages array), "-" for a log on standard input, or a directory
+Claude Code's session JSONL, a Codex CLI rollout JSONL, Gemini CLI's
+--output-format stream-json, an OpenAI or Anthropic messages array, a
+Cline task's api_conversation_history.json), "-" for a log on standard input, or a directory
 of replies, each of its files one turn read with --format. Several
 SESSIONs are replayed in order onto the same branch.
 
@@ -41,8 +42,11 @@ subject and body of every commit and keeps the trailers. The default
 branch is llm/<slug of the first request>. Edits the session itself saw
 fail (a tool result that is an error, a user's rejection included, a call
 with no result in the log, a Codex call whose output reports a failure, a
-block aider reported as not matching) are not replayed: the report lists
-them. Turns without edits record nothing; -v lists them.
+block aider reported as not matching; a Gemini tool_result with status
+error; Cline's tool error or denial) are not replayed: the report lists
+them. Where a Cline log carries a file as Cline saved it
+(<final_file_content>), a recorded file that differs from it is a warning
+naming the file. Turns without edits record nothing; -v lists them.
 
 A turn with a failed edit stops the replay there: the commits before it
 stay on the branch, the report names the turn and its log line, and the
@@ -150,6 +154,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 		if cur.dir && errors.Is(r.Err, translate.ErrNoEdits) {
 			r.Status, r.Err = noEdits, nil // a reply file with no edit is a turn without edits
 		}
+		compareSaved(r, cur.saved)
 		r.Compact(o.PatchDir == "") // -o writes the patch files from the contents at the end
 		keep(r, cur)
 		if r.Failed() && !o.Partial {
@@ -249,6 +254,7 @@ type replayTurn struct {
 	info  *engine.TurnReport
 	dir   bool // a reply of a directory
 	empty bool // a log turn that edited nothing
+	saved []session.Saved
 }
 
 // turnCursor reads the turns of the SESSIONs in order, one at a time.
@@ -378,5 +384,5 @@ func (src *replaySource) turn(t *session.Turn) *replayTurn {
 		Trailers: []string{fmt.Sprintf("LLM-Session: %s#%d", src.label, t.N)},
 	}
 	empty := t.Reply == nil || len(t.Reply.Ops) == 0 && len(t.Reply.Failed) == 0
-	return &replayTurn{in: in, info: info, empty: empty}
+	return &replayTurn{in: in, info: info, empty: empty, saved: t.Saved}
 }

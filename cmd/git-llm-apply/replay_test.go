@@ -28,7 +28,11 @@ import (
 // requests, apply_patch as a custom tool call, a function call and a
 // shell exec, whose output reports failure with exit_code 1). aider.md
 // is aider's .aider.chat.history.md (#### requests, > tool output, the
-// "failed to match" report naming the block it skipped). replies/ is the
+// "failed to match" report naming the block it skipped). gemini.jsonl
+// is four runs of Gemini CLI's --output-format stream-json, one after
+// another (init, the user message, delta messages, tool_use with
+// parameters, tool_result with status error on the failed replace, a
+// relative file_path as newer Gemini CLI accepts). replies/ is the
 // same session as a directory of replies.
 
 // replayRepo is the repository the session worked on; with drifted set,
@@ -192,7 +196,7 @@ func TestReplayNotASessionLog(t *testing.T) {
 // The session logs of each agent, replayed (these need the session
 // package's readers).
 func TestReplaySessionLogs(t *testing.T) {
-	for _, log := range []string{"claude.jsonl", "codex.jsonl", "aider.md"} {
+	for _, log := range []string{"claude.jsonl", "codex.jsonl", "aider.md", "gemini.jsonl"} {
 		t.Run(log, func(t *testing.T) {
 			want := []string{"Make b upper case.|" + log + "#1", "Make c upper case.|" + log + "#3", "Add notes.md saying hello.|" + log + "#4"}
 			r := replayRepo(t, false)
@@ -259,5 +263,67 @@ func checkReplayJSON(t *testing.T, stdout string) {
 	}
 	if want := "1:recorded:0 2:no-edits:0 3:recorded:1 4:recorded:0"; strings.Join(got, " ") != want || !doc.OK {
 		t.Errorf("--json turns %q (ok %v), want %q", strings.Join(got, " "), doc.OK, want)
+	}
+}
+
+// A Cline task history (cline.json, tasks/<id>/api_conversation_history.json):
+// tool results come back as user messages and are no requests, so the
+// task is one turn and the <feedback> and <answer> messages the next
+// ones. The README as Cline saved it differs from what the model wrote
+// (the user edited it in the diff view): a warning naming the file, in
+// the human report and in --json, and the replay succeeds; the saved
+// app.ts differs only by CRLF and a trailing blank line, which is no
+// difference.
+func TestReplayCline(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		r := newRepo(t, map[string]string{"src/app.ts": "export const x = 1\n"})
+		before := r.snapshot()
+		args := []string{"replay", fixture(t, "cline.json")}
+		if asJSON {
+			args = []string{"replay", "--json", fixture(t, "cline.json")}
+		}
+		res := r.run(args...)
+		if res.code != 0 {
+			t.Fatalf("exit %d\n%s", res.code, res.stderr)
+		}
+		r.assertUntouched(before)
+		r.fsck()
+		b := r.llmBranch()
+		checkCommits(t, r, b, []string{"Add a greeting to src/app.ts|cline.json#1", "Say hello instead|cline.json#2"})
+		if got := r.show(b, "src/app.ts"); got != "export const x = 1\nexport const greet = () => \"hello\"\n" {
+			t.Errorf("src/app.ts at the tip: %q", got)
+		}
+		if got := r.show(b, "README.md"); got != "# App\n\nSays hi.\n" {
+			t.Errorf("README.md at the tip: %q, want the model's content", got)
+		}
+		if !asJSON {
+			if !strings.Contains(res.stderr, "README.md as recorded differs from the file the session saved") || strings.Contains(res.stderr, "src/app.ts as recorded differs") {
+				t.Errorf("the human report does not warn about README.md alone:\n%s", res.stderr)
+			}
+			continue
+		}
+		var doc struct {
+			Replies []struct {
+				Turn     int      `json:"turn"`
+				Status   string   `json:"status"`
+				Warnings []string `json:"warnings"`
+				Skipped  []struct {
+					Path string `json:"path"`
+				} `json:"skipped"`
+			} `json:"replies"`
+		}
+		if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
+			t.Fatalf("--json: %v\n%s", err, res.stdout)
+		}
+		var got []string
+		for _, rep := range doc.Replies {
+			got = append(got, fmt.Sprintf("%d:%s:%d skipped:%d warnings", rep.Turn, rep.Status, len(rep.Skipped), len(rep.Warnings)))
+		}
+		if want := "1:recorded:2 skipped:1 warnings 2:recorded:1 skipped:0 warnings 3:no-edits:0 skipped:0 warnings"; strings.Join(got, " ") != want {
+			t.Errorf("--json turns %q, want %q", strings.Join(got, " "), want)
+		}
+		if len(doc.Replies) > 0 && len(doc.Replies[0].Warnings) == 1 && !strings.Contains(doc.Replies[0].Warnings[0], "README.md") {
+			t.Errorf("the warning does not name README.md: %s", doc.Replies[0].Warnings[0])
+		}
 	}
 }

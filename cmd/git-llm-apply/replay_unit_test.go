@@ -62,3 +62,31 @@ func TestMeterUnknownTotal(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
 }
+
+// TestSavedDiffers: a recorded file and Cline's saved content are the
+// same when they differ only as Cline's editor ignores (CRLF, the
+// white space ending the file), and differ from the first other line.
+func TestSavedDiffers(t *testing.T) {
+	for _, tc := range []struct {
+		recorded, saved string
+		line            int // 0: the same
+	}{
+		{"a\nb\n", "a\nb\n", 0},
+		{"a\nb\n", "a\r\nb\r\n", 0},
+		{"a\r\nb\r\n", "a\nb\n", 0},
+		{"a\nb", "a\nb\n", 0},
+		{"a\nb\n", "a\nb\n\n\n", 0},
+		{"a\nb  \n", "a\nb\n", 0},
+		{"", "\n", 0},
+		{"a\nb\n", "a\nc\n", 2},
+		{"a\nb\n", "a\nb\nc\n", 3},
+		{"a\n\nb\n", "a\nb\n", 2},
+		{"a \nb\n", "a\nb\n", 1},
+		{"a\nb\n", "", 1},
+	} {
+		line, differs := savedDiffers(tc.recorded, tc.saved)
+		if differs != (tc.line != 0) || line != tc.line {
+			t.Errorf("savedDiffers(%q, %q) = %d, %v; want line %d", tc.recorded, tc.saved, line, differs, tc.line)
+		}
+	}
+}

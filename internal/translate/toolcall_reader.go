@@ -13,7 +13,9 @@ import (
 //     "args", an object or a string holding one), {"tool": N, ...}
 //     whose input is "input"/"arguments"/"args" or the object's other
 //     fields, {"tool_name": N, "tool_input": {...}} (a Claude Code
-//     hook's);
+//     hook's), {"type": "tool_use", "tool_name": N, "parameters":
+//     {...}} (an event of Gemini CLI's --output-format stream-json,
+//     ToolUseEvent in packages/core/src/output/types.ts);
 //   - an array of them, or JSON Lines (one value per line), or values
 //     one after another;
 //   - an OpenAI message: {"tool_calls": [{"function": {"name": N,
@@ -102,6 +104,7 @@ type callReader struct {
 	// the others (in a Markdown fence they are just JSON).
 	calls       int
 	warnUnknown bool
+	lastDelta   bool // the last prose came from a streamed piece
 }
 
 // readJSON reads src, JSON text whose first line is reply line first.
@@ -237,7 +240,7 @@ func (c *callReader) object(i int, top bool, depth int) {
 		call(str("name"), "input", "arguments", "args", "parameters")
 		return
 	case str("tool_name") != "":
-		call(str("tool_name"), "tool_input", "input")
+		call(str("tool_name"), "tool_input", "input", "parameters")
 		return
 	case str("tool") != "":
 		if hasAny(get, "input", "arguments", "args", "parameters") {
@@ -257,7 +260,11 @@ func (c *callReader) object(i int, top bool, depth int) {
 			switch c.src[f.start] {
 			case '"':
 				s, _ := jsonString(c.src[f.start:f.end])
-				c.text(s)
+				if d, ok := get("delta"); ok && c.src[d.start:d.end] == "true" {
+					c.delta(s) // a piece of a Gemini CLI stream-json message
+				} else {
+					c.text(s)
+				}
 			case '[', '{':
 				c.value(f.start, false, depth+1)
 			}
@@ -304,6 +311,7 @@ func (c *callReader) nested(i, line int, key string) {
 // raw ("" when the call has none): an object, or a string holding the
 // object (OpenAI's arguments) or the input itself (a custom tool's).
 func (c *callReader) call(name, raw string, line int) {
+	c.lastDelta = false // the pieces after a call are another message
 	if name == "" {
 		c.r.failf(line, "", "a tool call without the name of its tool")
 		return
@@ -337,6 +345,7 @@ func (c *callReader) call(name, raw string, line int) {
 // text adds a text item to the prose, a blank line after the one
 // before.
 func (c *callReader) text(s string) {
+	c.lastDelta = false
 	if strings.TrimSpace(s) == "" {
 		return
 	}
@@ -348,6 +357,23 @@ func (c *callReader) text(s string) {
 			c.prose = append(c.prose, l)
 		}
 	}
+}
+
+// delta continues the prose with s, a piece of a message streamed in
+// pieces (Gemini CLI's stream-json "delta": true), where the last
+// piece stopped.
+func (c *callReader) delta(s string) {
+	if !c.lastDelta || len(c.prose) == 0 {
+		c.text(s)
+		c.lastDelta = len(c.prose) > 0
+		if !strings.HasSuffix(s, "\n") {
+			return
+		}
+		s = "\n" // the piece's line ends: the next piece starts a line
+	}
+	parts := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	c.prose[len(c.prose)-1] += parts[0]
+	c.prose = append(c.prose, parts[1:]...)
 }
 
 // trimProse drops the blank lines that end prose.

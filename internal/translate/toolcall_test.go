@@ -194,6 +194,22 @@ func TestParseToolCalls(t *testing.T) {
 		{"Gemini parts", "{\"role\": \"model\", \"parts\": [\n {\"text\": \"Both.\"},\n {\"functionCall\": {\"name\": \"replace\", \"args\": {\"file_path\": \"a\", \"old_string\": \"x\", \"new_string\": \"y\", \"expected_replacements\": 2}}}\n]}",
 			"3 replace a \"x\"->\"y\" count=2\nprose [\"Both.\"]"},
 		{"Gemini candidates", `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"write_file","args":{"file_path":"a","content":"a"}}}]}}]}`, `1 create a "a\n" overwrite`},
+		{"Gemini stream-json", `{"type":"init","session_id":"s","model":"gemini-2.5-pro"}` + "\n" +
+			`{"type":"message","role":"user","content":"Fix a."}` + "\n" +
+			`{"type":"tool_use","tool_name":"replace","tool_id":"r1","parameters":{"file_path":"/w/a","old_string":"x","new_string":"y","expected_replacements":2}}` + "\n" +
+			`{"type":"tool_result","tool_id":"r1","status":"success","output":"ok"}` + "\n" +
+			`{"type":"tool_use","tool_name":"write_file","tool_id":"w1","parameters":{"file_path":"/w/b","content":"b"}}` + "\n" +
+			`{"type":"tool_use","tool_name":"read_file","tool_id":"r2","parameters":{"absolute_path":"/w/a"}}` + "\n" +
+			`{"type":"result","status":"success","stats":{"total_tokens":1,"models":{}}}`,
+			"3 replace /w/a \"x\"->\"y\" count=2\n5 create /w/b \"b\\n\" overwrite"},
+		{"Gemini stream-json without parameters", `{"type":"tool_use","tool_name":"replace","tool_id":"r1"}`, "1 failed : the call of replace has no arguments"},
+		{"Gemini stream-json message pieces", `{"type":"message","role":"assistant","content":"Fixing","delta":true}` + "\n" +
+			`{"type":"message","role":"assistant","content":" a.\nThen","delta":true}` + "\n" +
+			`{"type":"message","role":"assistant","content":" b.\n","delta":true}` + "\n" +
+			`{"type":"message","role":"assistant","content":"Done","delta":true}` + "\n" +
+			`{"type":"tool_use","tool_name":"write_file","tool_id":"w1","parameters":{"file_path":"b","content":"b"}}` + "\n" +
+			`{"type":"message","role":"assistant","content":"All.","delta":true}`,
+			"5 create b \"b\\n\" overwrite\nprose [\"Fixing a.\" \"Then b.\" \"Done\" \"\" \"All.\"]"},
 		{"messages array", `[{"role":"user","content":"Write a."},{"role":"assistant","content":[{"type":"tool_use","name":"Write","input":{"file_path":"a","content":"a"}}]},{"role":"tool","content":"ok"}]`, `1 create a "a\n" overwrite`},
 		{"a byte order mark", "\uFEFF" + editA, `1 replace a.py "x = 1"->"x = 2"`},
 		{"a call that fails, the next counts", "[\n{\"name\":\"Edit\",\"input\":{\"file_path\":\"a\"}},\n" + editA + "\n]",
@@ -302,6 +318,7 @@ func TestToolCallsGoldenReplies(t *testing.T) {
 		"codex-apply-patch":            "4 edit calc.py root=/home/dev/calc [apply-patch]\n4 create test_calc.py \"from calc import add\\n\\n\\ndef test_add():\\n    assert add(2, 3) == 5\\n\" overwrite root=/home/dev/calc [apply-patch]",
 		"edit-not-unique":              "8 replace limits.ini \"limit = 10\"->\"limit = 20\"",
 		"gemini-expected-replacements": "7 replace client.js \"OLD_URL\"->\"API_URL\" count=2",
+		"gemini-stream-json":           "5 replace /home/dev/tool/README.md \"Run it.\"->\"Run it with `tool run`.\"\n7 create /home/dev/tool/docs/usage.md \"tool run\\n\" overwrite",
 		"insert-top-and-end":           "2 insert notes.txt after=3 [\"delta\"]\n3 insert notes.txt after=0 [\"# Notes\"]",
 		"jsonl-mixed":                  "1 replace main.go \"println(\\\"v1\\\")\"->\"println(\\\"v2\\\")\"\n2 create VERSION \"2.0.0\\n\" overwrite\n4 create NEWS \"v2: a new version.\\n\"\n5 replace VERSION \"2.0.0\"->\"2.0.1\"",
 		"malformed":                    "error",

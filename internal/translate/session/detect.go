@@ -78,7 +78,30 @@ func detectArray(b []byte) (Kind, string) {
 	if ok, why := firstObjectHasRole(dec); !ok {
 		return "", why
 	}
+	if clineTask(b) {
+		return Cline, ""
+	}
 	return Messages, ""
+}
+
+// clineTask reports whether the array b opens with Cline's first user
+// message, the task in <task> tags (Cline's src/core/task/index.ts,
+// startTask). A first message cut by the peek leaves it Messages; the
+// reader still tells the task from its text.
+func clineTask(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return false
+	}
+	var msg chatMessage
+	if dec.Decode(&msg) != nil || msg.Role != "user" {
+		return false
+	}
+	items, text, err := contentItems(msg.Content)
+	if err != nil {
+		return false
+	}
+	return isClineTask(items, text)
 }
 
 // firstObjectHasRole reads the keys of the object dec is at, looking
@@ -137,7 +160,7 @@ func detectObjects(b []byte, whole bool) (Kind, string) {
 		}
 	}
 	if sawLine {
-		return "", "JSON lines that are neither Claude Code nor Codex CLI session records"
+		return "", "JSON lines that are neither Claude Code, Codex CLI nor Gemini CLI session records"
 	}
 	// One object over several lines: {"messages": [...]}.
 	dec := json.NewDecoder(bytes.NewReader(all))
@@ -168,7 +191,8 @@ func detectObjects(b []byte, whole bool) (Kind, string) {
 	return "", "a JSON object that is no session log"
 }
 
-// lineKind tells a JSON Lines record: Codex's RolloutLine envelope
+// lineKind tells a JSON Lines record: Gemini CLI's stream-json events,
+// Codex's RolloutLine envelope
 // (codex-rs/protocol/src/protocol.rs: {"timestamp", "type", "payload"}),
 // Codex's older records (the session meta line, ResponseItems of
 // codex-rs/protocol/src/models.rs, {"record_type": "state"}), or Claude
@@ -186,6 +210,9 @@ func lineKind(obj map[string]json.RawMessage) Kind {
 			return ClaudeCode
 		}
 	}
+	if isGeminiEvent(obj, typ) {
+		return Gemini
+	}
 	if _, ok := obj["record_type"]; ok {
 		return Codex
 	}
@@ -201,6 +228,26 @@ func lineKind(obj map[string]json.RawMessage) Kind {
 		}
 	}
 	return ""
+}
+
+// isGeminiEvent tells an event of Gemini CLI's stream-json
+// (packages/core/src/output/types.ts): init names session_id and model,
+// a call tool_name and tool_id, a result tool_id and status, a message
+// a role and a string content (Codex's message items hold a list).
+func isGeminiEvent(obj map[string]json.RawMessage, typ string) bool {
+	has := func(k string) bool { _, ok := obj[k]; return ok }
+	switch typ {
+	case "init":
+		return has("session_id") && has("model")
+	case "tool_use":
+		return has("tool_name") && has("tool_id")
+	case "tool_result":
+		return has("tool_id") && has("status")
+	case "message":
+		c := obj["content"]
+		return has("role") && has("timestamp") && len(c) > 0 && c[0] == '"'
+	}
+	return false
 }
 
 // jsonString is the string a raw JSON value holds, or "".

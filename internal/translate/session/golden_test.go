@@ -27,6 +27,8 @@ var fixtures = []struct {
 	{"codex-old.jsonl", Codex},
 	{"messages-openai.json", Messages},
 	{"messages-anthropic.json", Messages},
+	{"gemini-stream.jsonl", Gemini},
+	{"cline-task.json", Cline},
 }
 
 // TestGolden reads each fixture's turns and compares their rendering
@@ -88,6 +90,9 @@ func renderTurn(b *strings.Builder, t *Turn) {
 	}
 	for _, s := range t.Skipped {
 		fmt.Fprintf(b, "skipped line %d %s: %s\n", s.Line, s.Path, s.Why)
+	}
+	for _, s := range t.Saved {
+		fmt.Fprintf(b, "saved line %d %s (%s): %q\n", s.Line, s.Path, s.Name, s.Content)
 	}
 	if t.Reply == nil {
 		b.WriteString("no edit\n")

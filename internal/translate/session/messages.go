@@ -39,6 +39,11 @@ type messagesReader struct {
 	calls []claudeCall
 	res   map[string]claudeResult
 	state int // 0: before the array, 1: in it, 2: after it
+	kind  Kind
+	// cline: the array is a Cline task history (see cline.go).
+	cline bool
+	xml   []clineUnit      // Cline: the XML calls awaiting their results
+	saved map[string]Saved // Cline: the saved content a native call's result carries, by call id
 }
 
 type chatMessage struct {
@@ -57,11 +62,11 @@ type chatMessage struct {
 
 func newMessagesReader(r *bufio.Reader) *messagesReader {
 	src := &countingReader{r: r, line: 1}
-	return &messagesReader{src: src, dec: json.NewDecoder(src)}
+	return &messagesReader{src: src, dec: json.NewDecoder(src), kind: Messages}
 }
 
 func (m *messagesReader) errAt(msg string) error {
-	return &LineError{Kind: Messages, Line: m.src.lineAt(m.dec.InputOffset()), Msg: msg}
+	return &LineError{Kind: m.kind, Line: m.src.lineAt(m.dec.InputOffset()), Msg: msg}
 }
 
 // enter reads up to the first message: "[" or {..."messages": [.
@@ -116,14 +121,33 @@ func (m *messagesReader) next() (*Turn, error) {
 		line := m.src.lineAt(m.dec.InputOffset()) - bytes.Count(raw, []byte("\n"))
 		var msg chatMessage
 		if err := json.Unmarshal(raw, &msg); err != nil {
-			return nil, &LineError{Kind: Messages, Line: line, Msg: "not a message object: " + err.Error()}
+			return nil, &LineError{Kind: m.kind, Line: line, Msg: "not a message object: " + err.Error()}
 		}
 		items, text, err := contentItems(msg.Content)
 		if err != nil {
-			return nil, &LineError{Kind: Messages, Line: line, Msg: "content: " + err.Error()}
+			return nil, &LineError{Kind: m.kind, Line: line, Msg: "content: " + err.Error()}
+		}
+		if msg.Role == "user" && !m.cline && m.n == 0 && isClineTask(items, text) {
+			m.cline = true
 		}
 		switch msg.Role {
 		case "user":
+			if m.cline {
+				req, ok := m.clineUser(items, text, line)
+				if !ok {
+					continue
+				}
+				var done *Turn
+				if !m.b.empty() {
+					done = m.finish()
+				}
+				m.n++
+				m.b.open(m.n, line, req)
+				if done != nil {
+					return done, nil
+				}
+				continue
+			}
 			if req, ok := chatRequest(items, text); ok {
 				var done *Turn
 				if !m.b.empty() {
@@ -202,13 +226,17 @@ func (m *messagesReader) assistant(msg *chatMessage, items []anthropicItem, text
 		return
 	}
 	m.b.say(strings.Join(r.Prose, "\n"))
-	for _, op := range r.Ops {
-		op.Line = line
-		m.b.ops = append(m.b.ops, op)
-	}
-	for _, f := range r.Failed {
-		f.Line = line
-		m.b.failed = append(m.b.failed, f)
+	if m.cline {
+		m.xml = append(m.xml, clineUnits(r, line)...)
+	} else {
+		for _, op := range r.Ops {
+			op.Line = line
+			m.b.ops = append(m.b.ops, op)
+		}
+		for _, f := range r.Failed {
+			f.Line = line
+			m.b.failed = append(m.b.failed, f)
+		}
 	}
 	var perr *translate.ParseError
 	if errors.As(err, &perr) {
@@ -224,6 +252,10 @@ func (m *messagesReader) assistant(msg *chatMessage, items []anthropicItem, text
 }
 
 func (m *messagesReader) finish() *Turn {
+	if m.cline {
+		m.clineResolve(nil, 0)
+		return m.b.finish()
+	}
 	for _, call := range m.calls {
 		res, answered := m.res[call.id]
 		path := inputPath(call.input)

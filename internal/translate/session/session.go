@@ -1,6 +1,6 @@
 // Package session reads the logs coding agents keep of whole sessions
-// (aider's chat history, Claude Code's and Codex CLI's JSONL, a generic
-// messages array) as a sequence of turns: a user's request and the
+// (aider's chat history, Claude Code's and Codex CLI's JSONL, Gemini
+// CLI's stream-json, a generic messages array, Cline's task history) as a sequence of turns: a user's request and the
 // edits the agent made up to the next request. It knows nothing of git
 // or of resolving edits: a turn's edits are translate operations.
 //
@@ -33,6 +33,8 @@ const (
 	ClaudeCode Kind = "claude-code" // ~/.claude/projects/*/<session>.jsonl
 	Codex      Kind = "codex"       // ~/.codex/sessions/.../rollout-*.jsonl
 	Messages   Kind = "messages"    // an OpenAI or Anthropic messages array
+	Cline      Kind = "cline"       // Cline's tasks/<id>/api_conversation_history.json
+	Gemini     Kind = "gemini"      // gemini -p ... --output-format stream-json
 )
 
 // ErrNotSession is the error of Open for input that is no session log
@@ -64,6 +66,19 @@ type Turn struct {
 	// is an error, a block aider reported as not matching): the agent
 	// went on without them, so they are not replayed, only reported.
 	Skipped []Skip
+	// Saved are the files as the agent saved them after the turn's
+	// last edit of each, when the log carries them (Cline's
+	// <final_file_content>): replay compares what it records with
+	// them.
+	Saved []Saved
+}
+
+// Saved is a file's content as the session saved it.
+type Saved struct {
+	Line    int    // log line of the tool result carrying it
+	Path    string // the path the turn's operations name the file by
+	Name    string // the path the log names it by (Cline's relPath)
+	Content string
 }
 
 // Skip is an edit of the log that is not replayed.
@@ -111,6 +126,12 @@ func Open(r io.Reader, name string) (*Reader, error) {
 		rd.next = newCodexReader(br).next
 	case Messages:
 		rd.next = newMessagesReader(br).next
+	case Cline:
+		m := newMessagesReader(br)
+		m.cline, m.kind = true, Cline
+		rd.next = m.next
+	case Gemini:
+		rd.next = newGeminiReader(br).next
 	}
 	return rd, nil
 }

@@ -39,6 +39,15 @@ func TestDetect(t *testing.T) {
 		{"openai messages", `[{"role":"user","content":"hi"}]`, Messages},
 		{"messages after other keys", "{\n \"model\": \"m\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"}\n ]\n}\n", Messages},
 		{"BOM then aider", "\uFEFF#### fix it  \n", Aider},
+		{"cline task", `[{"role":"user","content":[{"type":"text","text":"<task>\nfix it\n</task>"},{"type":"text","text":"<environment_details>\n</environment_details>"}]}]`, Cline},
+		{"cline task as a string", `[{"role":"user","content":"  <task>\nfix it\n</task>"}]`, Cline},
+		{"a task tag later is a messages array", `[{"role":"user","content":"see <task>"}]`, Messages},
+		{"a task from the assistant is a messages array", `[{"role":"assistant","content":"<task>"}]`, Messages},
+		{"gemini init", `{"type":"init","timestamp":"t","session_id":"s","model":"gemini-2.5-pro"}` + "\n", Gemini},
+		{"gemini without init", `{"type":"message","timestamp":"t","role":"user","content":"hi"}` + "\n" + `{"type":"tool_use","timestamp":"t","tool_name":"replace","tool_id":"r","parameters":{}}` + "\n", Gemini},
+		{"gemini tool_use first", `{"type":"tool_use","timestamp":"t","tool_name":"replace","tool_id":"r","parameters":{}}` + "\n", Gemini},
+		{"a hook's tool_name is no log", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{}}` + "\n", ""},
+		{"init without a model is no log", `{"type":"init","session_id":"s"}` + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
