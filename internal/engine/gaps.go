@@ -135,7 +135,7 @@ func (rb *rebuild) gap(steps []diff.Edit[string], lo, hi int) {
 		}
 	}
 
-	blankFor := rb.blankLines(steps, pair, skipped, keep, func(s int) bool { return firstDel < 0 || s > lastDel })
+	blankFor := rb.blankLines(steps, pair, skipped, keep, func(s int) bool { return firstDel < 0 || s > lastDel }, firstDel < 0)
 
 	cursor := lo
 	flush := func(to int) {
@@ -159,7 +159,7 @@ func (rb *rebuild) gap(steps []diff.Edit[string], lo, hi int) {
 		case e.Op == diff.Delete:
 			// A line of the reply the file does not have: nothing to drop.
 		default:
-			if s, ok := blankFor[k]; ok {
+			if s, ok := blankFor[k]; ok && s >= 0 {
 				rb.out = append(rb.out, d.line(s))
 			} else {
 				rb.out = append(rb.out, rb.add(rb.new[e.PosY]))
@@ -304,24 +304,40 @@ func heldComments(d *doc, skipped []int, paired map[int]bool, runs []broughtRun,
 // on both sides, so they are the same lines, and writing both would
 // write one twice. The last ones pair first, as the lines that stay
 // are written below the new ones. It returns the file line each step
-// writes and drops those lines from keep.
-func (rb *rebuild) blankLines(steps []diff.Edit[string], pair, skipped []int, keep map[int]bool, below func(int) bool) map[int]int {
+// writes, -1 for one written as the reply has it, and drops the paired
+// lines from keep: a blank line with a new line that is not blank
+// below it in the gap (or, in a gap that removes nothing, above it as
+// well) stands among lines the reply writes, and keeps the reply's
+// bytes (SPEC section 5).
+func (rb *rebuild) blankLines(steps []diff.Edit[string], pair, skipped []int, keep map[int]bool, below func(int) bool, open bool) map[int]int {
 	var spare []int
 	for _, s := range skipped {
 		if keep[s] && isBlank(rb.d.content(s)) && below(s) {
 			spare = append(spare, s)
 		}
 	}
+	if len(spare) == 0 {
+		return nil
+	}
 	var blanks []int // steps
+	first, last := len(steps), -1
 	for k, e := range steps {
-		if e.Op != diff.Delete && pair[k] < 0 && isBlank(rb.new[e.PosY]) {
+		switch {
+		case e.Op == diff.Delete:
+		case !isBlank(rb.new[e.PosY]):
+			first, last = min(first, k), k
+		case pair[k] < 0:
 			blanks = append(blanks, k)
 		}
 	}
 	blankFor := map[int]int{}
 	for len(spare) > 0 && len(blanks) > 0 {
 		s, k := spare[len(spare)-1], blanks[len(blanks)-1]
-		blankFor[k], keep[s] = s, false
+		keep[s] = false
+		blankFor[k] = -1
+		if k > last || open && k < first {
+			blankFor[k] = s
+		}
 		spare, blanks = spare[:len(spare)-1], blanks[:len(blanks)-1]
 	}
 	return blankFor
@@ -329,23 +345,47 @@ func (rb *rebuild) blankLines(steps []diff.Edit[string], pair, skipped []int, ke
 
 // pairSkipped pairs the reply's old lines of a gap that map to no file
 // line with the gap's skipped file lines: the same text first, then,
-// between those, lines of the same kind in order. It returns the file
-// line each step stands for, -1 when none.
+// between those, lines of the same kind in order. An old line pairs
+// only with the skipped lines between the same two deleted lines of
+// the gap that map to file lines, never across one (SPEC section 5).
+// It returns the file line each step stands for, -1 when none.
 func (rb *rebuild) pairSkipped(steps []diff.Edit[string], skipped []int) []int {
 	pair := make([]int, len(steps))
 	for k := range pair {
 		pair[k] = -1
 	}
+	from, si := 0, 0
+	for k := 0; k <= len(steps); k++ {
+		last := k == len(steps)
+		if !last && (steps[k].Op != diff.Delete || rb.mapped[steps[k].PosX] < 0) {
+			continue
+		}
+		sj := len(skipped)
+		if !last {
+			sj = si
+			for sj < len(skipped) && skipped[sj] < rb.mapped[steps[k].PosX] {
+				sj++
+			}
+		}
+		rb.pairPart(steps, from, k, skipped[si:sj], pair)
+		from, si = k+1, sj
+	}
+	return pair
+}
+
+// pairPart pairs, for pairSkipped, the old lines without a file line of
+// steps [from, to) with skipped, setting pair.
+func (rb *rebuild) pairPart(steps []diff.Edit[string], from, to int, skipped []int, pair []int) {
 	var us []int // steps of old lines without a file line
 	var uk, sk []string
-	for k, e := range steps {
-		if e.Op != diff.Insert && rb.mapped[e.PosX] < 0 {
+	for k := from; k < to; k++ {
+		if e := steps[k]; e.Op != diff.Insert && rb.mapped[e.PosX] < 0 {
 			us = append(us, k)
 			uk = append(uk, gapKey(rb.old[e.PosX]))
 		}
 	}
 	if len(us) == 0 || len(skipped) == 0 {
-		return pair
+		return
 	}
 	for _, s := range skipped {
 		sk = append(sk, gapKey(rb.d.content(s)))
@@ -378,7 +418,6 @@ func (rb *rebuild) pairSkipped(steps []diff.Edit[string], skipped []int) []int {
 		}
 	}
 	pairKind()
-	return pair
 }
 
 // gapKey is what a skipped line is compared by: its words, typography
