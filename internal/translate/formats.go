@@ -31,7 +31,7 @@ func Formats() []Format {
 			Seed: "seeds/001_5c8135cd321d9b7d.txt (CHUNK)", detect: chunkAt, read: readChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
 			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: lineAt(resembles(mkEditStart)), read: readEditV2},
-		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE",
+		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE",
 			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: readUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
 			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: readApplyPatch},
