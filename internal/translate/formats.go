@@ -22,9 +22,9 @@ type Format struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "diff", Markers: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, file name on the line before the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: readSearchReplace},
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: srAt, read: readSearchReplace},
 		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: lineAt(resembles(mkSearch)), read: readSearchReplace},
+			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: srAt, read: readSearchReplace},
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
 			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: lineAt(resembles(mkFiupStart)), read: readFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
