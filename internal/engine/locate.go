@@ -217,10 +217,12 @@ func (r *resolver) planEdge(o *Outcome, f *fileState) *plan {
 		}
 		r.appendLines(f, op.New)
 		o.Status, o.Start, o.End = Applied, n+1, n
-		if op.Format == "udiff" || op.Format == "udiffx" {
+		if op.Ordered && (op.Format == "udiff" || op.Format == "udiffx") {
 			// A unified diff says nothing of such a hunk's place (the
 			// apply-patch prompt promises the end): the report says
 			// where its lines went, in case the model meant another.
+			// A hunk is Ordered; udiffx's FILE_APPEND, which says the
+			// end, is not.
 			o.Warnings = append(o.Warnings, fmt.Sprintf("the hunk has no context lines, so its lines were added at the end of %s", f.path))
 		}
 		return nil

@@ -5,13 +5,16 @@ import (
 	"strings"
 
 	"znkr.io/diff"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // A whole file named only in prose ("Here's the updated `app.py`:"
 // above a bare fence) is as often a snippet as the whole file, and a
 // snippet taken for the file would delete the rest of it. So the name
 // counts only when it is the one existing file the prose line names
-// and the fence is plausibly all of it; otherwise the block is skipped
+// and the fence is plausibly all of it, or the file is short and the
+// line calls the fence its new version; otherwise the block is skipped
 // and the report says why. No file is created from prose.
 
 // shortFile is the most lines of substance a file may have for any
@@ -58,12 +61,38 @@ func (r *resolver) proseName(o *Outcome) (string, bool, error) {
 	}
 	f := found[0]
 	o.Path = f.path
-	if kept, total, ok := plausiblyWhole(lineContents(f.d, 0, f.d.len()), op.New); !ok {
+	kept, total, ok := plausiblyWhole(lineContents(f.d, 0, f.d.len()), op.New)
+	if !ok && total <= shortFile {
+		said, err := r.saysWhole(op, f)
+		if err != nil {
+			return "", false, err
+		}
+		if said {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("the fence at reply line %d is taken for the whole of %s, which the prose above it calls the file's new version (%s has %d %s of substance; the fence keeps %d)", op.Line, f.path, f.path, total, plural(total, "line", "lines"), kept))
+			return f.path, true, nil
+		}
+	}
+	if !ok {
 		r.skip(o, "the fence at reply line %d stands under prose naming %s, but it keeps %d of the %d %s of substance of that file: it is taken for a snippet, not the whole file; to replace the file, write its name alone on the line above the fence", op.Line, f.path, kept, total, plural(total, "line", "lines"))
 		return "", false, nil
 	}
 	o.Warnings = append(o.Warnings, fmt.Sprintf("the fence at reply line %d is taken for the whole of %s, which the prose above it names", op.Line, f.path))
 	return f.path, true, nil
+}
+
+// saysWhole reports whether the prose above o's fence calls it the new
+// version of f ("Here's the modified `a.py` file", see
+// translate.Operation.ProseWhole): a short file (shortFile lines of
+// substance at most) is then taken whole even when the fence keeps
+// none of its lines, as aider's whole-file coder rewrites a one-line
+// placeholder (SPEC section 4). A longer file keeps the plausibility
+// rule: a snippet of it under such a line would delete the rest.
+func (r *resolver) saysWhole(op *translate.Operation, f *fileState) (bool, error) {
+	if op.ProseWhole == "" {
+		return false, nil
+	}
+	g, err := r.namedFile(op.ProseWhole)
+	return g == f, err
 }
 
 // namedFile returns the file a name of the prose stands for: as

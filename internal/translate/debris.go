@@ -22,8 +22,8 @@ type Debris struct {
 //   - edit-v2: "<<<<<<< EDIT";
 //   - FIUP: "<<<FIUP>>>" and "<<<END>>>";
 //   - udiffx: "<FILE_CHANGES>", "</FILE_CHANGES>" and the tags
-//     "<FILE_PATCH", "<FILE_NEW", "<FILE_RENAME", "<FILE_DELETE" and
-//     their closing forms;
+//     "<FILE_PATCH", "<FILE_NEW", "<FILE_APPEND", "<FILE_RENAME",
+//     "<FILE_DELETE" and their closing forms;
 //   - apply-patch: "*** Begin Patch", "*** End Patch", "*** Update
 //     File:", "*** Add File:", "*** Delete File:", "*** Move to:";
 //   - cline: "------- SEARCH" and "+++++++ REPLACE" (three or more

@@ -24,7 +24,7 @@ const (
 	mkFiupStart               // fiup: <<<FIUP>>>
 	mkFiupEnd                 // fiup: <<<END>>>
 	mkUdxEnvelope             // udiffx: <FILE_CHANGES> or </FILE_CHANGES>
-	mkUdxDirective            // udiffx: <FILE_NEW, <FILE_PATCH, <FILE_RENAME, <FILE_DELETE or their closing tags
+	mkUdxDirective            // udiffx: <FILE_NEW, <FILE_PATCH, <FILE_APPEND, <FILE_RENAME, <FILE_DELETE or their closing tags
 	mkApBegin                 // apply-patch: *** Begin Patch
 	mkApEnd                   // apply-patch: *** End Patch
 	mkApAdd                   // apply-patch: *** Add File: P
@@ -233,7 +233,7 @@ func udxMarker(t string) markerLike {
 		return markerLike{} // "<FILE_NEWS>", "<FILE_NEW2"
 	}
 	name := ""
-	for _, n := range [...]string{"CHANGES", "CHANGE", "NEW", "PATCH", "RENAME", "DELETE"} {
+	for _, n := range [...]string{"CHANGES", "CHANGE", "NEW", "PATCH", "APPEND", "RENAME", "DELETE"} {
 		if strings.EqualFold(t[j:k], n) {
 			name = n
 			break

@@ -334,7 +334,11 @@ func TestStrayMarkerOfTheFormatRead(t *testing.T) {
 		line        int // 0: no failure
 		says        string
 	}{
-		{"SEARCH/REPLACE", "Fix.\n\napp.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\napp.py\n```\nc\n=======\nd\n>>>>>>> REPLACE\n```\n",
+		{"SEARCH/REPLACE in the fence of a block", "Fix.\n\napp.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\nc\n=======\nd\n>>>>>>> REPLACE\n```\n",
+			13, `the SEARCH/REPLACE marker ">>>>>>> REPLACE" stands outside any diff block`},
+		{"SEARCH/REPLACE in prose", "Fix.\n\napp.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\napp.py\nc\n=======\nd\n>>>>>>> REPLACE\n",
+			16, `the SEARCH/REPLACE marker ">>>>>>> REPLACE" stands outside any diff block`},
+		{"SEARCH/REPLACE in a fence under prose", "Fix.\n\napp.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n\nThen this:\n```\nc\n=======\nd\n>>>>>>> REPLACE\n```\n",
 			17, `the SEARCH/REPLACE marker ">>>>>>> REPLACE" stands outside any diff block`},
 		{"SEARCH/REPLACE after a block a divider ended", "a.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n=======\n>>>>>>> REPLACE\n```\n", 0, ""},
 		{"SEARCH/REPLACE end doubled", "a.py\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n\n>>>>>>> REPLACE\n", 0, ""},

@@ -161,6 +161,12 @@ type Operation struct {
 	// whole of it; otherwise the block is skipped, as a snippet. A file
 	// is never created from prose.
 	ProseNames []string
+	// ProseWhole is the one of ProseNames that the prose line calls
+	// the fence the new, updated, complete ... version of ("Here's the
+	// modified `a.py` file", "a new version of `a.txt`"), not merely
+	// names ("in `a.py`:"); "" when none. The engine then takes a short
+	// file whole even when the fence keeps none of its lines.
+	ProseWhole string
 	// Executable is the mode a Chmod gives: 100755 when set, else
 	// 100644.
 	Executable bool

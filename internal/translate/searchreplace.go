@@ -36,7 +36,10 @@ const (
 // SEARCH marker with a run of "<" outside five to nine, naming it,
 // inside a block or not, and an end marker standing outside any block
 // (the end of a block whose SEARCH marker is missing) unless it follows
-// the end of the block above it, blank lines aside. A reply without any
+// the end of the block above it, blank lines aside. A block whose
+// SEARCH marker is missing is read, with a warning, when a fence opens
+// straight into its SEARCH text right after its file name (see
+// headless). A reply without any
 // block returns ErrNoEdits along with its prose and shell blocks.
 func readSearchReplace(text string) (*Reply, error) {
 	sp, err := splitSearchReplace(text)
@@ -146,6 +149,14 @@ func (p *searchReplaceReader) run() error {
 				}
 				p.open, p.inFence = f, true
 				p.kind[i] = kFence
+				if b, ok := p.headless(i, f); ok {
+					next, err := p.headlessBlock(b)
+					if err != nil {
+						return err
+					}
+					i = next
+					continue
+				}
 			}
 		}
 		if m.kind == mkReplace {
@@ -213,7 +224,14 @@ func (p *searchReplaceReader) block(i int) (int, error) {
 	p.prev = b.Path
 	p.kind[i] = kBlock
 	p.near.add(i+1, strings.TrimSpace(p.lines[i]), srMarker(strings.TrimSpace(p.lines[i])))
+	return p.blockBody(b)
+}
 
+// blockBody reads the SEARCH and REPLACE parts of block b, whose
+// SEARCH text starts on the line after b.Line, and returns the line
+// after its end marker.
+func (p *searchReplaceReader) blockBody(b srBlock) (int, error) {
+	i := b.Line - 1
 	var text strings.Builder
 	j := i + 1
 	for ; j < len(p.lines); j++ {

@@ -36,6 +36,8 @@ func FuzzParseSearchReplace(f *testing.F) {
 	f.Add("a.py\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE")
 	f.Add("<<<<<<< SEARCH\n")
 	f.Add("```bash\n")
+	f.Add("a.py\n```\nx\n=======\ny\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nz\n=======\n>>>>>>> REPLACE\n```\n")
+	f.Add("```\r\nb/c\r\n=======\r\n>>>>>>>REPLACE\r\n```")
 	f.Fuzz(func(t *testing.T, reply string) {
 		lines, r, err := searchReplaceContract.check(t, reply)
 		for _, op := range r.Ops {

@@ -16,6 +16,7 @@ const (
 	udxPatch    = "FILE_PATCH"
 	udxRename   = "FILE_RENAME"
 	udxDelete   = "FILE_DELETE"
+	udxAppend   = "FILE_APPEND"
 )
 
 // readUdiffx reads a reply in the udiffx format: the first
@@ -28,6 +29,9 @@ const (
 //   - <FILE_PATCH file_path="P">unified diff</FILE_PATCH>: one Edit per
 //     hunk that changes something, sharing a Group, Ordered, each with
 //     the hunk's old start line as LineHint (see hunkOps);
+//   - <FILE_APPEND file_path="P">lines</FILE_APPEND>: an Edit with
+//     Where AtEnd adding the lines, raw (no diff), after the file's
+//     last line (rust-udiffx's newer versions; see appendOp);
 //   - <FILE_RENAME from_path="A" to_path="B" />: a Rename;
 //   - <FILE_DELETE file_path="P" />: a Delete with Recursive set (a
 //     path that names an existing directory deletes every file in it).
@@ -40,7 +44,7 @@ const (
 // single- or double-quoted (or bare), in any order, with any spacing; every tag
 // may be self-closing or not (a FILE_RENAME or FILE_DELETE needs no
 // closing tag; a self-closing FILE_NEW creates an empty file). A
-// Markdown fence wrapping a FILE_NEW or FILE_PATCH body is stripped. An
+// Markdown fence wrapping a FILE_NEW, FILE_PATCH or FILE_APPEND body is stripped. An
 // operation's Line is the reply line of its tag (of the hunk's "@@"
 // line for a patch); its Format is "udiffx".
 //
@@ -74,7 +78,7 @@ func readUdiffx(text string) (*Reply, error) {
 		}
 		hint := ""
 		for at := p.nextTag(0); at >= 0; at = p.nextTag(at + 1) {
-			if n := udxTagAt(p.src, at, false); n == udxNew || n == udxPatch || n == udxRename || n == udxDelete {
+			if n := udxTagAt(p.src, at, false); udxDirective(n) {
 				hint = fmt.Sprintf(" (the <%s> tag at line %d stands outside one: wrap the directives in <%s> ... </%s>)", n, p.lineOf(at), udxEnvelope, udxEnvelope)
 				break
 			}
@@ -106,8 +110,8 @@ func readUdiffx(text string) (*Reply, error) {
 	r.Warnings = append(r.Warnings, near.warnings()...)
 	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {
-		return r, fmt.Errorf("%w: the <%s> envelope at line %d holds no directive (%s, %s, %s, %s)",
-			ErrNoEdits, udxEnvelope, start+1, udxNew, udxPatch, udxRename, udxDelete)
+		return r, fmt.Errorf("%w: the <%s> envelope at line %d holds no directive (%s)",
+			ErrNoEdits, udxEnvelope, start+1, strings.Join(udxDirectives, ", "))
 	}
 	return r, nil
 }
@@ -140,8 +144,7 @@ func udxEnvelopeAt(text string) int {
 		return -1
 	}
 	for t := p.nextTag(at + 1); t >= 0; t = p.nextTag(t + 1) {
-		switch udxTagAt(p.src, t, false) {
-		case udxNew, udxPatch, udxRename, udxDelete:
+		if udxDirective(udxTagAt(p.src, t, false)) {
 			// at counts "\n" line ends; text may have "\r\n".
 			line, off := p.lineOf(at)-1, at-p.start(p.lineOf(at)-1)
 			pos := 0
@@ -152,6 +155,19 @@ func udxEnvelopeAt(text string) int {
 		}
 	}
 	return -1
+}
+
+// udxDirectives are the directive tags the reader reads.
+var udxDirectives = []string{udxNew, udxPatch, udxAppend, udxRename, udxDelete}
+
+// udxDirective reports whether the upper-cased tag name is a directive.
+func udxDirective(name string) bool {
+	for _, d := range udxDirectives {
+		if name == d {
+			return true
+		}
+	}
+	return false
 }
 
 var udxHintRe = lazyRegexpOf(`(?i)<file_changes`)
@@ -183,15 +199,14 @@ func (p *udiffxReader) misspelt() bool {
 }
 
 // strays turns every line outside the envelopes envs that starts with
-// a directive tag (<FILE_NEW, <FILE_PATCH, <FILE_RENAME, <FILE_DELETE)
+// a directive tag (<FILE_NEW, <FILE_PATCH, <FILE_APPEND, <FILE_RENAME,
+// <FILE_DELETE)
 // into a Reply.Failed entry naming it: a directive the model wrote
 // after the envelope closed must not vanish while the envelope's
 // apply.
 func (p *udiffxReader) strays(envs []udxRange) {
 	for k, i := range p.tagged {
-		switch p.tags[k] {
-		case udxNew, udxPatch, udxRename, udxDelete:
-		default:
+		if !udxDirective(p.tags[k]) {
 			continue
 		}
 		inside := false
@@ -400,7 +415,7 @@ func (p *udiffxReader) directive(at int) int {
 		}
 	}
 	switch tag.name {
-	case udxNew, udxPatch:
+	case udxNew, udxPatch, udxAppend:
 		path, missing := p.attrs(tag, line, "file_path")
 		if !closed {
 			stop := p.barrier(tag.end)
@@ -420,6 +435,10 @@ func (p *udiffxReader) directive(at int) int {
 			return pos
 		}
 		body, first = udxStripFence(body, first)
+		if tag.name == udxAppend {
+			p.appendOp(path, body, line)
+			return pos
+		}
 		hp, err := parseHunks(body, first)
 		p.r.Warnings = append(p.r.Warnings, hp.Warnings...)
 		if err != nil {
@@ -444,8 +463,8 @@ func (p *udiffxReader) directive(at int) int {
 		}
 		p.r.Ops = append(p.r.Ops, Operation{Kind: Delete, Format: FormatUdiffx, Path: path, Recursive: true, Line: line})
 	default:
-		p.r.failf(line, tag.somePath(), "unknown directive <%s>: the directives are <%s>, <%s>, <%s> and <%s>",
-			tag.name, udxNew, udxPatch, udxRename, udxDelete)
+		p.r.failf(line, tag.somePath(), "unknown directive <%s>: the directives are <%s> and <%s>",
+			tag.name, strings.Join(udxDirectives[:len(udxDirectives)-1], ">, <"), udxDirectives[len(udxDirectives)-1])
 	}
 	if (tag.name == udxRename || tag.name == udxDelete) && !blank(body) {
 		p.r.warnf(first, "the text inside <%s> is ignored", tag.name)
@@ -514,7 +533,25 @@ const udxOptionalLines = 100
 
 // udxBodied reports whether the directive name must have a body and a
 // closing tag (or be self-closing).
-func udxBodied(name string) bool { return name == udxNew || name == udxPatch }
+func udxBodied(name string) bool { return name == udxNew || name == udxPatch || name == udxAppend }
+
+// appendOp reads a FILE_APPEND body as rust-udiffx does (src/extract.rs
+// reads it like a FILE_NEW body, src/applier.rs writes it after the
+// file's content): its lines, raw, no diff. Two things differ, so that
+// the result is what the model meant (SPEC section 4): the lines go on
+// lines of their own even when the file lacks a final newline (the
+// reference glues the first to the file's last line), and a file that
+// does not exist fails the edit, as an Edit does, where the reference
+// creates it (a misspelt path would make a stray file; FILE_NEW
+// creates). A body with no line appends nothing and fails.
+func (p *udiffxReader) appendOp(path string, body []string, line int) {
+	if len(body) == 0 {
+		p.r.failf(line, path, "the <%s> directive holds no line to append", udxAppend)
+		return
+	}
+	p.r.Ops = append(p.r.Ops, Operation{Kind: Edit, Format: FormatUdiffx, Path: path,
+		New: append([]string(nil), body...), Where: AtEnd, Indent: IndentAsIs, Line: line})
+}
 
 // barrier is the offset of the first tag that starts a line after the
 // one holding offset from, where the body of an unclosed directive

@@ -25,6 +25,7 @@ func FuzzParseUdiffx(f *testing.F) {
 	f.Add("<FILE_CHANGES>\n<FILE_NEW file_path=“a”>\n</FILE_NEW\n<FILE_DELETE file_path=\"b\n")
 	f.Add("<FILE_CHANGES\n<FILE_PATCH file_pAth=0>+</FILE_PATCH")
 	f.Add("<FILe_CHANGES><FILE_DELETE file_pAth=0\r0>")
+	f.Add("<FILE_CHANGES><FILE_APPEND file_path=a>x</FILE_APPEND><FILE_APPEND file_path=b/>\n<file_append file_path=c>\r\n```\r\ny\r\n```\r\n</FILE_APPEND>")
 	f.Fuzz(func(t *testing.T, reply string) {
 		lines, r, _ := udiffxContract.check(t, reply)
 		for _, op := range r.Ops {
@@ -40,6 +41,13 @@ func FuzzParseUdiffx(f *testing.F) {
 				}
 			case Rename:
 			case Edit:
+				if op.Where == AtEnd && op.Group == 0 {
+					// FILE_APPEND: lines at the end, its tag's line.
+					if len(op.Old) > 0 || len(op.New) == 0 || op.Ordered || !strings.Contains(strings.ToUpper(text), "<"+udxAppend) {
+						t.Fatalf("append %+v at line %d %q", op, op.Line, text)
+					}
+					continue
+				}
 				if op.Group == 0 || !op.Ordered || len(op.Old)+len(op.New) == 0 {
 					t.Fatalf("edit %+v", op)
 				}

@@ -149,13 +149,52 @@ ok = True
   new|ok = True
 2 FAILED a.py: the <FILE_NEW> tag has no file_path attribute (it has path)
 5 FAILED b.py: the <FILE_PATCH> directive has no closing </FILE_PATCH> before line 9
-10 FAILED d: unknown directive <FILE_MOVE>: the directives are <FILE_NEW>, <FILE_PATCH>, <FILE_RENAME> and <FILE_DELETE>
+10 FAILED d: unknown directive <FILE_MOVE>: the directives are <FILE_NEW>, <FILE_PATCH>, <FILE_APPEND>, <FILE_RENAME> and <FILE_DELETE>
 11 FAILED f: the <FILE_RENAME> tag has no to_path attribute (it has from_path)
 12 FAILED : the <FILE_NEW> tag has no closing quote after file_path=
 15 FAILED h.py: the <FILE_DELETE> tag has no closing ">"
 16 FAILED i.py: the patch changes nothing: its hunks hold context lines only, no "-" or "+" line
 warning 2: the attribute path of <FILE_NEW> is ignored
 warning 17: the hunk changes no line (context only); ignored
+`,
+	}, {
+		name: "FILE_APPEND: raw lines at the end, in any case, fenced or not; empty or unclosed fails",
+		reply: `<FILE_CHANGES>
+<FILE_APPEND file_path="a.txt">
+
++not a diff line
+@@ neither
+</FILE_APPEND>
+<file_append file_path="b.txt">
+` + "```" + `
+x
+` + "```" + `
+</file_append>
+<FILE_APPEND file_path="c.txt" />
+<FILE_APPEND file_path="d.txt">
+</FILE_APPEND>
+<FILE_APPEND path="e.txt">
+y
+</FILE_APPEND>
+<FILE_APPEND file_path="f.txt">
+z
+<FILE_DELETE file_path="g.txt" />
+</FILE_CHANGES>
+`,
+		want: `2 edit a.txt at-end
+  new|
+  new|+not a diff line
+  new|@@ neither
+7 edit b.txt at-end
+  new|x
+20 delete-file g.txt recursive
+12 FAILED c.txt: the <FILE_APPEND> directive holds no line to append
+13 FAILED d.txt: the <FILE_APPEND> directive holds no line to append
+15 FAILED e.txt: the <FILE_APPEND> tag has no file_path attribute (it has path)
+18 FAILED f.txt: the <FILE_APPEND> directive has no closing </FILE_APPEND> before line 20
+warning 7: "<file_append file_path=\"b.txt\">" is read as the udiffx tag "<FILE_APPEND>"; write it as the format spells it
+warning 11: "</file_append>" is read as the udiffx tag "</FILE_APPEND>"; write it as the format spells it
+warning 15: the attribute path of <FILE_APPEND> is ignored
 `,
 	}, {
 		name: "missing </FILE_CHANGES>: read to the end",
@@ -314,7 +353,7 @@ func TestParseUdiffxNoEdits(t *testing.T) {
 	}, {
 		name:  "empty envelope",
 		reply: "Nothing to do.\n<FILE_CHANGES>\n</FILE_CHANGES>\n",
-		want:  "translate: no edit found in the reply: the <FILE_CHANGES> envelope at line 2 holds no directive (FILE_NEW, FILE_PATCH, FILE_RENAME, FILE_DELETE)",
+		want:  "translate: no edit found in the reply: the <FILE_CHANGES> envelope at line 2 holds no directive (FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE)",
 	}, {
 		name:  "envelope mentioned inline is no envelope",
 		reply: "I would use a `<FILE_CHANGES>` block.\n",

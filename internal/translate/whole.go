@@ -65,8 +65,8 @@ func readWhole(text string) (*Reply, error) {
 			continue
 		}
 		if len(b.named) > 0 {
-			r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, ProseNames: b.named, New: b.content,
-				Overwrite: true, Line: b.fence + 1})
+			r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, ProseNames: b.named, ProseWhole: b.whole,
+				New: b.content, Overwrite: true, Line: b.fence + 1})
 			continue
 		}
 		if prev, ok := seen[b.path]; ok {
@@ -109,6 +109,7 @@ type wholeBlock struct {
 	content  []string
 	nested   int      // the first line (1-based) that opened a fence inside the file; 0 when none
 	named    []string // a bare fence's: the names the prose line above holds (path is "")
+	whole    string   // the one of named the prose line calls the fence the new version of
 }
 
 // unclosed is the Failure message of a block whose fence is never
@@ -274,6 +275,7 @@ func (s *wholeReader) classify(b wholeBlock, f wfence) {
 			if what, _ := otherFormat(b.content, f, names[0]); what == "" {
 				mark(kBlock)
 				b.named, b.nameLine = names, at
+				b.whole = proseWhole(s.lines[at], names)
 				s.blocks = append(s.blocks, b)
 				return
 			}

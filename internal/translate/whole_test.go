@@ -177,15 +177,20 @@ func TestParseWholeProseNames(t *testing.T) {
 	prosed := func(line int, names []string, content ...string) Operation {
 		return Operation{Kind: Create, Format: FormatWhole, ProseNames: names, New: content, Overwrite: true, Line: line}
 	}
+	// called: the prose line calls the fence the new version of name.
+	called := func(op Operation, name string) Operation {
+		op.ProseWhole = name
+		return op
+	}
 	wholeContract.runReplyCases(t, []replyCase{{
 		name:  "here is the updated file",
 		reply: "Here's the updated `app.py`:\n```python\nx = 2\n```\n",
-		ops:   []Operation{prosed(2, []string{"app.py"}, "x = 2")},
+		ops:   []Operation{called(prosed(2, []string{"app.py"}, "x = 2"), "app.py")},
 		prose: []string{"Here's the updated `app.py`:"},
 	}, {
 		name:  "a blank line between, a bare name, a path",
 		reply: "The new version of src/app.py:\n\n```\nx = 2\n```\n",
-		ops:   []Operation{prosed(3, []string{"src/app.py"}, "x = 2")},
+		ops:   []Operation{called(prosed(3, []string{"src/app.py"}, "x = 2"), "src/app.py")},
 		prose: []string{"The new version of src/app.py:"},
 	}, {
 		name:  "several names, in order",
