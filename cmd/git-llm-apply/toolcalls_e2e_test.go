@@ -37,11 +37,11 @@ func TestToolCallReplies(t *testing.T) {
 		{"a new file and nothing reveals the root", []string{write("", "/home/dev/proj/docs/new.md", `hi\n`)},
 			1, []string{"nothing in the reply shows which directory is the repository"}, nil},
 		{"a path outside the repository", []string{write(cwd, "/etc/passwd", `x\n`)},
-			1, []string{`"/etc/passwd" is outside the session's root /home/dev/proj`}, nil},
+			1, []string{`"/etc/passwd" is outside the session's top /home/dev/proj`}, nil},
 		{"a scratch file outside the root is not the tracked file it ends in", []string{write(cwd, "/tmp/b.txt", `scratch\n`)},
-			1, []string{`"/tmp/b.txt" is outside the session's root /home/dev/proj`}, nil},
+			1, []string{`"/tmp/b.txt" is outside the session's top /home/dev/proj`}, nil},
 		{"climbing out of the root", []string{write(cwd, "/home/dev/proj/../x.txt", `x\n`)},
-			1, []string{"leaves the repository"}, nil},
+			1, []string{`"/home/dev/proj/../x.txt" is outside the session's top /home/dev/proj`}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,7 +46,7 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			}
 			op.Path, o.Op.Path = p, p
 		}
-		if r.agentPath(&op) {
+		if isAbsolute(op.Path) {
 			rel, note, err := r.mapAbsolute(op.Path, op.Root, findsText(&op))
 			if err != nil {
 				if !r.failWith(o, err) {

@@ -38,13 +38,17 @@ func readings(name string) (rs []reading, written int) {
 	return rs, 1
 }
 
+// markdownEscapable is the ASCII punctuation a Markdown backslash
+// escapes.
+const markdownEscapable = "!\"#$%&'()*+,-./:;<=>?@[]^_`{|}~"
+
 // unescapeMarkdown removes the backslash of every Markdown escape (a
 // backslash before ASCII punctuation) but "\\", which stays two
 // separators rather than becoming a file name's backslash.
 func unescapeMarkdown(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && s[i+1] != '\\' && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[]^_`{|}~", s[i+1]) >= 0 {
+		if s[i] == '\\' && i+1 < len(s) && s[i+1] != '\\' && strings.IndexByte(markdownEscapable, s[i+1]) >= 0 {
 			continue
 		}
 		b.WriteByte(s[i])

@@ -250,6 +250,7 @@ type resolver struct {
 	files map[string]*fileState
 	paths *pathSet
 	ops   []translate.Operation // the reply's operations
+	tops  map[string]absPath    // the repository's top by session Root, once established (sessionTop)
 	drop  map[int]dropped       // edits failed for their call's sake, by number
 	opsOn map[string]int        // operations by path, counted on first use (editsOf)
 	want  map[string][][]string // the lines they look for, by path (editsOf)

@@ -213,10 +213,10 @@ type Operation struct {
 	// (0: before the first line).
 	InsertAfter int
 	// Root is the directory the agent's absolute paths are relative to
-	// (its session's recorded cwd), when the reply names one. The
-	// engine maps an absolute Path under Root to the repository path
-	// below it (see engine's path rules for tool calls); translate
-	// leaves absolute paths as written.
+	// (its session's top: the first cwd the log records), when the
+	// reply names one. The engine places an absolute Path below the
+	// top it establishes from Root (SPEC section 5); translate leaves
+	// absolute paths as written.
 	Root string
 
 	// Call, when not 0, names the one tool call the operation came

@@ -31,8 +31,13 @@ import (
 // command is a prompt the agent acts on, and a built-in one (/clear)
 // just gives a turn without edits.
 //
-// Every tool_use is read by translate.ToolCall with the record's cwd as
-// root. A call whose tool_result has is_error (failures and the user's
+// Every tool_use is read by translate.ToolCall with the session's top
+// as root: the first cwd the log records, established once (SPEC
+// section 5). A later record's cwd (the session cd'd into a
+// subdirectory, or another project) is no new top: its absolute paths
+// are placed by where they stand relative to the first. The gitBranch
+// each record carries names a branch, not a directory, so it places
+// nothing. A call whose tool_result has is_error (failures and the user's
 // rejections alike) is skipped; so is a call with no result in the log:
 // the session ended before the call ran or reported (a permission
 // prompt left unanswered, a killed session), and an edit the session
@@ -44,6 +49,7 @@ type claudeReader struct {
 	calls []claudeCall
 	res   map[string]claudeResult
 	seen  map[string]bool
+	top   string // the first cwd of the log: the session's top
 }
 
 type claudeCall struct {
@@ -109,6 +115,9 @@ func (c *claudeReader) next() (*Turn, error) {
 			return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: "not a JSON record: " + err.Error()}
 		}
 		rec.line = line
+		if c.top == "" {
+			c.top = rec.Cwd
+		}
 		var msg anthropicMessage
 		if len(rec.Message) > 0 && string(rec.Message) != "null" {
 			if err := json.Unmarshal(rec.Message, &msg); err != nil {
@@ -161,7 +170,7 @@ func (c *claudeReader) next() (*Turn, error) {
 						continue
 					}
 					c.seen[it.ID] = true
-					c.calls = append(c.calls, claudeCall{id: it.ID, name: it.Name, input: it.Input, root: rec.Cwd, line: line})
+					c.calls = append(c.calls, claudeCall{id: it.ID, name: it.Name, input: it.Input, root: c.top, line: line})
 				}
 			}
 		}

@@ -28,8 +28,16 @@ import (
 // (["apply_patch", PATCH], or a `bash -lc` script `apply_patch
 // <<'EOF'` ... EOF, maybe after `cd DIR &&`), the forms codex-rs
 // apply-patch's maybe_parse_apply_patch accepts. Their paths are
-// relative to the call's workdir, else the session's cwd (session_meta
+// relative to the call's workdir, else the cwd in force (session_meta
 // and turn_context). Other shell commands are not replayed.
+//
+// The session's top is the first cwd the log records (the
+// session_meta's, codex-rs protocol SessionMeta.cwd), established once
+// (SPEC section 5): it is the Root of every operation. A later cwd (a
+// turn_context in a subdirectory, or another project) is no new top:
+// a relative path of a call made there is made absolute under it, and
+// placed by where it stands relative to the top. The git info of
+// session_meta (commit, branch, remote URL) names no directory.
 //
 // A call is skipped when its output reports failure: a shell output
 // whose exit code is not 0 ({"metadata": {"exit_code"}} or "Exit code:
@@ -39,7 +47,8 @@ type codexReader struct {
 	lines    lines
 	n        int
 	b        builder
-	cwd      string
+	cwd      string // the cwd in force
+	top      string // the first cwd: the session's top
 	envelope bool
 	calls    []codexCall
 	failed   map[string]string // call id: why it failed
@@ -49,6 +58,7 @@ type codexReader struct {
 
 type codexCall struct {
 	id, patch, dir string
+	cwd            string // the cwd in force when the call was made
 	line           int
 }
 
@@ -124,9 +134,7 @@ func (c *codexReader) next() (*Turn, error) {
 		isReq := false
 		switch kind {
 		case "session_meta", "turn_context":
-			if it.Cwd != "" {
-				c.cwd = it.Cwd
-			}
+			c.setCwd(it.Cwd)
 		case "event_msg":
 			switch it.Type {
 			case "user_message":
@@ -167,8 +175,8 @@ func (c *codexReader) item(it *codexItem, line int) (string, bool) {
 		text := codexText(it.Content)
 		switch it.Role {
 		case "user":
-			if cwd := tagText(text, "cwd"); cwd != "" && strings.Contains(text, "<environment_context>") {
-				c.cwd = cwd
+			if strings.Contains(text, "<environment_context>") {
+				c.setCwd(tagText(text, "cwd"))
 			}
 			if !c.envelope && !codexContext(text) {
 				return text, true
@@ -230,7 +238,7 @@ func (c *codexReader) item(it *codexItem, line int) (string, bool) {
 }
 
 func (c *codexReader) call(id, patch, dir string, line int) {
-	c.calls = append(c.calls, codexCall{id: id, patch: patch, dir: dir, line: line})
+	c.calls = append(c.calls, codexCall{id: id, patch: patch, dir: dir, cwd: c.cwd, line: line})
 }
 
 func (c *codexReader) fail(id, why string) {
@@ -255,13 +263,16 @@ func (c *codexReader) finish() *Turn {
 		input, _ := json.Marshal(struct {
 			Input string `json:"input"`
 		}{call.patch})
-		ops, warn := toolOps("apply_patch", input, c.cwd, call.line, "")
+		ops, warn := toolOps("apply_patch", input, c.top, call.line, "")
 		if warn != "" {
 			c.b.warn(call.line, warn)
 		}
 		dir := joinDir(call.dir, "")
-		if dir != "" && !path.IsAbs(dir) && c.cwd != "" {
-			dir = path.Join(c.cwd, dir)
+		switch {
+		case dir != "" && !isAbs(dir) && call.cwd != "":
+			dir = path.Join(call.cwd, dir)
+		case dir == "" && call.cwd != c.top:
+			dir = call.cwd // a call made after the session moved
 		}
 		for i := range ops {
 			ops[i].Path = underDir(dir, ops[i].Path)
@@ -281,10 +292,28 @@ func (c *codexReader) finish() *Turn {
 	return c.b.finish()
 }
 
+// setCwd notes a cwd the log records; the first is the session's top.
+func (c *codexReader) setCwd(cwd string) {
+	if cwd == "" {
+		return
+	}
+	c.cwd = cwd
+	if c.top == "" {
+		c.top = cwd
+	}
+}
+
+// isAbs reports whether p is absolute on POSIX or Windows (C:\x, C:/x,
+// \\server\share), as Codex on Windows records its cwd.
+func isAbs(p string) bool {
+	return path.IsAbs(p) || strings.HasPrefix(p, `\\`) ||
+		len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+}
+
 // underDir makes a relative path of a patch run in dir (not the
-// session's cwd) absolute, so that it resolves where the agent ran it.
+// session's top) absolute, so that it resolves where the agent ran it.
 func underDir(dir, p string) string {
-	if dir == "" || p == "" || path.IsAbs(p) {
+	if dir == "" || p == "" || isAbs(p) {
 		return p
 	}
 	return path.Join(dir, p)
@@ -295,7 +324,7 @@ func joinDir(workdir, cd string) string {
 	switch {
 	case cd == "":
 		return workdir
-	case workdir == "" || path.IsAbs(cd):
+	case workdir == "" || isAbs(cd):
 		return cd
 	}
 	return path.Join(workdir, cd)
