@@ -23,7 +23,7 @@ func TestDefaultBranchAndMessage(t *testing.T) {
 				"Here are the *SEARCH/REPLACE* blocks:\n\n" + greet +
 				"\nThis change makes the greeting polite.\n\nThen you can run it:\n\n```bash\npython src/app.py\n```\n",
 			branch: "llm/modify-greet-function-in-src-app-py",
-			msg: "I'll modify the greet function in src/app.py to greet people politely\n\n" +
+			msg: "Modify the greet function in src/app.py to greet people politely\n\n" +
 				"I'll modify the `greet` function in `src/app.py` to greet people politely, so that the output reads better for everyone who runs it.\n\n" +
 				"This change makes the greeting polite.\n\nLLM-Edit-Format: diff\n",
 			secondBranch: "llm/modify-greet-function-in-src-app-py-2",
@@ -39,7 +39,7 @@ func TestDefaultBranchAndMessage(t *testing.T) {
 			name:   "short first sentence",
 			reply:  "Sure! Let's greet people politely.\n\nThe old greeting was curt.\n\n" + greet,
 			branch: "llm/greet-people-politely",
-			msg:    "Let's greet people politely.\n\nThe old greeting was curt.\n\nLLM-Edit-Format: diff\n",
+			msg:    "Greet people politely.\n\nThe old greeting was curt.\n\nLLM-Edit-Format: diff\n",
 		},
 	}
 	for _, tt := range tests {

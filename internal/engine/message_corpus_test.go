@@ -70,6 +70,10 @@ var (
 	// fillerStart is an opener no branch name starts with.
 	fillerStart = regexp.MustCompile(`^llm/(i|ill|i-ll|i-will|lets|let-s|let|here|heres|here-s|we|sure|okay|ok|now|to|certainly|so|yes|you|youre|thank|thanks|sorry)(-|$)`)
 	slugShape   = regexp.MustCompile(`^llm/[a-z0-9]+(-[a-z0-9]+)*$`)
+	// personVoice opens a subject in a person's voice rather than
+	// git's imperative; its group is the word after the opener (a
+	// subject such as "We should be using X" has no verb to turn to).
+	personVoice = regexp.MustCompile(`(?i)^(?:i(?:'ll| will| am going to|'m going to| need to| should| can)|let(?:'s| me| us)|we(?:'ll| will| need to| should| can| must)|here(?:'s| is| are) (?:a|an|the) \S+ (?:that|which|to|with)|you(?:'re| are) (?:absolutely )?right)\s+(\S+)`)
 )
 
 // messageShapes lists the bad shapes of a commit message's subject and
@@ -98,6 +102,9 @@ func messageShapes(subject, body, branch string) []string {
 	}
 	if courtesyOnly.MatchString(subject) {
 		bad = append(bad, "subject only courtesy")
+	}
+	if m := personVoice.FindStringSubmatch(subject); m != nil && m[1] != "be" && m[1] != "have" {
+		bad = append(bad, "subject in a person's voice")
 	}
 	if s := strings.TrimSuffix(subject, "."); len(s) >= 12 {
 		allowed := 0

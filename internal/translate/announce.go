@@ -38,10 +38,11 @@ var acknowledgement = lazyRegexpOf(`(?i)^(i (now )?(understand|see)( now)?|under
 var interjection = lazyRegexpOf(`(?i)^(sure|okay|ok|yes|certainly|alright|all right|great|absolutely|of course|indeed|no problem|you['\x{2019}]re (absolutely )?right|you are right|you['\x{2019}]re correct|good catch|understood),\s+`)
 
 // restatement opens a sentence that restates the request or the
-// concern ("I understand that you want to add a dot pattern.", "You're
-// right to worry about Windows."): it explains, so the body keeps it,
-// but it says what was asked, not what is done.
-var restatement = lazyRegexpOf(`(?i)^(you're (absolutely )?right to|you are right to|(i (now )?understand|i see)( that| what)?[^.]*\byou('d| would)? (want|like|wish|asked|are asking|mean)|you want (me )?to|you('d| would) like (me )?to|it (seems|sounds) like you want)\b`)
+// concern, or agrees with it ("I understand that you want to add a dot
+// pattern.", "You're right to worry about Windows.", "You're right that
+// make_str silently replaces undecodable bytes."): it explains, so the
+// body keeps it, but it says what was asked, not what is done.
+var restatement = lazyRegexpOf(`(?i)^((you're|you are) (absolutely |quite |completely )?(right|correct) (to|that|about)|(good|great) (point|catch|question) (about|that|on)|that's (correct|right|true)[,.]|(i (now )?understand|i see)( that| what)?[^.]*\byou('d| would)? (want|like|wish|asked|are asking|mean)|you want (me )?to|you('d| would) like (me )?to|it (seems|sounds) like you want)\b`)
 
 func isRestatement(s string) bool { return restatement.MatchString(normWord(s)) }
 

@@ -36,7 +36,7 @@ func describe(text string) (subject, whole, body string) {
 		if !says(said) {
 			continue
 		}
-		sentence := strings.TrimSpace(strings.TrimSuffix(said, ":"))
+		sentence := imperative(strings.TrimSpace(strings.TrimSuffix(said, ":")))
 		subject = sentence
 		if strings.HasSuffix(sentence, "...") || strings.HasSuffix(sentence, "\u2026") {
 			subject = trimEnd(strings.TrimRight(sentence, ".\u2026")) // "Let me look at the parser..." trails off

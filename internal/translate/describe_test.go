@@ -14,11 +14,11 @@ func TestDescribe(t *testing.T) {
 		{"first sentence", Reply{Prose: []string{"Use math.factorial. It is faster.", "", "More here."}},
 			"Use math.factorial.", "It is faster.\n\nMore here."},
 		{"filler skipped", Reply{Prose: []string{"Sure! I'll add the tests.", "Details."}},
-			"I'll add the tests.", "Details."},
+			"Add the tests.", "Details."},
 		{"filler alone on its line", Reply{Prose: []string{"Certainly!", "", "**Add a** `cache` [layer](http://x).", ""}},
 			"Add a cache layer.", ""},
 		{"interjection dropped", Reply{Prose: []string{"Sure, I'll rename the flag."}},
-			"I'll rename the flag.", ""},
+			"Rename the flag.", ""},
 		{"courtesy skipped", Reply{Prose: []string{"I apologize for the confusion. Thank you for your patience.", "", "Rename `Load` to `Read`."}},
 			"Rename Load to Read.", ""},
 		{"acknowledgement skipped", Reply{Prose: []string{"I understand the issue.", "The parser drops the last line; keep it."}},
@@ -36,7 +36,7 @@ func TestDescribe(t *testing.T) {
 		{"announcement of a list kept", Reply{Prose: []string{"Rename the flag.", "", "These changes will:", "", "- rename it", "- keep an alias"}},
 			"Rename the flag.", "These changes will:\n\n- rename it\n- keep an alias"},
 		{"colon ending a list intro", Reply{Prose: []string{"We'll update the retry loop to:", "", "- wait longer", "- give up sooner"}},
-			"We'll update the retry loop", "We'll update the retry loop to:\n\n- wait longer\n- give up sooner"},
+			"Update the retry loop", "We'll update the retry loop to:\n\n- wait longer\n- give up sooner"},
 		{"heading and code stripped", Reply{Prose: []string{"## Use `os.ReadFile` in *load*"}},
 			"Use os.ReadFile in load", ""},
 		{"wrapped sentence joined in the subject, kept wrapped in the body", Reply{Prose: []string{"Move the cache", "into its own file. It grew."}},
@@ -46,7 +46,7 @@ func TestDescribe(t *testing.T) {
 		{"emphasis closing after the stop", Reply{Prose: []string{"**Then use sys.** More words here."}},
 			"Then use sys.", "More words here."},
 		{"no trailing ellipsis", Reply{Prose: []string{"Let me tidy the parser... It works."}},
-			"Let me tidy the parser", "Let me tidy the parser... It works."},
+			"Tidy the parser", "Let me tidy the parser... It works."},
 		{"period in a code span", Reply{Prose: []string{"Call `cfg.Load()` once. Cache it."}},
 			"Call cfg.Load() once.", "Cache it."},
 		{"underscores and stars in a code span kept", Reply{Prose: []string{"Check `__init__` and `**kwargs` in __setup__. Done."}},
@@ -56,13 +56,13 @@ func TestDescribe(t *testing.T) {
 		{"long sentence shortened, given once in full", Reply{Prose: []string{
 			"I'll modify the `get_counts` function in `blame.py` to skip blank lines when counting, so that the totals match. Tested.",
 			"", "More."}},
-			"I'll modify the get_counts function in blame.py to skip blank lines",
+			"Modify the get_counts function in blame.py to skip blank lines",
 			"I'll modify the `get_counts` function in `blame.py` to skip blank lines when counting, so that the totals match. Tested.\n\nMore."},
 		{"long list item keeps its marker in the body", Reply{Prose: []string{"Here are the changes:", "", "1. Replace the hand-written factorial loop with math.factorial, which is faster and handles zero."}},
 			"1. Replace the hand-written factorial loop with math.factorial"[3:],
 			"1. Replace the hand-written factorial loop with math.factorial, which is faster and handles zero."},
-		{"shortened announcement is no subject", Reply{Prose: []string{"Here are the necessary changes to make sure that the retry decorator is applied to every request:", "", "Done."}},
-			"", "Here are the necessary changes to make sure that the retry decorator is applied to every request:\n\nDone."},
+		{"presented changes say what they do", Reply{Prose: []string{"Here are the necessary changes to make sure that the retry decorator is applied to every request:", "", "Done."}},
+			"Make sure that the retry decorator is applied to every request", "Done."},
 		{"announcements dropped from the body", Reply{Prose: []string{"Rename the flag.", "", "Here's the updated file:", "", "It is shorter now. Here is the *SEARCH/REPLACE* block:", "", "Then you can run it:", "", "You can run the tests with:", "", "The old name still works."}},
 			"Rename the flag.", "It is shorter now.\n\nThe old name still works."},
 		{"announcement kept before a fence it introduces", Reply{Prose: []string{"Rename the flag.", "", "You can run:", "", "```sh", "make test", "```"}},
@@ -126,7 +126,7 @@ func TestDescribeMixedReply(t *testing.T) {
 		t.Fatalf("format %q, error %v", r.Format, err)
 	}
 	s, b := Describe(r)
-	if s != "I'll modify the greet function in app.py to greet people politely" ||
+	if s != "Modify the greet function in app.py to greet people politely" ||
 		b != "I'll modify the `greet` function in `app.py` to greet people politely, so that the output reads better." {
 		t.Errorf("got %q / %q", s, b)
 	}

@@ -31,10 +31,13 @@ func (l *lazyRegexp) re() *regexp.Regexp {
 	return l.rx
 }
 
-func (l *lazyRegexp) MatchString(s string) bool              { return l.re().MatchString(s) }
-func (l *lazyRegexp) FindString(s string) string             { return l.re().FindString(s) }
-func (l *lazyRegexp) FindStringIndex(s string) []int         { return l.re().FindStringIndex(s) }
-func (l *lazyRegexp) FindStringSubmatch(s string) []string   { return l.re().FindStringSubmatch(s) }
+func (l *lazyRegexp) MatchString(s string) bool            { return l.re().MatchString(s) }
+func (l *lazyRegexp) FindString(s string) string           { return l.re().FindString(s) }
+func (l *lazyRegexp) FindStringIndex(s string) []int       { return l.re().FindStringIndex(s) }
+func (l *lazyRegexp) FindStringSubmatch(s string) []string { return l.re().FindStringSubmatch(s) }
+func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
+	return l.re().FindStringSubmatchIndex(s)
+}
 func (l *lazyRegexp) Split(s string, n int) []string         { return l.re().Split(s, n) }
 func (l *lazyRegexp) ReplaceAllString(s, repl string) string { return l.re().ReplaceAllString(s, repl) }
 func (l *lazyRegexp) FindAllStringSubmatch(s string, n int) [][]string {
