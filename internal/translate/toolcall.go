@@ -35,11 +35,19 @@ const FormatToolCalls = "tool-calls"
 // Session readers (package session) call it for each tool call a log
 // records.
 func ToolCall(name string, input []byte, root string, line int) ([]Operation, error) {
+	ops, _, err := ToolCallWarnings(name, input, root, line)
+	return ops, err
+}
+
+// ToolCallWarnings is ToolCall with the warnings about the call (a
+// near-miss marker of a diff, a fence taken off a written file), each
+// at line.
+func ToolCallWarnings(name string, input []byte, root string, line int) ([]Operation, []Warning, error) {
 	c := readCall(name, input, root, line)
 	if c.unread != "" {
-		return nil, fmt.Errorf("%w: %s", ErrNotRead, c.unread)
+		return nil, c.warns, fmt.Errorf("%w: %s", ErrNotRead, c.unread)
 	}
-	return c.ops, c.err
+	return c.ops, c.warns, c.err
 }
 
 // callResult is what one tool call gave: its operations, warnings

@@ -64,6 +64,11 @@ type Turn struct {
 	// is an error, a block aider reported as not matching): the agent
 	// went on without them, so they are not replayed, only reported.
 	Skipped []Skip
+	// Unread are calls the session made that look like edits but that
+	// cannot be read (a tool no reader knows whose arguments name a
+	// file and its text): replay stops at the first, or with --partial
+	// skips and lists each (SPEC section 2).
+	Unread []Skip
 }
 
 // Skip is an edit of the log that is not replayed.
