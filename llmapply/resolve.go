@@ -34,7 +34,7 @@ func Parse(reply string, opts Options) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := translate.Parse(reply, translate.ParseOptions{Format: ro.Format, ShellOps: ro.ShellOps})
+	r, err := translate.Parse(reply, translate.ParseOptions{Format: ro.Format, ShellOps: ro.ShellOps, Partial: ro.Partial})
 	if err != nil {
 		return nil, cleanError(err)
 	}
@@ -83,7 +83,7 @@ func runOne(ctx context.Context, reply string, src engine.Source, rec engine.Rec
 
 // describe is the description and paths of reply, for a branch name.
 func describe(reply string, ro engine.RunOptions) (string, []string) {
-	r, _ := translate.Parse(reply, translate.ParseOptions{Format: ro.Format, ShellOps: ro.ShellOps})
+	r, _ := translate.Parse(reply, translate.ParseOptions{Format: ro.Format, ShellOps: ro.ShellOps, Partial: ro.Partial})
 	if r == nil {
 		return "", nil
 	}

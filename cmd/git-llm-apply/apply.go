@@ -373,7 +373,7 @@ func describeFirst(o applyOptions, inputs []engine.Input) (subject string, paths
 // paths, and keeps what it read in in, so that Run does not read the
 // reply again.
 func describeReply(o applyOptions, in *engine.Input) (subject string, paths []string) {
-	in.Reply, in.ReadErr = translate.Parse(in.Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps})
+	in.Reply, in.ReadErr = translate.Parse(in.Text, translate.ParseOptions{Format: o.Format, ShellOps: o.ShellOps, Partial: o.Partial})
 	if in.Reply == nil {
 		return "", nil
 	}

@@ -46,7 +46,11 @@ block aider reported as not matching; a Gemini tool_result with status
 error; Cline's tool error or denial) are not replayed: the report lists
 them. Where a Cline log carries a file as Cline saved it
 (<final_file_content>), a recorded file that differs from it is a warning
-naming the file. Turns without edits record nothing; -v lists them.
+naming the file. Turns without edits record nothing; -v lists them. A
+call that looks like an edit but cannot be read (a tool no reader knows
+whose arguments name a file and its text) stops the replay before its turn
+(exit 2), the turns before it recorded; with --partial it is skipped and
+listed, and the replay goes on.
 
 A turn with a failed edit stops the replay there: the commits before it
 stay on the branch, the report names the turn and its log line, and the
@@ -83,6 +87,10 @@ func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *engine.Tur
 		what := ""
 		if sk.Path != "" {
 			what = " (" + displayPath(sk.Path) + ")"
+		}
+		if sk.Unread {
+			fmt.Fprintf(w, "  skipped: call at log line %d%s, which cannot be read: %s\n", sk.Line, what, sk.Why)
+			continue
 		}
 		fmt.Fprintf(w, "  skipped: edit at log line %d%s, which failed in the session: %s\n", sk.Line, what, sk.Why)
 	}
@@ -264,12 +272,13 @@ type turnCursor struct {
 	file    int // in a directory: the files read
 	pending *replayTurn
 	limit   int64
+	partial bool // --partial: a turn's calls that cannot be read are skipped
 }
 
 // openSessions opens every SESSION before anything is recorded, so
 // that one that is no session log stops the run at once (exit 2).
 func openSessions(o applyOptions, stdin io.Reader) (*turnCursor, error) {
-	c := &turnCursor{limit: o.Limits.ReplySize}
+	c := &turnCursor{limit: o.Limits.ReplySize, partial: o.Partial}
 	usedStdin := false
 	for _, name := range o.Replies {
 		src := &replaySource{name: name, label: filepath.Base(name), close: func() error { return nil }}
@@ -365,6 +374,16 @@ func (c *turnCursor) next() (*replayTurn, error) {
 		if err != nil {
 			return nil, usageError("cannot read session %s further: %v", src.name, trimPkgPrefix(err))
 		}
+		if len(t.Unread) > 0 && !c.partial {
+			// An edit that cannot be read is never success (SPEC
+			// section 2): the replay stops before its turn.
+			u := t.Unread[0]
+			more := ""
+			if n := len(t.Unread) - 1; n > 0 {
+				more = fmt.Sprintf(" (and %d more such calls)", n)
+			}
+			return nil, usageError("session %s, log line %d: %s%s; the replay stops at turn %d (--partial skips such calls and goes on)", src.name, u.Line, u.Why, more, t.N)
+		}
 		return src.turn(t), nil
 	}
 	return nil, io.EOF
@@ -375,6 +394,9 @@ func (src *replaySource) turn(t *session.Turn) *replayTurn {
 	info := &engine.TurnReport{Session: src.name, Turn: t.N, Line: t.Line}
 	for _, sk := range t.Skipped {
 		info.Skipped = append(info.Skipped, engine.SkipReport{Line: sk.Line, Path: sk.Path, Why: sk.Why})
+	}
+	for _, u := range t.Unread { // left with --partial
+		info.Skipped = append(info.Skipped, engine.SkipReport{Line: u.Line, Path: u.Path, Why: u.Why, Unread: true})
 	}
 	in := engine.Input{
 		Source:   fmt.Sprintf("%s#%d", src.name, t.N),

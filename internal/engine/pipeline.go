@@ -226,7 +226,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	switch {
 	case reply == nil && err == nil:
 		var stop error
-		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps, Partial: opts.Partial})
 		if stop != nil {
 			return nil, stop
 		}

@@ -88,11 +88,14 @@ type TurnReport struct {
 }
 
 // SkipReport is an edit of a session log that is not replayed, having
-// failed in the session.
+// failed in the session or being one that cannot be read.
 type SkipReport struct {
 	Line int    `json:"line"`
 	Path string `json:"path,omitempty"`
 	Why  string `json:"why"`
+	// Unread: the call looks like an edit but cannot be read, and
+	// --partial skipped it (SPEC section 2).
+	Unread bool `json:"unread,omitempty"`
 }
 
 // EditReport is one edit's part of a ReplyReport. Lines are 1-based and

@@ -62,7 +62,7 @@ func checkReplyUntouched(t *testing.T, reply string, src memSource, opts RunOpti
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := translate.Parse(reply, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps})
+	parsed, err := translate.Parse(reply, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps, Partial: opts.Partial})
 	if err != nil {
 		if len(results[0].Changes) > 0 {
 			t.Fatalf("the reply does not parse (%v), yet Run changed files", err)

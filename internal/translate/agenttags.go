@@ -489,7 +489,9 @@ func (p *agentReader) otherTool(c agentCall) {
 // it held; a content whose end the reply does not hold is a file cut
 // short, which is never written. A <line_count> (Roo Code's: "the
 // number of lines in the file") that the content does not have says
-// the model cut the file short too.
+// the model cut the file short too. A content wrapped in a Markdown
+// fence loses the fence, as both agents' handlers take it off (see
+// unfenceLines).
 func (p *agentReader) writeToFile(c agentCall) {
 	path := p.path(c, c.open, c.end)
 	if path == "" {
@@ -525,6 +527,10 @@ func (p *agentReader) writeToFile(c agentCall) {
 			p.r.failf(lc.at+1, path, "the content of %s has %d lines but its <line_count> says %d: the file was cut short or padded, so it is not written; send the whole file again", path, len(lines), n)
 			return
 		}
+	}
+	if inner, open, ok := unfenceLines(lines); ok {
+		lines = inner
+		p.r.Warnings = append(p.r.Warnings, unfenceWarning(c.open+1, "<write_to_file>", path, open))
 	}
 	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Overwrite: true, Path: path, New: append([]string{}, lines...), Line: c.open + 1})
 }

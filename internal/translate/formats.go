@@ -41,8 +41,8 @@ func Formats() []Format {
 			Seed: "beyond the seeds: Roo Code, src/core/diff/strategies/multi-search-replace.ts", detect: callsAt(FormatRoo), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
 			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: readUdiff},
-		{Name: FormatToolCalls, Markers: "JSON tool calls (Edit, MultiEdit, Write, str_replace_based_edit_tool, replace, write_file, apply_patch): a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts, or a ```json fence of them",
-			Seed: "beyond the seeds: Claude Code's Edit/MultiEdit/Write; Anthropic's text editor tool (anthropic-quickstarts computer_use_demo/tools/edit.py); Gemini CLI packages/core/src/tools/edit.ts and write-file.ts; OpenHands codeact_agent/tools/str_replace_editor.py; Codex apply_patch", detect: toolCallsAt, read: readToolCalls},
+		{Name: FormatToolCalls, Markers: "JSON tool calls (Edit, MultiEdit, Write, str_replace_based_edit_tool, replace, write_file, apply_patch, Cline's replace_in_file and write_to_file, Roo Code's apply_diff, write_to_file, edit_file and search_replace): a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts, or a ```json fence of them",
+			Seed: "beyond the seeds: Claude Code's Edit/MultiEdit/Write; Anthropic's text editor tool (anthropic-quickstarts computer_use_demo/tools/edit.py); Gemini CLI packages/core/src/tools/edit.ts and write-file.ts; OpenHands codeact_agent/tools/str_replace_editor.py; Codex apply_patch; Cline src/core/prompts/system-prompt/tools/{replace_in_file,write_to_file}.ts (native variants); Roo Code src/core/prompts/tools/native-tools/", detect: toolCallsAt, read: readToolCalls},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
 			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: readWhole},
 	}
@@ -154,6 +154,10 @@ type ParseOptions struct {
 	// git mv, rm, mv) into Delete and Rename operations. Nothing is
 	// ever executed.
 	ShellOps bool
+	// Partial skips, each with a warning, the tool calls that look like
+	// edits but cannot be read (Reply.Unread); without it the first
+	// fails the reply (SPEC section 2).
+	Partial bool
 }
 
 // Parse reads a reply in the format o.Format names ("auto" or ""
@@ -165,9 +169,15 @@ type ParseOptions struct {
 // before it. Every operation carries its format; blocks a reader could
 // not read become Invalid operations in their place. With o.ShellOps, a
 // reply whose only edits are file commands in shell blocks is a reply
-// too; its format is "shell".
+// too; its format is "shell". A tool call that looks like an edit but
+// cannot be read is a *ParseError naming its line, unless o.Partial.
 func Parse(text string, o ParseOptions) (*Reply, error) {
 	r, err := parseFormat(text, o.Format)
+	if r != nil && (err == nil || isNoEdits(err)) {
+		if e := unreadCalls(r, o.Partial); e != nil {
+			return r, e
+		}
+	}
 	if !o.ShellOps || (err != nil && !isNoEdits(err)) {
 		return r, err
 	}
@@ -416,6 +426,7 @@ func merge(replies []*Reply) *Reply {
 			}
 		}
 		out.Warnings = append(out.Warnings, r.Warnings...)
+		out.Unread = append(out.Unread, r.Unread...)
 		if out.Description == "" {
 			out.Description = r.Description
 		}

@@ -269,6 +269,11 @@ type Reply struct {
 	// (udiffx: a tag missing its attribute); each is reported as a
 	// failed edit, and the directives after it still count.
 	Failed []Failure
+	// Unread are tool calls that look like edits but that no reader
+	// reads (a tool it does not know whose arguments name a file and
+	// its text): Parse fails the reply on the first, or with
+	// ParseOptions.Partial skips each with a warning (SPEC section 2).
+	Unread []Failure
 }
 
 // Failure is a block of a reply that could not be read.

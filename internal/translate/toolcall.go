@@ -21,7 +21,9 @@ const FormatToolCalls = "tool-calls"
 // root (the session's cwd, "" when unknown) and line (the reply or log
 // line of the call). A tool that edits nothing (view, read, a shell
 // command) gives no operation and no error; input the tool would refuse
-// gives an error saying why.
+// gives an error saying why. A call of a tool it does not know that
+// looks like an edit (see LooksLikeEdit) gives ErrNotRead, wrapped
+// with the call's shape; another unknown tool gives nothing.
 //
 // The input of apply_patch may also be the patch itself (a Codex custom
 // tool call), and that of a shell call (shell, exec_command, Bash, ...)
@@ -33,23 +35,39 @@ const FormatToolCalls = "tool-calls"
 // Session readers (package session) call it for each tool call a log
 // records.
 func ToolCall(name string, input []byte, root string, line int) ([]Operation, error) {
+	ops, _, err := ToolCallWarnings(name, input, root, line)
+	return ops, err
+}
+
+// ToolCallWarnings is ToolCall with the warnings about the call (a
+// near-miss marker of a diff, a fence taken off a written file), each
+// at line.
+func ToolCallWarnings(name string, input []byte, root string, line int) ([]Operation, []Warning, error) {
 	c := readCall(name, input, root, line)
-	return c.ops, c.err
+	if c.unread != "" {
+		return nil, c.warns, fmt.Errorf("%w: %s", ErrNotRead, c.unread)
+	}
+	return c.ops, c.warns, c.err
 }
 
 // callResult is what one tool call gave: its operations, warnings
 // about it, the path it names (for a failure) and why it was refused.
 // known says whether the reader knows the tool, edits or not.
+// unread, when not "", says that the call looks like an edit of a tool
+// the reader does not know, and what it looks like.
 type callResult struct {
-	ops   []Operation
-	warns []Warning
-	path  string
-	err   error
-	known bool
+	ops    []Operation
+	warns  []Warning
+	path   string
+	err    error
+	known  bool
+	unread string
 }
 
-// readOnlyTools are the tools of Claude Code, Gemini CLI, Codex and
-// OpenHands that change no file: their calls give nothing.
+// readOnlyTools are the tools of Claude Code, Gemini CLI, Codex,
+// OpenHands, Cline (src/shared/tools.ts, ClineDefaultTool) and Roo
+// Code (src/core/prompts/tools/native-tools) that change no file:
+// their calls give nothing.
 var readOnlyTools = map[string]bool{
 	"read": true, "glob": true, "grep": true, "ls": true, "webfetch": true, "websearch": true,
 	"todowrite": true, "task": true, "notebookread": true, "bashoutput": true, "killshell": true,
@@ -58,14 +76,22 @@ var readOnlyTools = map[string]bool{
 	"google_web_search": true, "web_fetch": true, "save_memory": true, "write_todos": true,
 	"update_plan": true, "view_image": true, "think": true, "finish": true, "web_search": true,
 	"list_dir": true, "codebase_search": true, "file_search": true,
+	"ask_followup_question": true, "attempt_completion": true, "search_files": true, "list_files": true,
+	"list_code_definition_names": true, "browser_action": true, "load_mcp_documentation": true,
+	"access_mcp_resource": true, "new_task": true, "plan_mode_respond": true, "act_mode_respond": true,
+	"focus_chain": true, "condense": true, "summarize_task": true, "report_bug": true,
+	"generate_explanation": true, "use_skill": true, "use_subagents": true, "switch_mode": true,
+	"update_todo_list": true, "run_slash_command": true, "skill": true, "read_command_output": true,
 }
 
 // shellTools are the tools that run a command line: Codex's shell,
 // exec and local shell, Claude Code's Bash, Gemini CLI's
-// run_shell_command, OpenHands' execute_bash.
+// run_shell_command, OpenHands' execute_bash, Cline's and Roo Code's
+// execute_command.
 var shellTools = map[string]bool{
 	"shell": true, "container.exec": true, "exec": true, "exec_command": true, "local_shell": true,
 	"shell_command": true, "bash": true, "run_shell_command": true, "execute_bash": true,
+	"execute_command": true,
 }
 
 // callSeq numbers the tool calls read, for Operation.Call: a number
@@ -73,8 +99,12 @@ var shellTools = map[string]bool{
 // (the tool-calls format, a session log's) gathers the calls.
 var callSeq atomic.Int64
 
+// groupSeq numbers the groups of the operations of tool calls (see
+// readCall).
+var groupSeq atomic.Int64
+
 func readCall(name string, input []byte, root string, line int) callResult {
-	tool := strings.ToLower(strings.TrimPrefix(name, "functions."))
+	tool := toolKey(name)
 	var c callResult
 	c.known = true
 	switch {
@@ -83,28 +113,39 @@ func readCall(name string, input []byte, root string, line int) callResult {
 	case shellTools[tool]:
 		c = shellCall(input, line)
 	case readOnlyTools[tool]:
+	case !isEditTool(tool):
+		// A tool this reader does not read: an edit it cannot read
+		// when it looks like one (SPEC section 2), else skipped.
+		c.known = false
+		if a, err := callArgs(name, input); editToolNames[tool] || err == nil && editArgs(a) {
+			c.unread = unreadMsg(name, input)
+			c.path, _ = a.anyString(pathKeys...)
+		} else {
+			c.warns = []Warning{warning(line, "the tool call %q is not an edit tool this reader knows; it is skipped", name)}
+		}
 	default:
 		a, err := callArgs(name, input)
 		if err != nil {
-			return callResult{err: err, known: isEditTool(tool)}
+			return callResult{err: err, known: true}
 		}
-		c.path, _ = a.anyString("file_path", "filePath", "path")
+		c.path, _ = a.anyString("file_path", "filePath", "absolutePath", "path")
 		switch tool {
-		case "edit":
+		case "edit", "search_replace":
 			c.ops, c.err = editCall(a)
 		case "multiedit":
 			c.ops, c.err = multiEditCall(a)
 		case "write", "write_file":
 			c.ops, c.err = writeCall(a)
-		case "replace":
+		case "replace", "edit_file":
 			c.ops, c.err = geminiReplaceCall(a)
 		case "str_replace_based_edit_tool", "str_replace_editor", "text_editor":
 			c.ops, c.err = textEditorCall(a)
+		case "replace_in_file", "apply_diff":
+			c = agentDiffCall(name, a, line, tool == "apply_diff")
+		case "write_to_file":
+			c = agentWriteCall(name, a, line)
 		case "notebookedit":
 			c.err = errors.New("NotebookEdit changes cells of a Jupyter notebook, which this reader does not apply: edit the notebook's JSON with Edit instead")
-		default:
-			c.known = false
-			c.warns = []Warning{warning(line, "the tool call %q is not an edit tool this reader knows; it is skipped", name)}
 		}
 	}
 	if c.err != nil {
@@ -112,21 +153,37 @@ func readCall(name string, input []byte, root string, line int) callResult {
 		c.ops = nil
 	}
 	call := int(callSeq.Add(1))
+	var groups map[int]int
 	for i := range c.ops {
 		op := &c.ops[i]
 		op.Line, op.Root, op.Call = line, root, call
 		if op.Format == "" {
 			op.Format = FormatToolCalls
 		}
+		if op.Group != 0 {
+			// The groups a call's reader numbered from 1 (the blocks of
+			// a diff, the hunks of a patch's file) are numbered anew,
+			// below 0, so that no two calls' groups, nor a call's and a
+			// reply reader's, are ever one.
+			if groups == nil {
+				groups = map[int]int{}
+			}
+			if groups[op.Group] == 0 {
+				groups[op.Group] = -int(groupSeq.Add(1))
+			}
+			op.Group = groups[op.Group]
+		}
 	}
 	return c
 }
 
-// isEditTool reports whether tool (lower case) names an edit tool.
+// isEditTool reports whether tool (lower case) names an edit tool this
+// reader reads.
 func isEditTool(tool string) bool {
 	switch tool {
 	case "edit", "multiedit", "write", "write_file", "replace", "str_replace_based_edit_tool",
-		"str_replace_editor", "text_editor", "notebookedit", "apply_patch", "applypatch":
+		"str_replace_editor", "text_editor", "notebookedit", "apply_patch", "applypatch",
+		"replace_in_file", "write_to_file", "apply_diff", "edit_file", "search_replace":
 		return true
 	}
 	return false

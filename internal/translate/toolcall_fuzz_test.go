@@ -85,6 +85,11 @@ func FuzzToolCalls(f *testing.F) {
 				t.Fatalf("warning %+v", w)
 			}
 		}
+		for _, u := range r.Unread {
+			if u.Line < 1 || u.Line > lines || u.Msg == "" {
+				t.Fatalf("unread call %+v", u)
+			}
+		}
 		if len(r.Prose) > 0 && strings.TrimSpace(r.Prose[len(r.Prose)-1]) == "" {
 			t.Fatalf("prose ends with a blank line: %q", r.Prose)
 		}
@@ -108,13 +113,21 @@ func FuzzToolCall(f *testing.F) {
 	f.Add("apply_patch", "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch")
 	f.Add("shell", `{"command":["bash","-lc","cd x && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF"]}`)
 	f.Add("Write", `{"file_path":"a","content":null}`)
+	f.Add("replace_in_file", `{"absolutePath":"/w/a","diff":"------- SEARCH\nx\n=======\ny\n+++++++ REPLACE\n<<<<<<< SEARCH\n\n=======\nz\n>>>>>>> REPLACE","task_progress":"- [ ] t"}`)
+	f.Add("apply_diff", `{"path":"a","diff":"<<<<<<< SEARCH\n:start_line:2\n-------\nx\n=======\ny\n>>>>>>> REPLACE"}`)
+	f.Add("write_to_file", "{\"path\":\"a\",\"content\":\"```go\\nx\\n```\\n\"}")
+	f.Add("edit_file", `{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":2}`)
+	f.Add("str_edit", `{"path":"a","old_str":"x","new_str":"y"}`)
 	f.Fuzz(func(t *testing.T, name, input string) {
 		ops, err := ToolCall(name, []byte(input), "/root", 3)
 		if err != nil && len(ops) > 0 {
 			t.Fatalf("%d operations with the error %v", len(ops), err)
 		}
+		if errors.Is(err, ErrNotRead) && !strings.Contains(err.Error(), "looks like an edit") {
+			t.Fatalf("error %v", err)
+		}
 		for _, op := range ops {
-			if op.Line != 3 || op.Root != "/root" {
+			if op.Line != 3 || op.Root != "/root" || op.Group > 0 {
 				t.Fatalf("operation %+v", op)
 			}
 		}

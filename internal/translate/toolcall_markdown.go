@@ -113,6 +113,7 @@ func (c *callReader) readMarkdown(text string) error {
 				c.r.Ops = append(c.r.Ops, fc.r.Ops...)
 				c.r.Failed = append(c.r.Failed, fc.r.Failed...)
 				c.r.Warnings = append(c.r.Warnings, fc.r.Warnings...)
+				c.r.Unread = append(c.r.Unread, fc.r.Unread...)
 				c.names = append(c.names, fc.names...)
 				c.calls += fc.calls
 				k = kBlock

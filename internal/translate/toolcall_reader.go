@@ -50,7 +50,9 @@ import (
 // type, an unknown command, undo_edit) is a Reply.Failed entry naming
 // the call's line, and the calls after it still count; a call of a
 // tool the reader does not know is skipped with a warning, and read
-// tools (Read, view, Grep, a shell command) give nothing. The error is
+// tools (Read, view, Grep, a shell command) give nothing. A call of a
+// tool it does not know that looks like an edit is a Reply.Unread
+// entry (see LooksLikeEdit), which Parse fails or skips. The error is
 // ErrNoEdits when no call edits a file.
 func readToolCalls(text string) (*Reply, error) {
 	c := &callReader{r: &Reply{Format: FormatToolCalls}}
@@ -321,6 +323,11 @@ func (c *callReader) call(name, raw string, line int) {
 		input, _ = jsonString(raw)
 	}
 	res := readCall(name, []byte(input), c.root, line)
+	if res.unread != "" {
+		// Kept in a Markdown fence too: it counts when the fence holds
+		// calls of known tools.
+		c.r.Unread = append(c.r.Unread, Failure{Line: line, Path: res.path, Msg: res.unread})
+	}
 	if !res.known && !c.warnUnknown {
 		return
 	}

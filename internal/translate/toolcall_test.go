@@ -324,6 +324,14 @@ func TestToolCallsGoldenReplies(t *testing.T) {
 		"malformed":                    "error",
 		"multiedit-three":              "8 replace config.py \"TIMEOUT = 10\"->\"TIMEOUT = 30\"\n8 replace config.py \"RETRIES = 3\"->\"RETRIES = 5\"\n8 replace config.py \"\\\"http://\\\"\"->\"\\\"https://\\\"\"",
 		"openai-tool-calls":            "9 replace app.py \"print(\\\"hello \\\" + name)\"->\"print(f\\\"Hello, {name}!\\\")\"\n17 create CHANGELOG.md \"# Changelog\\n\\n- Friendlier greeting.\\n\" overwrite",
+		"cline-native-first-match":     "18 edit two.py\n18 edit two.py",
+		"cline-native-replace":         "18 edit server.py\n18 edit server.py",
+		"cline-native-write":           "18 create src/new.py \"print('new')\\n\" overwrite\n28 create config.txt \"port=8080\\n\" overwrite",
+		"roo-native":                   "18 edit stats.py\n27 replace stats.py \"    return total(xs) / len(xs)\"->\"    return total(xs) / max(len(xs), 1)\"\n37 replace names.txt \"old\"->\"new\" count=2\n48 create VERSION \"2.0\\n\" overwrite",
+		"unread-call":                  "8 replace a.py \"x = 1\"->\"y = 1\"\nerror",
+		"unread-call-partial":          "8 replace a.py \"x = 1\"->\"y = 1\"\nerror",
+		"unread-not-edit":              "4 replace a.py \"x = 1\"->\"y = 1\"",
+		"write-fenced":                 "18 create app.py \"print('hi')\\n\" overwrite\n27 create plain.txt \"plain\\n\" overwrite\n36 create README.md \"# Use\\n\\n```sh\\nmake\\n```\\n\" overwrite\n45 create END.md \"notes\\n```\\n\" overwrite",
 		"replace-all":                  "8 replace geometry.py \"3.14\"->\"math.pi\" all\n19 replace geometry.py \"def area(r):\"->\"import math\\n\\n\\ndef area(r):\"",
 	}
 	for _, file := range goldenReplyFiles(t, FormatToolCalls) {

@@ -248,7 +248,7 @@ func (m *messagesReader) clineResolve(rs []clineResult, line int) {
 	for _, u := range m.xml {
 		k := -1
 		for i, r := range rs {
-			if !used[i] && editTools[r.tool] && samePath(r.path, u.path) {
+			if !used[i] && translate.LooksLikeEdit(r.tool, nil) && samePath(r.path, u.path) {
 				k = i
 				break
 			}

@@ -71,6 +71,11 @@ type Turn struct {
 	// <final_file_content>): replay compares what it records with
 	// them.
 	Saved []Saved
+	// Unread are calls the session made that look like edits but that
+	// cannot be read (a tool no reader knows whose arguments name a
+	// file and its text): replay stops at the first, or with --partial
+	// skips and lists each (SPEC section 2).
+	Unread []Skip
 }
 
 // Saved is a file's content as the session saved it.

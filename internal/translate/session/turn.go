@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 
@@ -51,8 +52,18 @@ func (b *builder) empty() bool {
 	return !b.started && len(b.ops) == 0 && len(b.t.Skipped) == 0 && len(b.failed) == 0
 }
 
-// finish returns the turn gathered, with a Reply when it edits.
+// finish returns the turn gathered, with a Reply when it edits, and
+// the calls it could not read in Unread.
 func (b *builder) finish() *Turn {
+	kept := b.ops[:0]
+	for _, op := range b.ops {
+		if op.Kind == translate.Invalid && op.Format == unreadFormat {
+			b.t.Unread = append(b.t.Unread, Skip{Line: op.Line, Path: op.Path, Why: op.Comment})
+			continue
+		}
+		kept = append(kept, op)
+	}
+	b.ops = kept
 	t := b.t
 	if len(b.ops) > 0 || len(b.failed) > 0 {
 		t.Reply = &translate.Reply{
@@ -96,26 +107,34 @@ func invalid(format, path string, line int, why string) translate.Operation {
 	return translate.Operation{Kind: translate.Invalid, Format: format, Path: path, Line: line, Comment: why}
 }
 
-// editTools are the tools that edit files. A call of one that ToolCall
-// cannot read becomes an Invalid operation; a call of any other tool
-// that ToolCall refuses is only a warning, since it edited nothing.
-var editTools = map[string]bool{
-	"Edit": true, "MultiEdit": true, "Write": true, "NotebookEdit": true,
-	"str_replace_based_edit_tool": true, "str_replace_editor": true,
-	"replace": true, "write_file": true, "apply_patch": true,
-	"edit_file": true, "create_file": true, "write_to_file": true,
-	"replace_in_file": true, "apply_diff": true,
-}
+// unreadFormat marks the operation toolOps gives for a call that looks
+// like an edit but cannot be read; finish moves it to Turn.Unread, so
+// no reader's loop needs to know of it.
+const unreadFormat = "(unread)"
 
-// toolOps reads one tool call with translate.ToolCall. An edit tool
-// ToolCall refuses becomes an Invalid operation naming path.
+// toolOps reads one tool call with translate.ToolCall. A call that
+// looks like an edit (translate.LooksLikeEdit) and that ToolCall
+// refuses becomes an Invalid operation naming path; one of a tool it
+// does not know becomes a Turn.Unread entry (SPEC section 2); any
+// other refused call is only a warning, since it edited nothing. The
+// warning returned also carries what ToolCallWarnings noted of a call
+// it read.
 func toolOps(name string, input []byte, root string, line int, path string) ([]translate.Operation, string) {
-	ops, err := translate.ToolCall(name, input, root, line)
+	ops, warns, err := translate.ToolCallWarnings(name, input, root, line)
 	if err != nil {
-		if editTools[name] {
-			return []translate.Operation{invalid(translate.FormatToolCalls, path, line, name+": "+err.Error())}, ""
+		if errors.Is(err, translate.ErrNotRead) {
+			why := strings.TrimPrefix(err.Error(), translate.ErrNotRead.Error()+": ")
+			return []translate.Operation{invalid(unreadFormat, path, line, why)}, ""
+		}
+		if translate.LooksLikeEdit(name, input) {
+			// The error names the tool already.
+			return []translate.Operation{invalid(translate.FormatToolCalls, path, line, err.Error())}, ""
 		}
 		return nil, name + " call not read: " + err.Error()
+	}
+	var notes []string
+	for _, w := range warns {
+		notes = append(notes, w.Msg)
 	}
 	for i := range ops {
 		if ops[i].Format == "" {
@@ -125,7 +144,7 @@ func toolOps(name string, input []byte, root string, line int, path string) ([]t
 			ops[i].Line = line
 		}
 	}
-	return ops, ""
+	return ops, strings.Join(notes, "; ")
 }
 
 // lines reads a log line by line, counting them. A line costs its own
