@@ -32,8 +32,11 @@ import (
 //   - a messages array of any of these: user, system and tool turns
 //     are skipped.
 //
-// A record's "cwd" is the Root of its calls' operations, and of the
-// records after it (a Codex session_meta line names the cwd once).
+// The first "cwd" a record names is the Root of every call's
+// operations, the session's top (SPEC section 5): a later record's cwd
+// (a subdirectory the agent moved to, another project) is no new top,
+// so its absolute paths are placed by where they stand below the
+// first.
 // Text items ({"type": "text"}, an OpenAI message's content, a Gemini
 // text part) are the reply's prose; tool results and reasoning are not.
 //
@@ -98,7 +101,7 @@ type callReader struct {
 	r     *Reply
 	src   string
 	idx   *lineIndex
-	root  string   // the cwd the last record named
+	root  string   // the first cwd a record named: the session's top
 	prose []string // text items, a blank line between two
 	names []string // the tools called, each once, for ErrNoEdits
 	seen  map[string]bool
@@ -194,12 +197,8 @@ func (c *callReader) object(i int, top bool, depth int) {
 	if skippedRoles[role] || skippedTypes[typ] {
 		return
 	}
-	saved := c.root
-	if cwd := str("cwd"); cwd != "" {
+	if cwd := str("cwd"); cwd != "" && c.root == "" {
 		c.root = cwd
-	}
-	if !top {
-		defer func() { c.root = saved }()
 	}
 	line, _ := c.idx.line(i)
 	call := func(name string, keys ...string) {
