@@ -11,7 +11,7 @@ import (
 
 // ErrInvalidOption: an option names no format or fuzz level, or does
 // not apply (a base for a branch that exists).
-var ErrInvalidOption = errors.New("llmapply: invalid option")
+var ErrInvalidOption = errors.New("invalid option")
 
 // Options steer how a reply is read and matched.
 type Options struct {
@@ -111,29 +111,3 @@ func Prompt(format string) (string, error) {
 	}
 	return translate.Prompt(format)
 }
-
-// cleanError is err with the package prefixes of the module's inner
-// packages ("engine: ") taken off its message, which is for people;
-// errors.Is and errors.As still see err.
-func cleanError(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	for _, p := range []string{"engine: ", "gitops: ", "translate: ", "session: ", "patch: "} {
-		msg = strings.TrimPrefix(msg, p)
-		msg = strings.ReplaceAll(msg, ": "+p, ": ")
-	}
-	if msg == err.Error() {
-		return err
-	}
-	return &cleaned{msg, err}
-}
-
-type cleaned struct {
-	msg string
-	err error
-}
-
-func (c *cleaned) Error() string { return c.msg }
-func (c *cleaned) Unwrap() error { return c.err }

@@ -13,11 +13,11 @@ import (
 // ErrBranchMoved: the branch Record or Undo was to move was moved by
 // someone else meanwhile (or another writer holds its lock); nothing
 // was changed, and trying again sees the new tip.
-var ErrBranchMoved = errors.New("llmapply: the branch moved")
+var ErrBranchMoved = errors.New("the branch moved")
 
 // ErrRootCommit: the commit Undo was to move a branch back from is a
 // root commit, so there is nothing to move back to.
-var ErrRootCommit = errors.New("llmapply: a root commit has no parent to move back to")
+var ErrRootCommit = errors.New("a root commit has no parent to move back to")
 
 // Repository is a git repository, read and written without running
 // git: its index, working tree and revisions are sources, and Record
@@ -33,11 +33,11 @@ type Repository struct {
 func OpenRepository(dir string) (*Repository, error) {
 	repo, err := gitops.Open(dir)
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	n, err := repo.Abbrev()
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	return &Repository{repo: repo, patch: patch.Options{Abbrev: n, Unique: repo.ShortID}}, nil
 }
@@ -52,7 +52,7 @@ func (r *Repository) Index() (*Source, error) {
 	}
 	src, err := r.repo.IndexSource()
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	return &Source{src: src, repo: r, what: "index"}, nil
 }
@@ -65,7 +65,7 @@ func (r *Repository) Worktree() (*Source, error) {
 	}
 	src, err := r.repo.WorktreeSource()
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	return &Source{src: src, repo: r, what: "worktree"}, nil
 }
@@ -75,7 +75,7 @@ func (r *Repository) Worktree() (*Source, error) {
 func (r *Repository) Revision(rev string) (*Source, error) {
 	src, _, err := r.repo.RevisionSource(rev)
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	return &Source{src: src, repo: r, what: rev}, nil
 }
@@ -84,7 +84,7 @@ func (r *Repository) Revision(rev string) (*Source, error) {
 // branch exists.
 func (r *Repository) BranchTip(name string) (commit string, exists bool, err error) {
 	commit, exists, err = r.repo.BranchTip(name)
-	return commit, exists, cleanError(err)
+	return commit, exists, err
 }
 
 // ShortID is id abbreviated as git shows it in this repository.
@@ -152,12 +152,12 @@ func (r *Repository) Record(ctx context.Context, reply string, o RecordOptions) 
 // recordError makes the errors of another writer ErrBranchMoved.
 func recordError(err error) error {
 	if errors.Is(err, gitops.ErrRefMoved) || errors.Is(err, gitops.ErrRefLocked) {
-		return fmt.Errorf("%w: %v; nothing was recorded", ErrBranchMoved, cleanError(err))
+		return fmt.Errorf("%w: %v; nothing was recorded", ErrBranchMoved, err)
 	}
 	if errors.Is(err, gitops.ErrBadBranchName) || errors.Is(err, gitops.ErrBranchCheckedOut) {
-		return fmt.Errorf("%w: %v", ErrInvalidOption, cleanError(err))
+		return fmt.Errorf("%w: %v", ErrInvalidOption, err)
 	}
-	return cleanError(err)
+	return err
 }
 
 // target is where Record records and what it resolves against.
@@ -180,11 +180,11 @@ func (r *Repository) target(o RecordOptions, describe func() (string, []string))
 	}
 	if o.Branch != "" {
 		if err := gitops.ValidBranchName(o.Branch); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalidOption, cleanError(err))
+			return nil, fmt.Errorf("%w: %v", ErrInvalidOption, err)
 		}
 		tip, exists, err := r.repo.BranchTip(o.Branch)
 		if err != nil {
-			return nil, cleanError(err)
+			return nil, err
 		}
 		if exists {
 			if o.Base != "" || o.Onto != "" {
@@ -192,7 +192,7 @@ func (r *Repository) target(o RecordOptions, describe func() (string, []string))
 			}
 			src, _, err := r.repo.RevisionSource(tip)
 			if err != nil {
-				return nil, cleanError(err)
+				return nil, err
 			}
 			return &target{branch: o.Branch, exists: true, parent: tip, src: src, reflog: "llm-apply: append"}, nil
 		}
@@ -210,7 +210,7 @@ func (r *Repository) target(o RecordOptions, describe func() (string, []string))
 	case errors.Is(err, gitops.ErrUnbornHead) && o.Onto == "":
 		// No commit yet: the first commit is a root commit.
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrInvalidOption, cleanError(err))
+		return nil, fmt.Errorf("%w: %v", ErrInvalidOption, err)
 	default:
 		t.parent = parent
 	}
@@ -229,7 +229,7 @@ func (r *Repository) target(o RecordOptions, describe func() (string, []string))
 	t.src = src.src
 	if t.parent != "" && (base == "index" || base == "worktree") {
 		if t.tree, _, err = r.repo.RevisionSource(t.parent); err != nil {
-			return nil, cleanError(err)
+			return nil, err
 		}
 	}
 	if t.branch == "" {
@@ -248,13 +248,13 @@ func (r *Repository) target(o RecordOptions, describe func() (string, []string))
 // names no branch yet.
 func (r *Repository) FreeBranch(name string) (string, error) {
 	if err := gitops.ValidBranchName(name); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInvalidOption, cleanError(err))
+		return "", fmt.Errorf("%w: %v", ErrInvalidOption, err)
 	}
 	try := name
 	for n := 2; ; n++ {
 		_, exists, err := r.repo.BranchTip(try)
 		if err != nil {
-			return "", cleanError(err)
+			return "", err
 		}
 		if !exists {
 			return try, nil
@@ -271,11 +271,11 @@ func (r *Repository) FreeBranch(name string) (string, error) {
 // is refused.
 func (r *Repository) Undo(branch, expect string) (string, error) {
 	if err := gitops.ValidBranchName(branch); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInvalidOption, cleanError(err))
+		return "", fmt.Errorf("%w: %v", ErrInvalidOption, err)
 	}
 	parent, err := r.repo.MoveBranchBack(branch, expect, "llm-apply: undo "+r.ShortID(expect))
 	if errors.Is(err, gitops.ErrNoParent) {
-		return "", fmt.Errorf("%w: %v", ErrRootCommit, cleanError(err))
+		return "", fmt.Errorf("%w: %v", ErrRootCommit, err)
 	}
 	if err != nil {
 		return "", recordError(err)

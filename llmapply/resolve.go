@@ -36,7 +36,7 @@ func Parse(reply string, opts Options) (*Reply, error) {
 	}
 	r, err := translate.Parse(reply, translate.ParseOptions{Format: ro.Format, ShellOps: ro.ShellOps, Partial: ro.Partial})
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	out := &Reply{Format: r.Format}
 	out.Description, _ = translate.Describe(r)
@@ -64,7 +64,7 @@ func Resolve(ctx context.Context, reply string, src *Source, opts Options) (*Res
 		return nil, err
 	}
 	if src == nil || src.src == nil {
-		return nil, errors.New("llmapply: Resolve needs a source")
+		return nil, errors.New("Resolve needs a source")
 	}
 	if src.repo != nil {
 		ro.Patch = src.repo.patch
@@ -76,7 +76,7 @@ func Resolve(ctx context.Context, reply string, src *Source, opts Options) (*Res
 func runOne(ctx context.Context, reply string, src engine.Source, rec engine.Recorder, ro engine.RunOptions, branch string) (*Result, error) {
 	results, err := engine.Run(ctx, []engine.Input{{Source: "reply", Text: reply}}, src, rec, ro)
 	if err != nil {
-		return nil, cleanError(err)
+		return nil, err
 	}
 	return newResult(results[0], branch), nil
 }

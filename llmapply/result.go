@@ -144,7 +144,7 @@ func newResult(r *engine.ReplyResult, branch string) *Result {
 	rep := Report{Format: rr.Format, Description: rr.Description, Status: rr.Status, Edits: []EditReport{}, Files: []FileStat{},
 		Notes: rr.Notes, Warnings: rr.Warnings}
 	if r.Err != nil {
-		rep.Error = cleanError(r.Err).Error()
+		rep.Error = r.Err.Error()
 	}
 	for _, e := range rr.Edits {
 		er := EditReport{N: e.N, Path: e.Path, Op: e.Op, Status: e.Status, ReplyLine: e.ReplyLine,

@@ -80,7 +80,7 @@ func (m mapSource) Paths() ([]string, error) {
 func DirSource(dir string) (*Source, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("llmapply: %w", err)
+		return nil, err
 	}
 	// The root's file system reads through the root, symbolic links
 	// included (fs.ReadLinkFS), so it is read as FSSource reads one.

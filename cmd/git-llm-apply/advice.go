@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // elsewhereAdvice is what to do about a failed edit that the other base
@@ -68,17 +69,14 @@ func suggestAdvice(e engine.Outcome, w [2]string) string {
 	return fmt.Sprintf("Did you mean %s? To create a file instead, %s.", list, w[1])
 }
 
-// shellArg quotes s for a POSIX shell when it needs quoting, so that
-// a suggested command can be pasted as it is (a leading "-" would be
-// read as an option). A "~" is plain but for a leading one (HEAD~1).
+// shellArg is s as an argument of a suggested command that can be
+// pasted as it is: quoted by shquote.Word, and a leading "-", which
+// would be read as an option, made "./-".
 func shellArg(s string) string {
 	if strings.HasPrefix(s, "-") {
 		s = "./" + s
 	}
-	if s != "" && s[0] != '~' && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@+=,~") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return shquote.Word(s)
 }
 
 // place is where the user typed the command, for the git commands the

@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, dir string, in io.Reader, out, errw
 	app := newApp(s)
 	err := app.Run(ctx, splitShortOptions(app, args))
 	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) {
-		fmt.Fprintf(s.err, "git llm-apply: %s\n", trimPkgPrefix(err))
+		fmt.Fprintf(s.err, "git llm-apply: %s\n", err.Error())
 		reportStop(app, s, err, jsonDone)
 	}
 	return exitCode(err)
@@ -111,7 +111,7 @@ func readCommon(cmd *cli.Command) (commonOptions, error) {
 		return o, err
 	}
 	if o.Fuzz, err = engine.ParseFuzz(cmd.String("fuzz")); err != nil {
-		return o, usageError("%v", trimPkgPrefix(err))
+		return o, usageError("%v", err.Error())
 	}
 	if o.Format != "auto" {
 		found := false
@@ -175,50 +175,4 @@ the one in hand records nothing).`,
 // usageOnError makes a subcommand's flag errors exit with status 2.
 func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
 	return &flagError{err}
-}
-
-// trimPkgPrefix is err's message without the package prefixes inner
-// packages give their errors for callers in Go ("engine: "): a person
-// needs only the sentence. A prefix is one only where a message starts:
-// at the start, or after the ": " of a wrapping error, and never inside
-// a quoted string, which holds reply text or a file name as written.
-func trimPkgPrefix(err error) string {
-	msg := err.Error()
-	var b strings.Builder
-	quoted, escaped, start := false, false, true
-	for i := 0; i < len(msg); i++ {
-		if start {
-			start = false
-			if p := pkgPrefixAt(msg[i:]); p > 0 {
-				i += p - 1
-				start = true // "engine: gitops: " wraps twice
-				continue
-			}
-		}
-		c := msg[i]
-		b.WriteByte(c)
-		switch {
-		case escaped:
-			escaped = false
-		case quoted && c == '\\':
-			escaped = true
-		case c == '"':
-			quoted = !quoted
-		case !quoted && c == ':' && i+1 < len(msg) && msg[i+1] == ' ':
-			b.WriteByte(' ')
-			i++
-			start = true
-		}
-	}
-	return b.String()
-}
-
-// pkgPrefixAt is the length of the package prefix s starts with, or 0.
-func pkgPrefixAt(s string) int {
-	for _, p := range []string{"engine: ", "gitops: ", "translate: ", "session: ", "patch: "} {
-		if strings.HasPrefix(s, p) {
-			return len(p)
-		}
-	}
-	return 0
 }

@@ -44,7 +44,7 @@ accepts.`,
 			}
 			p, err := translate.Prompt(cmd.Args().First())
 			if err != nil {
-				return usageError("%s", trimPkgPrefix(err))
+				return usageError("%s", err.Error())
 			}
 			_, err = fmt.Fprint(s.out, p)
 			return err

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
@@ -172,7 +173,7 @@ func runHookInstall(o hookInstallOptions, s streams) error {
 		installed = "updated" // an older version's, or another binary's
 	case !o.Force:
 		return usageError("%s already exists and is another hook: replace it with git llm-apply hook install --force, "+
-			"or add the line %s hook run to it", path, shellQuote(exe))
+			"or add the line %s hook run to it", path, shquote.Quote(exe))
 	}
 	if err := writeExecutable(path, []byte(script)); err != nil {
 		return err

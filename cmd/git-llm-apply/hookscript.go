@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // The pre-commit hook hook install writes is hookHead, the quoted path
@@ -50,7 +52,7 @@ exec git llm-apply hook run
 
 // hookScript is the pre-commit hook that runs the binary at exe.
 func hookScript(exe string) string {
-	return hookHead + shellQuote(exe) + hookTail
+	return hookHead + shquote.Quote(exe) + hookTail
 }
 
 // ownHook reports whether script is a pre-commit hook hook install
@@ -67,16 +69,9 @@ func ownHook(script string) bool {
 	if !ok || len(quoted) < 2 || quoted[0] != '\'' || quoted[len(quoted)-1] != '\'' {
 		return false
 	}
-	// One quoted word, as shellQuote writes it: a hook whose line was
+	// One quoted word, as shquote.Quote writes it: a hook whose line was
 	// edited into more than that is someone's own.
-	return quoted == shellQuote(strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, "'"))
-}
-
-// shellQuote quotes s for sh as one word: in single quotes, where
-// nothing else is special, each single quote of s ending the quotes,
-// escaped, and opening them again.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return quoted == shquote.Quote(strings.ReplaceAll(quoted[1:len(quoted)-1], `'\''`, "'"))
 }
 
 // hookBinary is the path the hook records: the path this binary was

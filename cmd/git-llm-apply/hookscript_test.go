@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // copyBinary copies the built binary to dir/git-llm-apply.
@@ -139,7 +141,7 @@ func TestHookInstallUpdatesItsOwnHook(t *testing.T) {
 		if err := os.WriteFile(hook, []byte(other), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if res := r.runBinary("hook", "install"); res.code != 2 || !strings.Contains(res.stderr, "--force, or add the line "+shellQuote(binary())+" hook run to it") {
+		if res := r.runBinary("hook", "install"); res.code != 2 || !strings.Contains(res.stderr, "--force, or add the line "+shquote.Quote(binary())+" hook run to it") {
 			t.Errorf("install over an edited hook: exit %d\n%s", res.code, res.stderr)
 		}
 		if data, _ := os.ReadFile(hook); string(data) != other {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -154,12 +152,6 @@ func guard[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Ou
 				res, out, err = nil, zero, fmt.Errorf("internal error (a bug in git llm-apply; please report it): %v\n%s", p, debug.Stack())
 			}
 		}()
-		res, out, err = h(ctx, req, in)
-		if err != nil {
-			// The text is for the model, as the command line's is for a
-			// person: no package prefix.
-			err = errors.New(strings.TrimPrefix(trimPkgPrefix(err), "llmapply: "))
-		}
-		return res, out, err
+		return h(ctx, req, in)
 	}
 }

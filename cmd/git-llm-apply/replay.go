@@ -316,9 +316,9 @@ func openSessions(o applyOptions, stdin io.Reader) (*turnCursor, error) {
 			src.close()
 			c.close()
 			if errors.Is(err, session.ErrNotSession) {
-				return nil, usageError("%s is not a session log: %v", name, trimPkgPrefix(err))
+				return nil, usageError("%s is not a session log: %v", name, err.Error())
 			}
-			return nil, usageError("cannot read session %s: %v", name, trimPkgPrefix(err))
+			return nil, usageError("cannot read session %s: %v", name, err.Error())
 		}
 		src.log = log
 		c.srcs = append(c.srcs, src)
@@ -372,7 +372,7 @@ func (c *turnCursor) next() (*replayTurn, error) {
 			continue
 		}
 		if err != nil {
-			return nil, usageError("cannot read session %s further: %v", src.name, trimPkgPrefix(err))
+			return nil, usageError("cannot read session %s further: %v", src.name, err.Error())
 		}
 		if len(t.Unread) > 0 && !c.partial {
 			// An edit that cannot be read is never success (SPEC

@@ -62,7 +62,7 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 		doc.OK = statusOf(results) == nil && !out.stopped && out.fatal == nil
 		doc.Interrupted, doc.Cut, doc.Unread = out.stopped, out.cut, out.unread
 		if out.fatal != nil {
-			doc.Error = trimPkgPrefix(out.fatal)
+			doc.Error = out.fatal.Error()
 		}
 		writeJSON(s.out, doc)
 		if s.jsonDone != nil {
@@ -107,7 +107,7 @@ func printReply(w *painter, o commonOptions, r *engine.ReplyResult, branch, patc
 	if r.Err != nil {
 		fmt.Fprintf(w, "%s: ", r.Source)
 		w.paint(slotError, "error:")
-		fmt.Fprintf(w, " %s\n", trimPkgPrefix(r.Err))
+		fmt.Fprintf(w, " %s\n", r.Err.Error())
 		return
 	}
 	failed := 0

@@ -9,7 +9,7 @@ import (
 
 // ErrInterrupted is what Run's error is (errors.Is) when its context
 // ended first; the error is an *InterruptError.
-var ErrInterrupted = errors.New("engine: interrupted")
+var ErrInterrupted = errors.New("interrupted")
 
 // InterruptError says where a cancelled Run stopped.
 type InterruptError struct {
@@ -22,9 +22,9 @@ type InterruptError struct {
 
 func (e *InterruptError) Error() string {
 	if e.Cut == "" {
-		return "engine: interrupted between replies"
+		return "interrupted between replies"
 	}
-	return "engine: interrupted in " + e.Cut
+	return "interrupted in " + e.Cut
 }
 
 // Is makes errors.Is(err, ErrInterrupted) hold.

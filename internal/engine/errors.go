@@ -8,20 +8,20 @@ import (
 // Why an edit could not be resolved. An *EditError wraps one of these,
 // so callers test the kind with errors.Is.
 var (
-	ErrNotFound    = errors.New("engine: text not found")
-	ErrAmbiguous   = errors.New("engine: text found in several places")
-	ErrOverlap     = errors.New("engine: edits overlap")
-	ErrNoFile      = errors.New("engine: no such file")
-	ErrFileExists  = errors.New("engine: file already exists")
-	ErrBinary      = errors.New("engine: binary file")
-	ErrNotEditable = errors.New("engine: not a regular file")
-	ErrUnsafePath  = errors.New("engine: unsafe path")
-	ErrElided      = errors.New("engine: placeholder instead of code")
-	ErrNoAnchor    = errors.New("engine: nothing to anchor the edit to")
-	ErrUnreadable  = errors.New("engine: block could not be read")
+	ErrNotFound    = errors.New("text not found")
+	ErrAmbiguous   = errors.New("text found in several places")
+	ErrOverlap     = errors.New("edits overlap")
+	ErrNoFile      = errors.New("no such file")
+	ErrFileExists  = errors.New("file already exists")
+	ErrBinary      = errors.New("binary file")
+	ErrNotEditable = errors.New("not a regular file")
+	ErrUnsafePath  = errors.New("unsafe path")
+	ErrElided      = errors.New("placeholder instead of code")
+	ErrNoAnchor    = errors.New("nothing to anchor the edit to")
+	ErrUnreadable  = errors.New("block could not be read")
 	// ErrCallFailed: another edit of the same tool call failed, and
 	// the agent's tool applies a call's edits all or none.
-	ErrCallFailed = errors.New("engine: another edit of the same tool call failed")
+	ErrCallFailed = errors.New("another edit of the same tool call failed")
 )
 
 // Closest is the place in a file that best resembles text an edit

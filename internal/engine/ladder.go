@@ -59,7 +59,7 @@ func ParseFuzz(s string) (Fuzz, error) {
 	case "loose":
 		return FuzzLoose, nil
 	}
-	return 0, fmt.Errorf("engine: unknown fuzz level %q (want exact, format or loose)", s)
+	return 0, fmt.Errorf("unknown fuzz level %q (want exact, format or loose)", s)
 }
 
 // formatTop is each format's default top rung (SPEC section 5).

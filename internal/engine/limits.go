@@ -28,7 +28,7 @@ var DefaultLimits = Limits{
 }
 
 // ErrTooLarge: an input is over one of the Limits.
-var ErrTooLarge = errors.New("engine: over a limit")
+var ErrTooLarge = errors.New("over a limit")
 
 // checkReply refuses a reply over the size or line-length limit, naming
 // the first line that is too long.

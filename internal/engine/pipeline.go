@@ -286,13 +286,13 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		return nil, err
 	}
 	if res.Patch, err = patch.FormatContext(ctx, res.Changes, opts.Patch); err != nil {
-		return res, fmt.Errorf("engine: writing the diff of %s: %w", in.Source, err)
+		return res, fmt.Errorf("writing the diff of %s: %w", in.Source, err)
 	}
 	if err := enter(PhaseVerify); err != nil {
 		return nil, err
 	}
 	if err := patch.VerifyContext(ctx, res.Patch, res.Changes); err != nil {
-		return res, fmt.Errorf("engine: the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
+		return res, fmt.Errorf("the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
 	}
 	if parent != nil {
 		notes, err := stagedNotes(cur, parent, res.Changes)

@@ -189,7 +189,7 @@ func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opt
 
 // errReadAhead: a file's content read ahead (see AheadReader) was not
 // the base's, so nothing resolved on it may be used.
-var errReadAhead = errors.New("engine: a file read ahead is not the base's")
+var errReadAhead = errors.New("a file read ahead is not the base's")
 
 // plainReads is a Source without its AheadReader.
 type plainReads struct{ Source }
@@ -481,15 +481,6 @@ func (r *resolver) failWith(o *Outcome, err error) bool {
 	if kind == nil {
 		return false
 	}
-	r.fail(o, kind, "%s", trimPkg(err.Error()))
+	r.fail(o, kind, "%s", err.Error())
 	return true
-}
-
-func trimPkg(s string) string {
-	for _, p := range []string{"engine: "} {
-		for len(s) > len(p) && s[:len(p)] == p {
-			s = s[len(p):]
-		}
-	}
-	return s
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // ErrNotExist is returned by a Source for a path it does not hold.
-var ErrNotExist = errors.New("engine: no such file in the base")
+var ErrNotExist = errors.New("no such file in the base")
 
 // Entry is what a base knows of one path.
 type Entry struct {

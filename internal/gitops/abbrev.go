@@ -11,7 +11,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
 )
@@ -28,7 +28,7 @@ const (
 
 // ErrBadAbbrev is wrapped by the error of Abbrev for a core.abbrev git
 // refuses (git refuses to run at all then).
-var ErrBadAbbrev = errors.New("gitops: bad core.abbrev")
+var ErrBadAbbrev = errors.New("bad core.abbrev")
 
 // Abbrev returns how many hex digits git abbreviates object names to
 // in r, as `git diff` and `git log --oneline` do: core.abbrev when it is
@@ -126,9 +126,9 @@ func (r *Repo) ShortID(id string, n int) string {
 }
 
 // parseHash reads a full hex name, either case.
-func parseHash(id string) (plumbing.Hash, bool) {
-	if len(id) != hexLen || !plumbing.IsHash(id) {
-		return plumbing.ZeroHash, false
+func parseHash(id string) (oid.ID, bool) {
+	if len(id) != hexLen || !oid.IsHex(id) {
+		return oid.Zero, false
 	}
-	return plumbing.NewHash(id), true
+	return oid.FromHex(id), true
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // attrFixture writes attributes files of every kind git reads on adding
@@ -129,7 +129,7 @@ func TestAttrFilesFromIndex(t *testing.T) {
 		if err != nil || string(data) != want {
 			t.Errorf("Read(%s) = %q, %v, want %q", p, data, err, want)
 		}
-		if id := plumbing.ComputeHash(plumbing.BlobObject, data).String(); id != ids[p] {
+		if id := oid.Sum(oid.Blob, data).String(); id != ids[p] {
 			t.Errorf("Read(%s): %s, git add stores %s", p, id, ids[p])
 		}
 	}

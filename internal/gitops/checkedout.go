@@ -11,7 +11,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
 )
@@ -57,7 +57,7 @@ func (r *Repo) readCheckedOut(path string, e index.Entry) (data []byte, check fu
 	if err := readHalves(f, data); err != nil {
 		return nil, nil, false
 	}
-	h := plumbing.NewHasher(plumbing.BlobObject, fi.Size())
+	h := oid.NewHasher(oid.Blob, fi.Size())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

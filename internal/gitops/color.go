@@ -29,7 +29,7 @@ func (r *Repo) ColorConfig(name string) (string, error) {
 		on, ok := maybeBool(v)
 		switch {
 		case !ok:
-			return "", fmt.Errorf("gitops: bad boolean config value '%s' for '%s'", v, key)
+			return "", fmt.Errorf("bad boolean config value '%s' for '%s'", v, key)
 		case on:
 			return "auto", nil
 		}

@@ -10,15 +10,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // commit is what gitops reads of a commit object: its headers as
 // written (author and committer lines unparsed) and its message.
 type commit struct {
-	Hash      plumbing.Hash
-	TreeHash  plumbing.Hash
-	Parents   []plumbing.Hash
+	Hash      oid.ID
+	TreeHash  oid.ID
+	Parents   []oid.ID
 	Author    string // "Name <email> 1700000000 +0100"
 	Committer string
 	Encoding  string // "" when the header is absent (UTF-8)
@@ -52,11 +52,11 @@ func headers(data []byte, fn func(name, value string)) string {
 // parseCommit decodes the body of commit id. Like git's parser it
 // requires the tree header first and parents after it, each a full
 // id; other headers are read wherever they are.
-func parseCommit(id plumbing.Hash, data []byte) (*commit, error) {
+func parseCommit(id oid.ID, data []byte) (*commit, error) {
 	if !bytes.HasPrefix(data, []byte("tree ")) {
 		// git's parse_commit_buffer: the body starts with the tree
 		// header, not a line that would read as a continuation.
-		return nil, fmt.Errorf("gitops: commit %s: no tree header", id)
+		return nil, fmt.Errorf("commit %s: no tree header", id)
 	}
 	c := &commit{Hash: id}
 	var err error
@@ -66,17 +66,17 @@ func parseCommit(id plumbing.Hash, data []byte) (*commit, error) {
 		switch {
 		case err != nil:
 		case name == "tree":
-			if n != 1 || !plumbing.IsHash(value) {
-				err = fmt.Errorf("gitops: commit %s: bad tree header", id)
+			if n != 1 || !oid.IsHex(value) {
+				err = fmt.Errorf("commit %s: bad tree header", id)
 			}
-			c.TreeHash = plumbing.NewHash(value)
+			c.TreeHash = oid.FromHex(value)
 		case n == 1:
-			err = fmt.Errorf("gitops: commit %s: no tree header", id)
+			err = fmt.Errorf("commit %s: no tree header", id)
 		case name == "parent":
-			if n != len(c.Parents)+2 || !plumbing.IsHash(value) {
-				err = fmt.Errorf("gitops: commit %s: bad parent header", id)
+			if n != len(c.Parents)+2 || !oid.IsHex(value) {
+				err = fmt.Errorf("commit %s: bad parent header", id)
 			}
-			c.Parents = append(c.Parents, plumbing.NewHash(value))
+			c.Parents = append(c.Parents, oid.FromHex(value))
 		case name == "author" && c.Author == "":
 			c.Author = value
 		case name == "committer" && c.Committer == "":
@@ -86,7 +86,7 @@ func parseCommit(id plumbing.Hash, data []byte) (*commit, error) {
 		}
 	})
 	if err == nil && n == 0 {
-		err = fmt.Errorf("gitops: commit %s: no tree header", id)
+		err = fmt.Errorf("commit %s: no tree header", id)
 	}
 	if err != nil {
 		return nil, err
@@ -96,25 +96,25 @@ func parseCommit(id plumbing.Hash, data []byte) (*commit, error) {
 
 // tagTarget decodes the object header of tag id's body: the id and
 // type of what it points at.
-func tagTarget(id plumbing.Hash, data []byte) (plumbing.Hash, plumbing.ObjectType, error) {
+func tagTarget(id oid.ID, data []byte) (oid.ID, oid.Type, error) {
 	if !bytes.HasPrefix(data, []byte("object ")) {
 		// git's parse_tag_buffer: the body starts with the object header.
-		return plumbing.ZeroHash, plumbing.InvalidObject, fmt.Errorf("gitops: tag %s is malformed", id)
+		return oid.Zero, oid.Invalid, fmt.Errorf("tag %s is malformed", id)
 	}
-	var target plumbing.Hash
-	var typ plumbing.ObjectType
+	var target oid.ID
+	var typ oid.Type
 	var bad bool
 	n := 0
 	headers(data, func(name, value string) {
 		n++
 		switch {
-		case n == 1 && name == "object" && plumbing.IsHash(value):
-			target = plumbing.NewHash(value)
+		case n == 1 && name == "object" && oid.IsHex(value):
+			target = oid.FromHex(value)
 		case n == 1:
 			bad = true
 		case n == 2 && name == "type":
 			var err error
-			if typ, err = plumbing.ParseObjectType(value); err != nil {
+			if typ, err = oid.ParseType(value); err != nil {
 				bad = true
 			}
 		case n == 2:
@@ -122,7 +122,7 @@ func tagTarget(id plumbing.Hash, data []byte) (plumbing.Hash, plumbing.ObjectTyp
 		}
 	})
 	if bad || n < 2 {
-		return plumbing.ZeroHash, plumbing.InvalidObject, fmt.Errorf("gitops: tag %s is malformed", id)
+		return oid.Zero, oid.Invalid, fmt.Errorf("tag %s is malformed", id)
 	}
 	return target, typ, nil
 }
@@ -130,7 +130,7 @@ func tagTarget(id plumbing.Hash, data []byte) (plumbing.Hash, plumbing.ObjectTyp
 // encodeCommit writes a commit object as git commit-tree does:
 // tree, parents, author, committer, a blank line and the message
 // (which the caller ends with a newline).
-func encodeCommit(tree plumbing.Hash, parents []plumbing.Hash, author, committer Ident, message string) plumbing.EncodedObject {
+func encodeCommit(tree oid.ID, parents []oid.ID, author, committer Ident, message string) encodedObject {
 	var b strings.Builder
 	b.WriteString("tree " + tree.String() + "\n")
 	for _, p := range parents {
@@ -140,10 +140,7 @@ func encodeCommit(tree plumbing.Hash, parents []plumbing.Hash, author, committer
 	b.WriteString("committer " + signature(committer) + "\n")
 	b.WriteString("\n")
 	b.WriteString(message)
-	o := &plumbing.MemoryObject{}
-	o.SetType(plumbing.CommitObject)
-	o.Write([]byte(b.String())) // a MemoryObject's Write does not fail
-	return o
+	return newObject(oid.Commit, []byte(b.String()))
 }
 
 // signature is an identity as a commit header carries it: "Name

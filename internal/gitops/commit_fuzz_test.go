@@ -1,19 +1,35 @@
 package gitops
 
 import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // FuzzParseCommit: any commit or tag body decodes without a panic; a
 // commit we accept starts with its tree header (as git's parser
-// requires) and has the tree and parents go-git's decoder (the one this
-// package used before its own) reads from it; a tag we accept starts
-// with its object header.
+// requires) and has the id, tree and parents git itself finds in it
+// whenever git stores it (hash-object checks a commit as it stores it;
+// log prints what it parsed); a tag we accept starts with its object
+// header.
 func FuzzParseCommit(f *testing.F) {
+	dir := filepath.Join(f.TempDir(), "repo")
+	env := testEnv(filepath.Dir(dir))
+	gitOut := func(stdin string, args ...string) (string, bool) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(stdin)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		err := cmd.Run()
+		return strings.TrimRight(out.String(), "\n"), err == nil
+	}
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		f.Fatalf("git init: %v\n%s", err, out)
+	}
 	tree := strings.Repeat("a", 40)
 	f.Add("tree " + tree + "\nparent " + strings.Repeat("b", 40) + "\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 2 +0000\n\nmsg\n")
 	f.Add("tree " + tree + "\nauthor A <a@x> 1 +0000\ngpgsig -----BEGIN\n line\n -----END\n\nsigned\n")
@@ -23,7 +39,7 @@ func FuzzParseCommit(f *testing.F) {
 	f.Add(" \ntree " + strings.Repeat("0", 40))
 	f.Add(" \nobject " + tree + "\ntype commit\n\n")
 	f.Fuzz(func(t *testing.T, body string) {
-		id := plumbing.ComputeHash(plumbing.CommitObject, []byte(body))
+		id := oid.Sum(oid.Commit, []byte(body))
 		if _, _, err := tagTarget(id, []byte(body)); err == nil && !strings.HasPrefix(body, "object ") {
 			t.Fatalf("a tag body not starting with its object header was read: %q", body)
 		}
@@ -35,20 +51,23 @@ func FuzzParseCommit(f *testing.F) {
 		if first := "tree " + c.TreeHash.String(); len(body) < len(first) || !strings.EqualFold(body[:len(first)], first) {
 			t.Fatalf("tree %s is not the first line of %q", c.TreeHash, body)
 		}
-		o := &plumbing.MemoryObject{}
-		o.SetType(plumbing.CommitObject)
-		o.Write([]byte(body))
-		theirs, err := object.DecodeCommit(nil, o)
-		if err != nil {
+		stored, ok := gitOut(body, "hash-object", "-t", "commit", "-w", "--stdin")
+		if !ok {
 			return
 		}
-		if theirs.TreeHash != c.TreeHash || len(theirs.ParentHashes) != len(c.Parents) {
-			t.Fatalf("go-git reads tree %s and %d parents, we read %s and %d", theirs.TreeHash, len(theirs.ParentHashes), c.TreeHash, len(c.Parents))
+		if stored != id.String() {
+			t.Fatalf("git names the commit %s, we %s", stored, id)
 		}
-		for i := range c.Parents {
-			if theirs.ParentHashes[i] != c.Parents[i] {
-				t.Fatalf("parent %d: go-git %s, we %s", i, theirs.ParentHashes[i], c.Parents[i])
-			}
+		theirs, ok := gitOut("", "log", "--no-walk", "--format=%T %P", stored)
+		if !ok {
+			t.Fatalf("git stores commit %q and cannot read it", body)
+		}
+		ours := c.TreeHash.String()
+		for _, p := range c.Parents {
+			ours += " " + p.String()
+		}
+		if theirs != ours && theirs != ours+" " {
+			t.Fatalf("git reads tree and parents %q, we read %q from %q", theirs, ours, body)
 		}
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,14 +22,14 @@ func TestParseCommit(t *testing.T) {
 		"gpgsig -----BEGIN PGP SIGNATURE-----\n \n parent " + p1 + "\n tree " + p1 + "\n -----END PGP SIGNATURE-----\n" +
 		"\n" +
 		"subject\n\nbody\n"
-	c, err := parseCommit(plumbing.NewHash(p1), []byte(body))
+	c, err := parseCommit(oid.FromHex(p1), []byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &commit{
-		Hash:      plumbing.NewHash(p1),
-		TreeHash:  plumbing.NewHash(tree),
-		Parents:   []plumbing.Hash{plumbing.NewHash(p1), plumbing.NewHash(p2)},
+		Hash:      oid.FromHex(p1),
+		TreeHash:  oid.FromHex(tree),
+		Parents:   []oid.ID{oid.FromHex(p1), oid.FromHex(p2)},
 		Author:    "A U Thor <a@x> 1700000000 +0100",
 		Committer: "C O Mitter <c@x> 1700000001 -0230",
 		Encoding:  "ISO-8859-1",
@@ -44,7 +44,7 @@ func TestParseCommit(t *testing.T) {
 		"tree " + tree[:39] + "\n\nm\n",
 		"tree " + tree + "\nauthor A <a> 1 +0000\nparent " + p1 + "\n\nm\n",
 	} {
-		if _, err := parseCommit(plumbing.ZeroHash, []byte(bad)); err == nil {
+		if _, err := parseCommit(oid.Zero, []byte(bad)); err == nil {
 			t.Errorf("parseCommit(%q) accepted it", bad)
 		}
 	}
@@ -52,11 +52,11 @@ func TestParseCommit(t *testing.T) {
 
 func TestTagTarget(t *testing.T) {
 	obj := "1111111111111111111111111111111111111111"
-	id, typ, err := tagTarget(plumbing.ZeroHash, []byte("object "+obj+"\ntype commit\ntag v1\ntagger T <t@x> 1 +0000\n\nmsg\n"))
-	if err != nil || id != plumbing.NewHash(obj) || typ != plumbing.CommitObject {
+	id, typ, err := tagTarget(oid.Zero, []byte("object "+obj+"\ntype commit\ntag v1\ntagger T <t@x> 1 +0000\n\nmsg\n"))
+	if err != nil || id != oid.FromHex(obj) || typ != oid.Commit {
 		t.Errorf("tagTarget = %s, %s, %v", id, typ, err)
 	}
-	if _, _, err := tagTarget(plumbing.ZeroHash, []byte("type commit\nobject "+obj+"\n\n")); err == nil {
+	if _, _, err := tagTarget(oid.Zero, []byte("type commit\nobject "+obj+"\n\n")); err == nil {
 		t.Errorf("a tag without its object header first was accepted")
 	}
 }
@@ -68,8 +68,8 @@ func TestEncodeCommitLikeGit(t *testing.T) {
 	when := time.Unix(1700000000, 0).In(time.FixedZone("", -(2*3600 + 30*60)))
 	a := Ident{Name: "A U Thor", Email: "a@x", When: when}
 	c := Ident{Name: "C", Email: "c@x", When: time.Unix(1700000001, 0).UTC()}
-	parent := plumbing.NewHash("1111111111111111111111111111111111111111")
-	o := encodeCommit(emptyTree, []plumbing.Hash{parent}, a, c, "subject\n")
+	parent := oid.FromHex("1111111111111111111111111111111111111111")
+	o := encodeCommit(emptyTree, []oid.ID{parent}, a, c, "subject\n")
 	text := "tree " + emptyTree.String() + "\nparent " + parent.String() + "\n" +
 		"author A U Thor <a@x> 1700000000 -0230\ncommitter C <c@x> 1700000001 +0000\n\nsubject\n"
 	if got := tr.gitEnv(tr.dir, nil, text, "hash-object", "-t", "commit", "--stdin"); got != o.Hash().String() {

@@ -18,7 +18,7 @@ import (
 
 // ErrConversion: a working tree file needs a clean conversion that git
 // llm-apply does not do. The error names the path and the attribute.
-var ErrConversion = errors.New("gitops: cannot store what git add would")
+var ErrConversion = errors.New("cannot store what git add would")
 
 // crlfAction is what git does to line endings on adding a file.
 type crlfAction int

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // gitAddIDs returns the blob id git add stores for each path, adding
@@ -101,7 +101,7 @@ func TestWorktreeCleanMatchesGitAdd(t *testing.T) {
 				t.Errorf("autocrlf %q: Read(%s): %v", autocrlf, p, err)
 				continue
 			}
-			if got := plumbing.ComputeHash(plumbing.BlobObject, data).String(); got != want[p] {
+			if got := oid.Sum(oid.Blob, data).String(); got != want[p] {
 				t.Errorf("autocrlf %q: Read(%s) = %q, but git add stores %s (%q)", autocrlf, p, data, want[p], tr.git("cat-file", "-p", want[p]))
 			}
 		}

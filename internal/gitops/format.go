@@ -16,7 +16,7 @@ import (
 // ErrUnsupportedRepository: the repository is in a format git-llm-apply
 // cannot read or write safely (or that git itself refuses). The error
 // says which feature and what to do.
-var ErrUnsupportedRepository = errors.New("gitops: unsupported repository")
+var ErrUnsupportedRepository = errors.New("unsupported repository")
 
 // checkFormat applies git's rules (setup.c, as of git 2.39) to the
 // common dir's config cfg: a format version above 1 is refused; in

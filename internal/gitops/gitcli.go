@@ -62,9 +62,9 @@ func (r *Repo) runGit(gitPath, dir string, stdin io.Reader, extra []string, args
 		}
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
-			return nil, fmt.Errorf("gitops: git %s: %w", sub, err)
+			return nil, fmt.Errorf("git %s: %w", sub, err)
 		}
-		return nil, fmt.Errorf("gitops: git %s: %s (%w)", sub, msg, err)
+		return nil, fmt.Errorf("git %s: %s (%w)", sub, msg, err)
 	}
 	return out.Bytes(), nil
 }

@@ -12,20 +12,22 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
-// The identities and dates every test repository and every writer
-// under test use, so commit ids are reproducible.
+// The identities and dates of every scratch repository, which the
+// writers under test use too.
 const (
-	authorName     = "A U Thor"
-	authorEmail    = "author@example.com"
-	authorDate     = "1112911993 +0200"
-	committerName  = "C O Mitter"
-	committerEmail = "committer@example.com"
-	committerDate  = "1112912053 +0200"
+	authorName     = scratch.AuthorName
+	authorEmail    = scratch.AuthorEmail
+	authorDate     = scratch.AuthorDate
+	committerName  = scratch.CommitterName
+	committerEmail = scratch.CommitterEmail
+	committerDate  = scratch.CommitterDate
 )
 
-// testRepo is a scratch repository made with the git CLI.
+// testRepo is a scratch repository (internal/scratch) under the names
+// this package's tests use.
 type testRepo struct {
 	t    *testing.T
 	dir  string // top of the working tree (symlinks resolved)
@@ -33,44 +35,14 @@ type testRepo struct {
 	env  []string
 }
 
-// newTestRepo runs `git init -b main` in a fresh directory, with an
-// environment that ignores the user's and the system's git config.
+// newTestRepo runs `git init -b main` in a fresh directory (scratch.New).
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &testRepo{t: t, dir: filepath.Join(base, "repo"), home: filepath.Join(base, "home")}
-	if err := os.MkdirAll(tr.home, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	tr.env = testEnv(tr.home)
-	tr.gitAt(base, "init", "-q", "-b", "main", tr.dir)
-	return tr
+	r := scratch.New(t)
+	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
 }
 
-func testEnv(home string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME" || k == "EMAIL" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"HOME="+home,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME="+authorName,
-		"GIT_AUTHOR_EMAIL="+authorEmail,
-		"GIT_AUTHOR_DATE="+authorDate,
-		"GIT_COMMITTER_NAME="+committerName,
-		"GIT_COMMITTER_EMAIL="+committerEmail,
-		"GIT_COMMITTER_DATE="+committerDate,
-	)
-}
+func testEnv(home string) []string { return scratch.Env(home) }
 
 // lookupIn is os.LookupEnv over env.
 func lookupIn(env []string) func(string) (string, bool) {
@@ -85,53 +57,31 @@ func lookupIn(env []string) func(string) (string, bool) {
 	}
 }
 
-// git runs git in the repository and returns its trimmed stdout.
-func (tr *testRepo) git(args ...string) string {
-	tr.t.Helper()
-	return tr.gitAt(tr.dir, args...)
+func (tr *testRepo) scratch() *scratch.Repo {
+	return &scratch.Repo{T: tr.t, Dir: tr.dir, Home: tr.home, Env: tr.env}
 }
+
+// git runs git in the repository and returns its trimmed stdout.
+func (tr *testRepo) git(args ...string) string { tr.t.Helper(); return tr.scratch().Git(args...) }
 
 func (tr *testRepo) gitAt(dir string, args ...string) string {
 	tr.t.Helper()
-	return tr.gitEnv(dir, nil, "", args...)
+	return tr.scratch().GitAt(dir, args...)
 }
 
 // gitEnv runs git in dir with extra environment and stdin.
 func (tr *testRepo) gitEnv(dir string, extra []string, stdin string, args ...string) string {
 	tr.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(append([]string(nil), tr.env...), extra...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		tr.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, errb.String())
-	}
-	return strings.TrimRight(out.String(), "\n")
+	return tr.scratch().GitEnv(dir, extra, stdin, args...)
 }
 
 // write creates or replaces a file of the working tree.
 func (tr *testRepo) write(path, content string, perm os.FileMode) {
 	tr.t.Helper()
-	full := filepath.Join(tr.dir, filepath.FromSlash(path))
-	if err := os.MkdirAll(filepath.Dir(full), 0o777); err != nil {
-		tr.t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), perm); err != nil {
-		tr.t.Fatal(err)
-	}
-	if err := os.Chmod(full, perm); err != nil {
-		tr.t.Fatal(err)
-	}
+	tr.scratch().Write(path, content, perm)
 }
 
-func (tr *testRepo) symlink(target, path string) {
-	tr.t.Helper()
-	if err := os.Symlink(target, filepath.Join(tr.dir, filepath.FromSlash(path))); err != nil {
-		tr.t.Fatal(err)
-	}
-}
+func (tr *testRepo) symlink(target, path string) { tr.t.Helper(); tr.scratch().Symlink(target, path) }
 
 // open opens the repository at dir with the test environment.
 func (tr *testRepo) open(dir string) *Repo {

@@ -66,19 +66,19 @@ func identFrom(role string, cfg *config.Values, env func(string) (string, bool),
 	}
 	if !okName || !okEmail {
 		title := strings.ToUpper(role[:1]) + role[1:]
-		return Ident{}, false, fmt.Errorf("gitops: %s identity unknown: run\n\n"+
+		return Ident{}, false, fmt.Errorf("%s identity unknown: run\n\n"+
 			"  git config --global user.email \"you@example.com\"\n"+
 			"  git config --global user.name \"Your Name\"\n\n"+
 			"to set your account's default identity (or set GIT_%s_NAME and GIT_%s_EMAIL)", title, up, up)
 	}
 	id := Ident{Name: withoutCrud(name), Email: withoutCrud(email)}
 	if id.Name == "" {
-		return Ident{}, false, fmt.Errorf("gitops: empty ident name (for <%s>) not allowed", id.Email)
+		return Ident{}, false, fmt.Errorf("empty ident name (for <%s>) not allowed", id.Email)
 	}
 	if v, ok := env("GIT_" + up + "_DATE"); ok && v != "" {
 		when, err := parseGitDate(v)
 		if err != nil {
-			return Ident{}, false, fmt.Errorf("gitops: GIT_%s_DATE: %w", up, err)
+			return Ident{}, false, fmt.Errorf("GIT_%s_DATE: %w", up, err)
 		}
 		id.When = when
 		return id, true, nil

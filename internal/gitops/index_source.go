@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
@@ -19,7 +19,7 @@ func (r *Repo) indexPath() (string, error) {
 	if p, ok := r.env("GIT_INDEX_FILE"); ok && p != "" {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return "", fmt.Errorf("gitops: GIT_INDEX_FILE: %w", err)
+			return "", fmt.Errorf("GIT_INDEX_FILE: %w", err)
 		}
 		return abs, nil
 	}
@@ -35,7 +35,7 @@ func (r *Repo) readIndex(path, gitDir string) (*index.Index, error) {
 
 // walkTree lists the files of tree id and its subtrees, for
 // index.Open.
-func (r *Repo) walkTree(id plumbing.Hash, fn func(path string, mode patch.Mode, id plumbing.Hash)) error {
+func (r *Repo) walkTree(id oid.ID, fn func(path string, mode patch.Mode, id oid.ID)) error {
 	return walkFiles(r.readTree, id, func(p string, e treeEntry) { fn(p, e.engineMode(), e.id) })
 }
 
@@ -90,7 +90,7 @@ func (s *indexSource) entry(path string) (index.Entry, error) {
 		return index.Entry{}, engine.ErrNotExist
 	}
 	if e.Unmerged {
-		return index.Entry{}, fmt.Errorf("gitops: %s is unmerged in the index; resolve the conflict first", path)
+		return index.Entry{}, fmt.Errorf("%s is unmerged in the index; resolve the conflict first", path)
 	}
 	return e, nil
 }
@@ -147,7 +147,7 @@ func (s *indexSource) Paths() ([]string, error) {
 // no blob to read.
 func (r *Repo) readBlob(path string, e engine.Entry) ([]byte, error) {
 	if e.Mode == patch.ModeGitlink {
-		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
+		return nil, fmt.Errorf("%s is a submodule, not a file", path)
 	}
-	return r.readObject(plumbing.BlobObject, plumbing.NewHash(e.ID))
+	return r.readObject(oid.Blob, oid.FromHex(e.ID))
 }

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 )
@@ -31,9 +31,9 @@ func (r *Repo) objects() *odb.Store {
 // loose object of the repository or its alternates, else from a pack a
 // BranchWriter of r is writing. An object a
 // partial clone left out is ErrMissingObject (see missingPromised),
-// any other missing one plumbing.ErrObjectNotFound. The content is the
+// any other missing one odb.ErrNotFound. The content is the
 // caller's.
-func (r *Repo) readRaw(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (r *Repo) readRaw(id oid.ID) (oid.Type, []byte, error) {
 	t, data, err := r.objects().Read(id)
 	if !errors.Is(err, odb.ErrNotFound) {
 		return t, data, err
@@ -44,21 +44,21 @@ func (r *Repo) readRaw(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 		}
 	}
 	if r.isPartialClone() {
-		return plumbing.InvalidObject, nil, r.missingPromised(id)
+		return oid.Invalid, nil, r.missingPromised(id)
 	}
-	return plumbing.InvalidObject, nil, plumbing.ErrObjectNotFound
+	return oid.Invalid, nil, odb.ErrNotFound
 }
 
 // readCommit reads and decodes commit id. A non-commit is
-// plumbing.ErrObjectNotFound, as go-git's Repository.CommitObject had
+// odb.ErrNotFound, as go-git's Repository.CommitObject had
 // it.
-func (r *Repo) readCommit(id plumbing.Hash) (*commit, error) {
+func (r *Repo) readCommit(id oid.ID) (*commit, error) {
 	t, data, err := r.readRaw(id)
 	if err != nil {
 		return nil, err
 	}
-	if t != plumbing.CommitObject {
-		return nil, plumbing.ErrObjectNotFound
+	if t != oid.Commit {
+		return nil, odb.ErrNotFound
 	}
 	return parseCommit(id, data)
 }
@@ -67,7 +67,7 @@ func (r *Repo) readCommit(id plumbing.Hash) (*commit, error) {
 // pack indexes, the stat of a loose file and the packs being written: a writer asks about new
 // objects, which are absent, and a wrong no costs only a duplicate
 // copy of an object.
-func (r *Repo) hasObject(id plumbing.Hash) (bool, error) {
+func (r *Repo) hasObject(id oid.ID) (bool, error) {
 	if has, err := r.objects().Has(id); has || err != nil {
 		return has, err
 	}

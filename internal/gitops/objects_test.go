@@ -16,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -78,8 +79,8 @@ func (tr *testRepo) gitOut(args ...string) []byte {
 
 // gitObject is an object as git reads it.
 type gitObject struct {
-	id   plumbing.Hash
-	typ  plumbing.ObjectType
+	id   oid.ID
+	typ  oid.Type
 	data []byte
 }
 
@@ -99,7 +100,7 @@ func (tr *testRepo) allObjects() []gitObject {
 			tr.t.Fatalf("cat-file --batch: %q", line)
 		}
 		size, _ := strconv.Atoi(f[2])
-		typ, err := plumbing.ParseObjectType(f[1])
+		typ, err := oid.ParseType(f[1])
 		if err != nil {
 			tr.t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func (tr *testRepo) allObjects() []gitObject {
 		if _, err := io.ReadFull(out, data); err != nil {
 			tr.t.Fatal(err)
 		}
-		objs = append(objs, gitObject{plumbing.NewHash(f[0]), typ, data[:size]})
+		objs = append(objs, gitObject{oid.FromHex(f[0]), typ, data[:size]})
 	}
 	return objs
 }
@@ -121,7 +122,7 @@ func checkObjects(t *testing.T, tr *testRepo, r *Repo) {
 	if len(objs) == 0 {
 		t.Fatal("no objects")
 	}
-	count := map[plumbing.ObjectType]int{}
+	count := map[oid.Type]int{}
 	for _, o := range objs {
 		count[o.typ]++
 		typ, data, err := r.objects().Read(o.id)
@@ -136,15 +137,15 @@ func checkObjects(t *testing.T, tr *testRepo, r *Repo) {
 		if err != nil || !bytes.Equal(data, o.data) {
 			t.Errorf("readObject(%s, %s): %d bytes, %v", o.typ, o.id, len(data), err)
 		}
-		other := plumbing.BlobObject
-		if o.typ == plumbing.BlobObject {
-			other = plumbing.TreeObject
+		other := oid.Blob
+		if o.typ == oid.Blob {
+			other = oid.Tree
 		}
-		if _, err := r.readObject(other, o.id); !errors.Is(err, plumbing.ErrObjectNotFound) {
+		if _, err := r.readObject(other, o.id); !errors.Is(err, odb.ErrNotFound) {
 			t.Errorf("readObject(%s, %s) of a %s: %v, want ErrObjectNotFound", other, o.id, o.typ, err)
 		}
 	}
-	for _, typ := range []plumbing.ObjectType{plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject} {
+	for _, typ := range []oid.Type{oid.Commit, oid.Tree, oid.Blob, oid.Tag} {
 		if count[typ] == 0 {
 			t.Errorf("no %s among the objects", typ)
 		}
@@ -167,15 +168,15 @@ func TestReadObjectsMissing(t *testing.T) {
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	r := tr.open(tr.dir)
-	missing := plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")
-	_, err := r.readObject(plumbing.BlobObject, missing)
-	if !errors.Is(err, plumbing.ErrObjectNotFound) || err.Error() != "gitops: reading blob "+missing.String()+": object not found" {
+	missing := oid.FromHex("0123456789abcdef0123456789abcdef01234567")
+	_, err := r.readObject(oid.Blob, missing)
+	if !errors.Is(err, odb.ErrNotFound) || err.Error() != "reading blob "+missing.String()+": object not in the object directories" {
 		t.Errorf("readObject of a missing object: %v", err)
 	}
 	if ok, err := r.hasObject(missing); ok || err != nil {
 		t.Errorf("hasObject of a missing object: %v, %v", ok, err)
 	}
-	head := plumbing.NewHash(tr.git("rev-parse", "HEAD"))
+	head := oid.FromHex(tr.git("rev-parse", "HEAD"))
 	if ok, err := r.hasObject(head); !ok || err != nil {
 		t.Errorf("hasObject(HEAD): %v, %v", ok, err)
 	}
@@ -197,7 +198,7 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := r.readCommit(plumbing.NewHash(first))
+	c, err := r.readCommit(oid.FromHex(first))
 	if err != nil {
 		t.Fatalf("reading back the commit just written: %v", err)
 	}
@@ -213,7 +214,7 @@ func TestReadObjectsWrittenInTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := r.readCommit(plumbing.NewHash(second)); err != nil || got.TreeHash == c.TreeHash {
+	if got, err := r.readCommit(oid.FromHex(second)); err != nil || got.TreeHash == c.TreeHash {
 		t.Errorf("reading back the second commit: %v, %v", got, err)
 	}
 	finish(t, w) // git reads the run's objects once their pack is named
@@ -251,7 +252,7 @@ func TestObjectStoreGoesWithRepo(t *testing.T) {
 		return false
 	}
 	r := tr.open(tr.dir)
-	if _, err := r.readCommit(plumbing.NewHash(tr.git("rev-parse", "HEAD"))); err != nil {
+	if _, err := r.readCommit(oid.FromHex(tr.git("rev-parse", "HEAD"))); err != nil {
 		t.Fatal(err)
 	}
 	if !packOpen() {

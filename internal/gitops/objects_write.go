@@ -26,7 +26,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // writeObjects appends the objects not stored yet to the pack of the
@@ -35,7 +35,7 @@ import (
 // written and its error is returned; when it fails, none of objs is
 // in the pack.
 func (w *BranchWriter) writeObjects(ctx context.Context, objs []pendingObject) error {
-	seen := map[plumbing.Hash]bool{}
+	seen := map[oid.ID]bool{}
 	var todo []pendingObject
 	for _, p := range objs {
 		if seen[p.id] {
@@ -55,7 +55,7 @@ func (w *BranchWriter) writeObjects(ctx context.Context, objs []pendingObject) e
 	if w.pack == nil {
 		p, err := newRunPack(filepath.Join(w.r.commonDir, "objects", "pack"))
 		if err != nil {
-			return fmt.Errorf("gitops: starting a pack: %w", err)
+			return fmt.Errorf("starting a pack: %w", err)
 		}
 		w.pack = p
 		w.r.running.add(p)
@@ -64,7 +64,7 @@ func (w *BranchWriter) writeObjects(ctx context.Context, objs []pendingObject) e
 		if w.pack.empty() {
 			w.Close()
 		}
-		return fmt.Errorf("gitops: writing %d objects: %w", len(todo), err)
+		return fmt.Errorf("writing %d objects: %w", len(todo), err)
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func (w *BranchWriter) sealPack() error {
 	}
 	w.Close()
 	if err != nil {
-		return fmt.Errorf("gitops: writing the pack of %d objects: %w", p.pw.Count(), err)
+		return fmt.Errorf("writing the pack of %d objects: %w", p.pw.Count(), err)
 	}
 	return nil
 }
@@ -95,7 +95,7 @@ func syncDirs(dirs map[string]bool) error {
 	names := slices.Sorted(maps.Keys(dirs))
 	err := eachAtOnce(len(names), func(i int) error {
 		if err := syncDir(names[i]); err != nil {
-			return fmt.Errorf("gitops: syncing %s: %w", names[i], err)
+			return fmt.Errorf("syncing %s: %w", names[i], err)
 		}
 		return nil
 	})

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -122,9 +122,7 @@ func (tr *testRepo) checkPacks(keep []string) {
 
 // blobToWrite is a blob to write.
 func blobToWrite(s string) pendingObject {
-	o := &plumbing.MemoryObject{}
-	o.SetType(plumbing.BlobObject)
-	o.Write([]byte(s))
+	o := newBlob([]byte(s))
 	return pendingObject{o.Hash(), o}
 }
 
@@ -165,24 +163,24 @@ func TestRecordWritesOnePack(t *testing.T) {
 	}
 	// Before Finish, the repository reads them from the pack in
 	// progress.
-	c, err := r.readCommit(plumbing.NewHash(id))
+	c, err := r.readCommit(oid.FromHex(id))
 	if err != nil {
 		t.Fatalf("readCommit before Finish: %v", err)
 	}
 	for _, o := range []struct {
-		id  plumbing.Hash
-		typ plumbing.ObjectType
+		id  oid.ID
+		typ oid.Type
 	}{
-		{c.Hash, plumbing.CommitObject},
-		{c.TreeHash, plumbing.TreeObject},
-		{plumbing.ComputeHash(plumbing.BlobObject, []byte("same\n")), plumbing.BlobObject},
-		{plumbing.ComputeHash(plumbing.BlobObject, []byte("B\n")), plumbing.BlobObject},
+		{c.Hash, oid.Commit},
+		{c.TreeHash, oid.Tree},
+		{oid.Sum(oid.Blob, []byte("same\n")), oid.Blob},
+		{oid.Sum(oid.Blob, []byte("B\n")), oid.Blob},
 	} {
 		if has, err := r.hasObject(o.id); !has || err != nil {
 			t.Errorf("hasObject(%s) = %v, %v before Finish", o.id, has, err)
 		}
 		got, data, err := r.readRaw(o.id)
-		if err != nil || got != o.typ || plumbing.ComputeHash(got, data) != o.id {
+		if err != nil || got != o.typ || oid.Sum(got, data) != o.id {
 			t.Errorf("readRaw(%s) = %s, %v before Finish", o.id, got, err)
 		}
 	}
@@ -428,7 +426,7 @@ func TestRecordMakesPackDir(t *testing.T) {
 // failingObject is a blob whose content cannot be read past its first
 // bytes: before failing, it calls hook.
 type failingObject struct {
-	plumbing.MemoryObject
+	*memObject
 	hook func()
 }
 
@@ -445,12 +443,12 @@ func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
 
 // cancellingObject calls cancel once its content is read whole.
 type cancellingObject struct {
-	*plumbing.MemoryObject
+	*memObject
 	cancel func()
 }
 
 func (o *cancellingObject) Reader() (io.ReadCloser, error) {
-	rd, err := o.MemoryObject.Reader()
+	rd, err := o.memObject.Reader()
 	if err != nil {
 		return nil, err
 	}
@@ -468,9 +466,7 @@ func (o *cancellingObject) Reader() (io.ReadCloser, error) {
 // leaves no temporary file.
 func TestPackWriteFailureLeavesNothing(t *testing.T) {
 	broken := func(hook func()) pendingObject {
-		o := &failingObject{hook: hook}
-		o.SetType(plumbing.BlobObject)
-		o.Write([]byte("part of it, and more\n"))
+		o := &failingObject{newBlob([]byte("part of it, and more\n")), hook}
 		return pendingObject{o.Hash(), o}
 	}
 	for _, tc := range []struct {
@@ -494,7 +490,7 @@ func TestPackWriteFailureLeavesNothing(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			calls := 0
 			p := blobToWrite("one\n")
-			p.obj = &cancellingObject{MemoryObject: p.obj.(*plumbing.MemoryObject), cancel: func() { calls++; cancel() }}
+			p.obj = &cancellingObject{memObject: p.obj.(*memObject), cancel: func() { calls++; cancel() }}
 			err := w.writeObjects(ctx, []pendingObject{p, blobToWrite("two\n")})
 			if !errors.Is(err, context.Canceled) || calls != 1 {
 				t.Errorf("writeObjects = %v after %d cancels, want context.Canceled", err, calls)
@@ -587,13 +583,13 @@ func TestCloseRemovesPackInProgress(t *testing.T) {
 	before, objs := tr.packFiles(), tr.storedObjects()
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "closed", Parent: head})
-	var ids []plumbing.Hash
+	var ids []oid.ID
 	for i := range 3 {
 		id, err := w.Record(context.Background(), []patch.FileChange{create(fmt.Sprintf("c%d.txt", i), fmt.Sprintf("c %d\n", i), reg)}, "c")
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, plumbing.NewHash(id))
+		ids = append(ids, oid.FromHex(id))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 )
@@ -31,14 +31,14 @@ type runPack struct {
 	pw      *odb.PackWriter
 
 	mu   sync.Mutex
-	ids  map[plumbing.Hash]int64 // offset of each object's entry
-	size int64                   // bytes in the file
+	ids  map[oid.ID]int64 // offset of each object's entry
+	size int64            // bytes in the file
 	rd   *odb.PendingReader
 }
 
 // newRunPack starts a pack in packDir, made if missing.
 func newRunPack(packDir string) (*runPack, error) {
-	p := &runPack{dir: packDir, ids: map[plumbing.Hash]int64{}}
+	p := &runPack{dir: packDir, ids: map[oid.ID]int64{}}
 	if _, err := os.Stat(packDir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(packDir, 0o777); err != nil {
 			return nil, err
@@ -113,7 +113,7 @@ func (p *runPack) rewind(count int, size int64) error {
 }
 
 // has reports whether object id is in the pack.
-func (p *runPack) has(id plumbing.Hash) bool {
+func (p *runPack) has(id oid.ID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	_, ok := p.ids[id]
@@ -122,12 +122,12 @@ func (p *runPack) has(id plumbing.Hash) bool {
 
 // read returns the type and content of object id, ok false when the
 // pack does not hold it.
-func (p *runPack) read(id plumbing.Hash) (t plumbing.ObjectType, data []byte, ok bool, err error) {
+func (p *runPack) read(id oid.ID) (t oid.Type, data []byte, ok bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	off, ok := p.ids[id]
 	if !ok {
-		return plumbing.InvalidObject, nil, false, nil
+		return oid.Invalid, nil, false, nil
 	}
 	t, data, err = p.rd.Read(off, p.size)
 	return t, data, true, err

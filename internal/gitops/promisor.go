@@ -13,14 +13,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // ErrMissingObject: an object this partial clone left out is needed.
 // The error says which and how to fetch it.
-var ErrMissingObject = errors.New("gitops: object missing from this partial clone")
+var ErrMissingObject = errors.New("object missing from this partial clone")
 
 // isPartialClone reports whether objects may be missing on purpose: a
 // promisor remote is configured (remote.<name>.promisor, which git
@@ -45,7 +46,7 @@ func (r *Repo) isPartialClone() bool {
 // missingPromised is the error for object id, which this partial clone
 // left out: the command that fetches it, run where git runs commands
 // of this repository.
-func (r *Repo) missingPromised(id plumbing.Hash) error {
+func (r *Repo) missingPromised(id oid.ID) error {
 	return fmt.Errorf("%w, and git llm-apply does not fetch (a fetch runs the transport the repository configures); fetch it with git -C %s cat-file -p %s >/dev/null, then run again",
-		ErrMissingObject, shellQuote(r.hookCwd()), id)
+		ErrMissingObject, shquote.Word(r.hookCwd()), id)
 }

@@ -8,18 +8,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // partialClone clones tr without blobs (and checks nothing out, so
 // that none is fetched) and returns the clone with the id of a blob it
 // lacks.
-func partialClone(t *testing.T, tr *testRepo) (*testRepo, plumbing.Hash) {
+func partialClone(t *testing.T, tr *testRepo) (*testRepo, oid.ID) {
 	t.Helper()
 	tr.git("config", "uploadpack.allowFilter", "true")
 	c := &testRepo{t: t, dir: filepath.Join(filepath.Dir(tr.dir), "partial"), home: tr.home, env: tr.env}
 	tr.gitAt(filepath.Dir(tr.dir), "clone", "-q", "--no-checkout", "--filter=blob:none", "file://"+tr.dir, c.dir)
-	id := plumbing.NewHash(tr.git("rev-parse", "main:a.txt"))
+	id := oid.FromHex(tr.git("rev-parse", "main:a.txt"))
 	if !strings.Contains(c.git("rev-list", "--objects", "--missing=print", "main"), "?"+id.String()) {
 		t.Fatalf("the clone has blob %s already", id)
 	}
@@ -42,7 +44,7 @@ func TestReadPartialCloneDoesNotFetch(t *testing.T) {
 	c.git("config", "remote.origin.uploadpack", script)
 	r := c.open(c.dir)
 	_, _, err := r.readRaw(id)
-	want := "git -C " + shellQuote(c.dir) + " cat-file -p " + id.String()
+	want := "git -C " + shquote.Word(c.dir) + " cat-file -p " + id.String()
 	if !errors.Is(err, ErrMissingObject) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("readRaw(%s) = %v, want ErrMissingObject saying %q", id, err, want)
 	}
@@ -63,7 +65,7 @@ func TestReadPartialCloneDoesNotFetch(t *testing.T) {
 func TestReadMissingNotPartial(t *testing.T) {
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
-	if _, _, err := r.readRaw(plumbing.NewHash(strings.Repeat("ab", 20))); !errors.Is(err, plumbing.ErrObjectNotFound) {
+	if _, _, err := r.readRaw(oid.FromHex(strings.Repeat("ab", 20))); !errors.Is(err, odb.ErrNotFound) {
 		t.Errorf("readRaw(absent) = %v, want ErrObjectNotFound", err)
 	}
 }

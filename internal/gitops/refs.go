@@ -38,16 +38,16 @@ func (r *Repo) readRef(ref string) (string, bool, error) {
 	case err == nil:
 		v := strings.TrimRight(string(data), "\r\n")
 		if strings.HasPrefix(v, "ref:") {
-			return "", false, fmt.Errorf("gitops: %s is a symbolic ref (%s)", ref, v)
+			return "", false, fmt.Errorf("%s is a symbolic ref (%s)", ref, v)
 		}
 		if !isFullHex(v) {
-			return "", false, fmt.Errorf("gitops: %s is malformed", ref)
+			return "", false, fmt.Errorf("%s is malformed", ref)
 		}
 		return v, true, nil
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
 		return r.packedRef(ref)
 	default:
-		return "", false, fmt.Errorf("gitops: reading %s: %w", ref, err)
+		return "", false, fmt.Errorf("reading %s: %w", ref, err)
 	}
 }
 
@@ -72,7 +72,7 @@ func (r *Repo) eachPackedRef(fn func(name, id string) bool) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -84,14 +84,14 @@ func (r *Repo) eachPackedRef(fn func(name, id string) bool) error {
 		}
 		id, name, ok := strings.Cut(line, " ")
 		if !ok || !isFullHex(id) {
-			return fmt.Errorf("gitops: unexpected line in packed-refs: %q", line)
+			return fmt.Errorf("unexpected line in packed-refs: %q", line)
 		}
 		if !fn(name, id) {
 			return nil
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("gitops: reading packed-refs: %w", err)
+		return fmt.Errorf("reading packed-refs: %w", err)
 	}
 	return nil
 }

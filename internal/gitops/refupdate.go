@@ -10,7 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // zeroID is the old value a reflog records for a branch that did not
@@ -71,7 +72,7 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(refPath), 0o777); err != nil {
-		return fmt.Errorf("gitops: cannot create %s: %w", ref, err)
+		return fmt.Errorf("cannot create %s: %w", ref, err)
 	}
 	f, err := r.lockRef(ref, lock)
 	if err != nil {
@@ -97,17 +98,17 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 	}
 	// The store, not a pack still being written: the commit must be
 	// durable under its final name.
-	if has, err := r.objects().Has(plumbing.NewHash(newID)); err != nil || !has {
-		return fmt.Errorf("gitops: commit %s is not in the object store (%v)", newID, err)
+	if has, err := r.objects().Has(oid.FromHex(newID)); err != nil || !has {
+		return fmt.Errorf("commit %s is not in the object store (%v)", newID, err)
 	}
 	if _, err := f.WriteString(newID + "\n"); err != nil {
-		return fmt.Errorf("gitops: writing %s: %w", lock, err)
+		return fmt.Errorf("writing %s: %w", lock, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("gitops: writing %s: %w", lock, err)
+		return fmt.Errorf("writing %s: %w", lock, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("gitops: writing %s: %w", lock, err)
+		return fmt.Errorf("writing %s: %w", lock, err)
 	}
 	old := zeroID
 	if exists {
@@ -117,11 +118,11 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 		return err
 	}
 	if err := os.Rename(lock, refPath); err != nil {
-		return fmt.Errorf("gitops: updating %s: %w", ref, err)
+		return fmt.Errorf("updating %s: %w", ref, err)
 	}
 	committed = true
 	if err := syncDir(filepath.Dir(refPath)); err != nil {
-		return fmt.Errorf("gitops: %s is updated but not yet on disk: %w", ref, err)
+		return fmt.Errorf("%s is updated but not yet on disk: %w", ref, err)
 	}
 	return nil
 }
@@ -156,7 +157,7 @@ func (r *Repo) lockRef(ref, lock string) (*os.File, error) {
 			return f, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("gitops: locking %s: %w", ref, err)
+			return nil, fmt.Errorf("locking %s: %w", ref, err)
 		}
 		if timeout >= 0 && !time.Now().Before(deadline) {
 			return nil, lockedError(ref, lock)
@@ -172,17 +173,9 @@ func lockedError(ref, lock string) error {
 	fi, err := os.Stat(lock)
 	if err == nil && fi.ModTime().Before(started) {
 		return fmt.Errorf("%w: %s was left at %s by a git process that did not finish; if none is running in this repository, remove it with: rm %s",
-			ErrRefLocked, lock, fi.ModTime().Format(time.DateTime), shellQuote(lock))
+			ErrRefLocked, lock, fi.ModTime().Format(time.DateTime), shquote.Word(lock))
 	}
 	return fmt.Errorf("%w: another process is updating %s (it holds %s)", ErrRefLocked, ref, lock)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@+=") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkRefConflict fails when ref cannot exist next to the other refs:
@@ -195,12 +188,12 @@ func (r *Repo) checkRefConflict(ref string) error {
 		a := strings.Join(parts[:i], "/")
 		ancestors[a] = true
 		if fi, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(a))); err == nil && !fi.IsDir() {
-			return fmt.Errorf("gitops: cannot create %s: %s exists", ref, a)
+			return fmt.Errorf("cannot create %s: %s exists", ref, a)
 		}
 	}
 	if fi, err := os.Stat(filepath.Join(r.commonDir, filepath.FromSlash(ref))); err == nil && fi.IsDir() {
 		if ents, _ := os.ReadDir(filepath.Join(r.commonDir, filepath.FromSlash(ref))); len(ents) > 0 {
-			return fmt.Errorf("gitops: cannot create %s: refs exist below it", ref)
+			return fmt.Errorf("cannot create %s: refs exist below it", ref)
 		}
 	}
 	var conflict string
@@ -215,7 +208,7 @@ func (r *Repo) checkRefConflict(ref string) error {
 		return err
 	}
 	if conflict != "" {
-		return fmt.Errorf("gitops: cannot create %s: %s exists", ref, conflict)
+		return fmt.Errorf("cannot create %s: %s exists", ref, conflict)
 	}
 	return nil
 }
@@ -229,7 +222,7 @@ func (r *Repo) appendReflog(ref, old, newID string, who Ident, msg string, logRe
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return fmt.Errorf("gitops: creating the reflog of %s: %w", ref, err)
+		return fmt.Errorf("creating the reflog of %s: %w", ref, err)
 	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s", old, newID, who.Name, who.Email, who.When.Unix(), who.When.Format("-0700"))
 	if m := reflogMessage(msg); m != "" {
@@ -237,14 +230,14 @@ func (r *Repo) appendReflog(ref, old, newID string, who Ident, msg string, logRe
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
-		return fmt.Errorf("gitops: opening the reflog of %s: %w", ref, err)
+		return fmt.Errorf("opening the reflog of %s: %w", ref, err)
 	}
 	if _, err := f.WriteString(line + "\n"); err != nil {
 		f.Close()
-		return fmt.Errorf("gitops: writing the reflog of %s: %w", ref, err)
+		return fmt.Errorf("writing the reflog of %s: %w", ref, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("gitops: writing the reflog of %s: %w", ref, err)
+		return fmt.Errorf("writing the reflog of %s: %w", ref, err)
 	}
 	return nil
 }

@@ -218,18 +218,6 @@ func TestFinishRefLocked(t *testing.T) {
 	tr.fsck()
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"/repo/.git/refs/heads/x.lock": "/repo/.git/refs/heads/x.lock",
-		"/my repo/x.lock":              "'/my repo/x.lock'",
-		"/it's/x.lock":                 `'/it'\''s/x.lock'`,
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 func TestFinishPackedBranch(t *testing.T) {
 	tr := newFixture(t)
 	tr.git("branch", "feature")

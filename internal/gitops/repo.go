@@ -16,23 +16,23 @@ import (
 // with details (the revision, the branch, the path of a lock file).
 var (
 	// ErrNoRepository: no git repository at or above the directory.
-	ErrNoRepository = errors.New("gitops: not a git repository")
+	ErrNoRepository = errors.New("not a git repository")
 	// ErrUnknownRevision: a revision names no commit.
-	ErrUnknownRevision = errors.New("gitops: unknown revision")
+	ErrUnknownRevision = errors.New("unknown revision")
 	// ErrRefMoved: the branch no longer holds the value it was expected
 	// to hold (another writer moved it); nothing was updated.
-	ErrRefMoved = errors.New("gitops: branch moved")
+	ErrRefMoved = errors.New("branch moved")
 	// ErrRefLocked: the ref's lock file exists (another git process is
 	// updating it, or one crashed and left it behind).
-	ErrRefLocked = errors.New("gitops: ref is locked")
+	ErrRefLocked = errors.New("ref is locked")
 	// ErrUnbornHead: HEAD names a branch that has no commit yet.
-	ErrUnbornHead = errors.New("gitops: HEAD has no commit yet")
+	ErrUnbornHead = errors.New("HEAD has no commit yet")
 	// ErrBadBranchName: not a valid branch name (git check-ref-format
 	// --branch).
-	ErrBadBranchName = errors.New("gitops: invalid branch name")
+	ErrBadBranchName = errors.New("invalid branch name")
 	// ErrBranchCheckedOut: the branch is checked out in a worktree, so
 	// moving it would change that worktree's HEAD under the user.
-	ErrBranchCheckedOut = errors.New("gitops: branch is checked out")
+	ErrBranchCheckedOut = errors.New("branch is checked out")
 )
 
 // Repo is an opened repository. Its methods only read, except those of
@@ -74,12 +74,12 @@ func Open(dir string) (*Repo, error) {
 func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("gitops: %w", err)
+		return nil, err
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	} else {
-		return nil, fmt.Errorf("gitops: %w", err)
+		return nil, err
 	}
 	if err := checkEnvironment(env); err != nil {
 		return nil, err
@@ -178,7 +178,7 @@ func (r *Repo) workTree(cwd string, explicit bool, cfg *config.Values, env func(
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("gitops: the working tree %s names (%s) cannot be used: %w", from, top, err)
+		return "", fmt.Errorf("the working tree %s names (%s) cannot be used: %w", from, top, err)
 	}
 	return real, nil
 }
@@ -261,7 +261,7 @@ func isGitDir(d string) bool {
 func readGitFile(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", fmt.Errorf("gitops: %w", err)
+		return "", err
 	}
 	line := strings.TrimRight(string(data), "\r\n")
 	gd, ok := strings.CutPrefix(line, "gitdir: ")

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // ResolveCommit returns the full hex id of the commit rev names: HEAD
@@ -100,13 +100,24 @@ func (r *Repo) ResolveCommit(rev string) (string, error) {
 	return c.Hash.String(), nil
 }
 
+// refRevParseRules are the places git looks for a ref's short name, in
+// its order (ref_rev_parse_rules in git's refs.c).
+var refRevParseRules = []string{
+	"%s",
+	"refs/%s",
+	"refs/tags/%s",
+	"refs/heads/%s",
+	"refs/remotes/%s",
+	"refs/remotes/%s/HEAD",
+}
+
 // resolveBase finds the object a name without suffix stands for; the
 // zero hash means not found.
-func (r *Repo) resolveBase(base string) (plumbing.Hash, error) {
+func (r *Repo) resolveBase(base string) (oid.ID, error) {
 	if len(base) == 40 && isHex(base) {
-		return plumbing.NewHash(base), nil
+		return oid.FromHex(base), nil
 	}
-	rules := plumbing.RefRevParseRules
+	rules := refRevParseRules
 	if !strings.HasPrefix(base, "refs/") && strings.Trim(base, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
 		rules = rules[1:] // only refs and pseudo-refs like ORIG_HEAD as they are
 	}
@@ -118,17 +129,17 @@ func (r *Repo) resolveBase(base string) (plumbing.Hash, error) {
 	if len(base) >= 4 && len(base) < 40 && isHex(base) {
 		return r.resolveShortID(strings.ToLower(base))
 	}
-	return plumbing.ZeroHash, nil
+	return oid.Zero, nil
 }
 
 // resolveRef follows ref (and the symbolic refs it leads to) to an
 // id. Anything in the way (no such ref, a directory where the ref file
 // would be, a malformed file, a chain of symbolic refs deeper than
 // git's five) means the ref does not resolve.
-func (r *Repo) resolveRef(ref string) (plumbing.Hash, bool) {
+func (r *Repo) resolveRef(ref string) (oid.ID, bool) {
 	for range 6 {
 		if !safeRefName(ref) {
-			return plumbing.ZeroHash, false
+			return oid.Zero, false
 		}
 		dir := r.commonDir
 		if perWorktreeRef(ref) {
@@ -137,13 +148,13 @@ func (r *Repo) resolveRef(ref string) (plumbing.Hash, bool) {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.EISDIR) && !errors.Is(err, syscall.ENOTDIR) {
-				return plumbing.ZeroHash, false
+				return oid.Zero, false
 			}
 			id, ok, err := r.packedRef(ref)
 			if err != nil || !ok || !isFullHex(id) {
-				return plumbing.ZeroHash, false
+				return oid.Zero, false
 			}
-			return plumbing.NewHash(id), true
+			return oid.FromHex(id), true
 		}
 		line, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")
 		if target, ok := strings.CutPrefix(line, "ref:"); ok {
@@ -151,11 +162,11 @@ func (r *Repo) resolveRef(ref string) (plumbing.Hash, bool) {
 			continue
 		}
 		if len(line) < hexLen || !isHex(line[:hexLen]) || (len(line) > hexLen && line[hexLen] != ' ' && line[hexLen] != '\t') {
-			return plumbing.ZeroHash, false
+			return oid.Zero, false
 		}
-		return plumbing.NewHash(line[:hexLen]), true
+		return oid.FromHex(line[:hexLen]), true
 	}
-	return plumbing.ZeroHash, false
+	return oid.Zero, false
 }
 
 // perWorktreeRef: the refs each worktree keeps in its own git dir
@@ -189,12 +200,12 @@ func safeRefName(ref string) bool {
 
 // resolveShortID expands a short id. Several matches are ambiguous
 // unless exactly one of them leads to a commit.
-func (r *Repo) resolveShortID(short string) (plumbing.Hash, error) {
+func (r *Repo) resolveShortID(short string) (oid.ID, error) {
 	hashes, err := r.objects().WithPrefix(short)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("gitops: %w", err)
+		return oid.Zero, err
 	}
-	var all, commits []plumbing.Hash
+	var all, commits []oid.ID
 	for _, h := range hashes {
 		all = append(all, h)
 		if _, err := r.peelToCommit(h); err == nil {
@@ -207,22 +218,22 @@ func (r *Repo) resolveShortID(short string) (plumbing.Hash, error) {
 	case len(commits) == 1:
 		return commits[0], nil
 	case len(all) > 1:
-		return plumbing.ZeroHash, fmt.Errorf("%w: short id %s is ambiguous", ErrUnknownRevision, short)
+		return oid.Zero, fmt.Errorf("%w: short id %s is ambiguous", ErrUnknownRevision, short)
 	}
-	return plumbing.ZeroHash, nil
+	return oid.Zero, nil
 }
 
 // peelToCommit follows annotated tags down to a commit.
-func (r *Repo) peelToCommit(h plumbing.Hash) (*commit, error) {
+func (r *Repo) peelToCommit(h oid.ID) (*commit, error) {
 	for range 16 {
 		t, data, err := r.readRaw(h)
 		if err != nil {
 			return nil, fmt.Errorf("object %s: %w", h, err)
 		}
 		switch t {
-		case plumbing.CommitObject:
+		case oid.Commit:
 			return parseCommit(h, data)
-		case plumbing.TagObject:
+		case oid.Tag:
 			if h, _, err = tagTarget(h, data); err != nil {
 				return nil, err
 			}

@@ -2,13 +2,12 @@ package gitops
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -39,32 +38,38 @@ func (n *editNode) node(path string) *editNode {
 // pendingObject is an object computed by a record, written only once
 // the whole record has been computed without error.
 type pendingObject struct {
-	id  plumbing.Hash
-	obj plumbing.EncodedObject
+	id  oid.ID
+	obj encodedObject
 }
 
-// blobObject is a blob over content it does not copy, to be written:
-// plumbing.MemoryObject keeps a copy of what is written to it, a second
-// copy of every new file held until the commit is written.
-type blobObject struct {
-	id   plumbing.Hash
+// encodedObject is an object to be written: the pack writer reads its
+// content once (a test's object fails or stops while it is read).
+type encodedObject interface {
+	Hash() oid.ID
+	Type() oid.Type
+	Size() int64
+	Reader() (io.ReadCloser, error)
+}
+
+// memObject is an object over content it does not copy: a copy would
+// be a second copy of every new file held until the commit is written.
+type memObject struct {
+	typ  oid.Type
+	id   oid.ID
 	data []byte
 }
 
-func newBlob(data []byte) *blobObject {
-	return &blobObject{plumbing.ComputeHash(plumbing.BlobObject, data), data}
+func newObject(t oid.Type, data []byte) *memObject {
+	return &memObject{t, oid.Sum(t, data), data}
 }
 
-func (b *blobObject) Hash() plumbing.Hash         { return b.id }
-func (b *blobObject) Type() plumbing.ObjectType   { return plumbing.BlobObject }
-func (b *blobObject) SetType(plumbing.ObjectType) {}
-func (b *blobObject) Size() int64                 { return int64(len(b.data)) }
-func (b *blobObject) SetSize(int64)               {}
-func (b *blobObject) Reader() (io.ReadCloser, error) {
-	return io.NopCloser(bytes.NewReader(b.data)), nil
-}
-func (b *blobObject) Writer() (io.WriteCloser, error) {
-	return nil, errors.New("gitops: a blob to be written is not written to")
+func newBlob(data []byte) *memObject { return newObject(oid.Blob, data) }
+
+func (o *memObject) Hash() oid.ID   { return o.id }
+func (o *memObject) Type() oid.Type { return o.typ }
+func (o *memObject) Size() int64    { return int64(len(o.data)) }
+func (o *memObject) Reader() (io.ReadCloser, error) {
+	return io.NopCloser(bytes.NewReader(o.data)), nil
 }
 
 // planChanges turns file changes into an edit tree and the blobs to
@@ -74,7 +79,7 @@ func planChanges(changes []patch.FileChange) (*editNode, []pendingObject, error)
 	root := newEditNode()
 	for _, c := range changes {
 		if c.OldPath == "" && c.NewPath == "" {
-			return nil, nil, fmt.Errorf("gitops: a file change without a path")
+			return nil, nil, fmt.Errorf("a file change without a path")
 		}
 		if c.OldPath != "" && c.OldPath != c.NewPath {
 			if err := checkPath(c.OldPath); err != nil {
@@ -84,7 +89,7 @@ func planChanges(changes []patch.FileChange) (*editNode, []pendingObject, error)
 		}
 	}
 	var blobs []pendingObject
-	seen := map[plumbing.Hash]bool{}
+	seen := map[oid.ID]bool{}
 	for _, c := range changes {
 		if c.NewPath == "" {
 			continue
@@ -102,18 +107,18 @@ func planChanges(changes []patch.FileChange) (*editNode, []pendingObject, error)
 		switch mode {
 		case patch.ModeRegular, patch.ModeExec, patch.ModeSymlink:
 		default:
-			return nil, nil, fmt.Errorf("gitops: %s: cannot write a file of mode %o", c.NewPath, mode)
+			return nil, nil, fmt.Errorf("%s: cannot write a file of mode %o", c.NewPath, mode)
 		}
 		n := root.node(c.NewPath)
 		if n.write != nil {
-			return nil, nil, fmt.Errorf("gitops: %s is written twice in one commit", c.NewPath)
+			return nil, nil, fmt.Errorf("%s is written twice in one commit", c.NewPath)
 		}
 		blob := newBlob(c.New)
 		if c.NewID != "" && c.NewID != blob.Hash().String() {
 			// The diff's index line names NewID; patch.Verify trusts a
 			// carried id of a long file, so the blob written, hashed
 			// here anyway, is what holds it to the content.
-			return nil, nil, fmt.Errorf("gitops: %s: the change names blob %s, its content is blob %s", c.NewPath, c.NewID, blob.Hash())
+			return nil, nil, fmt.Errorf("%s: the change names blob %s, its content is blob %s", c.NewPath, c.NewID, blob.Hash())
 		}
 		n.write = &treeEntry{mode: treeMode(mode), id: blob.Hash()}
 		if !seen[blob.Hash()] {
@@ -130,10 +135,10 @@ func planChanges(changes []patch.FileChange) (*editNode, []pendingObject, error)
 // out in order writes each tree after the trees it refers to. A tree
 // that does not change is not appended; one that ends up empty is
 // neither built nor appended.
-func (r *Repo) rewriteTree(base plumbing.Hash, n *editNode, prefix string, out *[]pendingObject) (plumbing.Hash, bool, error) {
+func (r *Repo) rewriteTree(base oid.ID, n *editNode, prefix string, out *[]pendingObject) (oid.ID, bool, error) {
 	entries, err := r.readTree(base)
 	if err != nil {
-		return plumbing.ZeroHash, false, err
+		return oid.Zero, false, err
 	}
 	at := map[string]int{}
 	for i, e := range entries {
@@ -154,7 +159,7 @@ func (r *Repo) rewriteTree(base plumbing.Hash, n *editNode, prefix string, out *
 		}
 		next, err := r.applyNode(cur, name, n.children[name], prefix+name, out)
 		if err != nil {
-			return plumbing.ZeroHash, false, err
+			return oid.Zero, false, err
 		}
 		switch {
 		case next == nil && ok:
@@ -176,7 +181,7 @@ func (r *Repo) rewriteTree(base plumbing.Hash, n *editNode, prefix string, out *
 	}
 	obj, err := encodeTree(kept)
 	if err != nil {
-		return plumbing.ZeroHash, false, err
+		return oid.Zero, false, err
 	}
 	if obj.Hash() != base {
 		*out = append(*out, pendingObject{obj.Hash(), obj})
@@ -189,7 +194,7 @@ func (r *Repo) rewriteTree(base plumbing.Hash, n *editNode, prefix string, out *
 func (r *Repo) applyNode(cur *treeEntry, name string, n *editNode, path string, out *[]pendingObject) (*treeEntry, error) {
 	if n.del {
 		if cur != nil && cur.isDir() {
-			return nil, fmt.Errorf("gitops: cannot delete %s: it is a directory", path)
+			return nil, fmt.Errorf("cannot delete %s: it is a directory", path)
 		}
 		cur = nil // deleting what is not there changes nothing
 	}
@@ -197,7 +202,7 @@ func (r *Repo) applyNode(cur *treeEntry, name string, n *editNode, path string, 
 		base := emptyTree
 		if cur != nil {
 			if !cur.isDir() {
-				return nil, fmt.Errorf("gitops: cannot write below %s: it is a file, not a directory", path)
+				return nil, fmt.Errorf("cannot write below %s: it is a file, not a directory", path)
 			}
 			base = cur.id
 		}
@@ -214,7 +219,7 @@ func (r *Repo) applyNode(cur *treeEntry, name string, n *editNode, path string, 
 	}
 	if n.write != nil {
 		if cur != nil && cur.isDir() {
-			return nil, fmt.Errorf("gitops: cannot write %s: a directory is there", path)
+			return nil, fmt.Errorf("cannot write %s: a directory is there", path)
 		}
 		e := *n.write
 		e.name = name

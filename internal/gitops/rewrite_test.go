@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
 // rewrite runs planChanges and rewriteTree on the fixture's HEAD tree.
-func rewrite(t *testing.T, tr *testRepo, changes []patch.FileChange) (plumbing.Hash, []pendingObject, []pendingObject) {
+func rewrite(t *testing.T, tr *testRepo, changes []patch.FileChange) (oid.ID, []pendingObject, []pendingObject) {
 	t.Helper()
 	r := tr.open(tr.dir)
 	root, blobs, err := planChanges(changes)
@@ -19,7 +19,7 @@ func rewrite(t *testing.T, tr *testRepo, changes []patch.FileChange) (plumbing.H
 		t.Fatal(err)
 	}
 	var trees []pendingObject
-	id, _, err := r.rewriteTree(plumbing.NewHash(tr.git("rev-parse", "HEAD^{tree}")), root, "", &trees)
+	id, _, err := r.rewriteTree(oid.FromHex(tr.git("rev-parse", "HEAD^{tree}")), root, "", &trees)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestRewriteTreeOrderAndCount(t *testing.T) {
 	if last := trees[len(trees)-1]; last.obj.Hash() != last.id {
 		t.Error("pending id and object differ")
 	}
-	pos := map[plumbing.Hash]int{}
+	pos := map[oid.ID]int{}
 	for i, p := range trees {
 		pos[p.id] = i
 	}
@@ -108,7 +108,7 @@ func TestPlanChangesDefaultsModes(t *testing.T) {
 	}
 }
 
-func readAll(t *testing.T, o plumbing.EncodedObject) []byte {
+func readAll(t *testing.T, o encodedObject) []byte {
 	t.Helper()
 	rd, err := o.Reader()
 	if err != nil {
@@ -127,14 +127,14 @@ func readAll(t *testing.T, o plumbing.EncodedObject) []byte {
 // content is that blob.
 func TestPlanChangesHoldsCarriedIDs(t *testing.T) {
 	content := []byte("hello\n")
-	right := plumbing.ComputeHash(plumbing.BlobObject, content).String()
+	right := oid.Sum(oid.Blob, content).String()
 	for _, tt := range []struct {
 		name, id string
 		ok       bool
 	}{
 		{"none carried", "", true},
 		{"the content's", right, true},
-		{"another blob's", plumbing.ComputeHash(plumbing.BlobObject, []byte("hullo\n")).String(), false},
+		{"another blob's", oid.Sum(oid.Blob, []byte("hullo\n")).String(), false},
 		{"not an id", "abc", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

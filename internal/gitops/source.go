@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
@@ -25,21 +25,21 @@ func (r *Repo) RevisionSource(rev string) (engine.Source, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	c, err := r.readCommit(plumbing.NewHash(id))
+	c, err := r.readCommit(oid.FromHex(id))
 	if err != nil {
-		return nil, "", fmt.Errorf("gitops: reading commit %s: %w", id, err)
+		return nil, "", fmt.Errorf("reading commit %s: %w", id, err)
 	}
-	return &treeSource{r: r, root: c.TreeHash, trees: map[plumbing.Hash][]treeEntry{}}, id, nil
+	return &treeSource{r: r, root: c.TreeHash, trees: map[oid.ID][]treeEntry{}}, id, nil
 }
 
 // treeSource reads a tree; the trees it walks are kept.
 type treeSource struct {
 	r     *Repo
-	root  plumbing.Hash
-	trees map[plumbing.Hash][]treeEntry
+	root  oid.ID
+	trees map[oid.ID][]treeEntry
 }
 
-func (s *treeSource) tree(id plumbing.Hash) ([]treeEntry, error) {
+func (s *treeSource) tree(id oid.ID) ([]treeEntry, error) {
 	if t, ok := s.trees[id]; ok {
 		return t, nil
 	}
@@ -121,7 +121,7 @@ func (s *treeSource) Paths() ([]string, error) {
 // bare repository has no working tree: an error.
 func (r *Repo) WorktreeSource() (engine.Source, error) {
 	if r.root == "" {
-		return nil, fmt.Errorf("gitops: %s is a bare repository: no working tree", r.gitDir)
+		return nil, fmt.Errorf("%s is a bare repository: no working tree", r.gitDir)
 	}
 	idx, err := r.loadIndex()
 	if err != nil {
@@ -178,7 +178,7 @@ func (s *worktreeSource) staged(path string) ([]byte, error) {
 	if !ok || e.IntentToAdd || (e.Mode != patch.ModeRegular && e.Mode != patch.ModeExec) {
 		return nil, nil
 	}
-	return s.r.readObject(plumbing.BlobObject, e.ID)
+	return s.r.readObject(oid.Blob, e.ID)
 }
 
 // clean applies git add's clean conversion to data, the file at path.
@@ -210,7 +210,7 @@ func (s *worktreeSource) lstat(path string) (fs.FileInfo, error) {
 		return nil, engine.ErrNotExist
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gitops: %w", err)
+		return nil, err
 	}
 	return fi, nil
 }
@@ -252,17 +252,17 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 	full := filepath.Join(s.root, filepath.FromSlash(path))
 	switch e.Mode {
 	case patch.ModeGitlink:
-		return nil, fmt.Errorf("gitops: %s is a submodule, not a file", path)
+		return nil, fmt.Errorf("%s is a submodule, not a file", path)
 	case patch.ModeSymlink:
 		target, err := os.Readlink(full)
 		if err != nil {
-			return nil, fmt.Errorf("gitops: %w", err)
+			return nil, err
 		}
 		return []byte(target), nil
 	}
 	data, err := os.ReadFile(full)
 	if err != nil {
-		return nil, fmt.Errorf("gitops: %w", err)
+		return nil, err
 	}
 	return s.clean(path, data)
 }

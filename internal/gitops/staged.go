@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -26,7 +26,7 @@ type StagedFile struct {
 // Read returns the staged content: the blob the index holds, not the
 // working tree file.
 func (f StagedFile) Read() ([]byte, error) {
-	return f.r.readObject(plumbing.BlobObject, plumbing.NewHash(f.ID))
+	return f.r.readObject(oid.Blob, oid.FromHex(f.ID))
 }
 
 // StagedFiles lists, in path order, the regular and executable files
@@ -62,14 +62,14 @@ func (r *Repo) StagedFiles() ([]StagedFile, error) {
 		return nil, nil
 	}
 	if len(fields)%2 != 0 {
-		return nil, fmt.Errorf("gitops: git diff-index: unexpected output %q", shorten(string(out), 200))
+		return nil, fmt.Errorf("git diff-index: unexpected output %q", shorten(string(out), 200))
 	}
 	var files []StagedFile
 	for i := 0; i < len(fields); i += 2 {
 		// ":<old mode> <new mode> <old id> <new id> <status>", then the path.
 		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
 		if len(meta) != 5 || !isFullHex(meta[3]) {
-			return nil, fmt.Errorf("gitops: git diff-index: unexpected record %q", fields[i])
+			return nil, fmt.Errorf("git diff-index: unexpected record %q", fields[i])
 		}
 		var mode patch.Mode
 		switch meta[1] {
@@ -101,7 +101,7 @@ func (r *Repo) CheckAttr(attr string, paths []string) (map[string]string, error)
 	var in bytes.Buffer
 	for _, p := range paths {
 		if strings.IndexByte(p, 0) >= 0 {
-			return nil, fmt.Errorf("gitops: bad path %q: NUL byte", p)
+			return nil, fmt.Errorf("bad path %q: NUL byte", p)
 		}
 		in.WriteString(p)
 		in.WriteByte(0)
@@ -113,7 +113,7 @@ func (r *Repo) CheckAttr(attr string, paths []string) (map[string]string, error)
 	// "<path> NUL <attribute> NUL <value> NUL" per path, in input order.
 	fields := strings.Split(string(out), "\x00")
 	if len(fields) != 3*len(paths)+1 {
-		return nil, fmt.Errorf("gitops: git check-attr: %d values for %d paths", len(fields)/3, len(paths))
+		return nil, fmt.Errorf("git check-attr: %d values for %d paths", len(fields)/3, len(paths))
 	}
 	for i, p := range paths {
 		values[p] = fields[3*i+2]

@@ -7,14 +7,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
 // emptyTree is the id of the tree with no entries, which git knows
 // without storing it.
-var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+var emptyTree = oid.FromHex("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 
 // treeEntry is one entry of a tree object as stored. Mode keeps the
 // exact bytes of the object (go-git's decoder canonicalises legacy
@@ -23,7 +24,7 @@ var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 type treeEntry struct {
 	mode string
 	name string
-	id   plumbing.Hash
+	id   oid.ID
 }
 
 func (e treeEntry) isDir() bool { return modeBits(e.mode)&0o170000 == 0o040000 }
@@ -66,11 +67,11 @@ func parseTree(data []byte) ([]treeEntry, error) {
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		if sp <= 0 {
-			return nil, fmt.Errorf("gitops: malformed tree: bad mode")
+			return nil, fmt.Errorf("malformed tree: bad mode")
 		}
 		nul := bytes.IndexByte(data[sp+1:], 0)
 		if nul <= 0 || len(data) < sp+1+nul+1+20 {
-			return nil, fmt.Errorf("gitops: malformed tree: bad entry")
+			return nil, fmt.Errorf("malformed tree: bad entry")
 		}
 		e := treeEntry{mode: string(data[:sp]), name: string(data[sp+1 : sp+1+nul])}
 		copy(e.id[:], data[sp+1+nul+1:])
@@ -95,16 +96,16 @@ func treeLess(a, b treeEntry) bool {
 
 // encodeTree sorts entries in git's order and encodes them as a tree
 // object.
-func encodeTree(entries []treeEntry) (plumbing.EncodedObject, error) {
+func encodeTree(entries []treeEntry) (encodedObject, error) {
 	sorted := append([]treeEntry(nil), entries...)
 	sort.Slice(sorted, func(i, j int) bool { return treeLess(sorted[i], sorted[j]) })
 	var buf bytes.Buffer
 	for i, e := range sorted {
 		if e.name == "" || strings.ContainsAny(e.name, "/\x00") {
-			return nil, fmt.Errorf("gitops: bad tree entry name %q", e.name)
+			return nil, fmt.Errorf("bad tree entry name %q", e.name)
 		}
 		if i > 0 && sorted[i-1].name == e.name {
-			return nil, fmt.Errorf("gitops: duplicate tree entry %q", e.name)
+			return nil, fmt.Errorf("duplicate tree entry %q", e.name)
 		}
 		buf.WriteString(e.mode)
 		buf.WriteByte(' ')
@@ -112,20 +113,15 @@ func encodeTree(entries []treeEntry) (plumbing.EncodedObject, error) {
 		buf.WriteByte(0)
 		buf.Write(e.id[:])
 	}
-	o := &plumbing.MemoryObject{}
-	o.SetType(plumbing.TreeObject)
-	if _, err := o.Write(buf.Bytes()); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return newObject(oid.Tree, buf.Bytes()), nil
 }
 
 // readTree loads the entries of tree id (none for the empty tree).
 // walkFiles calls fn for every non-tree entry under tree id, with its
 // path, reading trees through read (which may cache them).
-func walkFiles(read func(plumbing.Hash) ([]treeEntry, error), id plumbing.Hash, fn func(path string, e treeEntry)) error {
-	var walk func(id plumbing.Hash, prefix string) error
-	walk = func(id plumbing.Hash, prefix string) error {
+func walkFiles(read func(oid.ID) ([]treeEntry, error), id oid.ID, fn func(path string, e treeEntry)) error {
+	var walk func(id oid.ID, prefix string) error
+	walk = func(id oid.ID, prefix string) error {
 		entries, err := read(id)
 		if err != nil {
 			return err
@@ -144,11 +140,11 @@ func walkFiles(read func(plumbing.Hash) ([]treeEntry, error), id plumbing.Hash, 
 	return walk(id, "")
 }
 
-func (r *Repo) readTree(id plumbing.Hash) ([]treeEntry, error) {
+func (r *Repo) readTree(id oid.ID) ([]treeEntry, error) {
 	if id.IsZero() || id == emptyTree {
 		return nil, nil
 	}
-	data, err := r.readObject(plumbing.TreeObject, id)
+	data, err := r.readObject(oid.Tree, id)
 	if err != nil {
 		return nil, err
 	}
@@ -156,15 +152,15 @@ func (r *Repo) readTree(id plumbing.Hash) ([]treeEntry, error) {
 }
 
 // readObject returns the content of object id, which must be of type
-// t: an object of another type is plumbing.ErrObjectNotFound, as
+// t: an object of another type is odb.ErrNotFound, as
 // go-git's storage has it.
-func (r *Repo) readObject(t plumbing.ObjectType, id plumbing.Hash) ([]byte, error) {
+func (r *Repo) readObject(t oid.Type, id oid.ID) ([]byte, error) {
 	got, data, err := r.readRaw(id)
 	if err == nil && got != t {
-		err = plumbing.ErrObjectNotFound
+		err = odb.ErrNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gitops: reading %s %s: %w", t, id, err)
+		return nil, fmt.Errorf("reading %s %s: %w", t, id, err)
 	}
 	return data, nil
 }
@@ -174,16 +170,16 @@ func (r *Repo) readObject(t plumbing.ObjectType, id plumbing.Hash) ([]byte, erro
 // "." or "..", not ".git" in any case, no NUL byte.
 func checkPath(p string) error {
 	if p == "" || strings.HasPrefix(p, "/") {
-		return fmt.Errorf("gitops: bad path %q: must be relative to the repository root", p)
+		return fmt.Errorf("bad path %q: must be relative to the repository root", p)
 	}
 	for _, c := range strings.Split(p, "/") {
 		switch {
 		case c == "" || c == "." || c == "..":
-			return fmt.Errorf("gitops: bad path %q: empty, '.' or '..' component", p)
+			return fmt.Errorf("bad path %q: empty, '.' or '..' component", p)
 		case strings.EqualFold(c, ".git"):
-			return fmt.Errorf("gitops: bad path %q: inside .git", p)
+			return fmt.Errorf("bad path %q: inside .git", p)
 		case strings.IndexByte(c, 0) >= 0:
-			return fmt.Errorf("gitops: bad path %q: NUL byte", p)
+			return fmt.Errorf("bad path %q: NUL byte", p)
 		}
 	}
 	return nil

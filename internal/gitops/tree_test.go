@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
 func TestEncodeTreeSortsAsGit(t *testing.T) {
 	tr := newTestRepo(t)
-	blob := plumbing.NewHash(tr.gitEnv(tr.dir, nil, "x\n", "hash-object", "-w", "--stdin"))
-	sub := plumbing.NewHash(tr.gitEnv(tr.dir, nil, "100644 blob "+blob.String()+"\tf\n", "mktree"))
+	blob := oid.FromHex(tr.gitEnv(tr.dir, nil, "x\n", "hash-object", "-w", "--stdin"))
+	sub := oid.FromHex(tr.gitEnv(tr.dir, nil, "100644 blob "+blob.String()+"\tf\n", "mktree"))
 	// Names where "name/" and "name" order differently against their
 	// neighbours: '-' (0x2d) and '.' (0x2e) sort before '/', '0' after.
 	entries := []treeEntry{
@@ -29,7 +29,7 @@ func TestEncodeTreeSortsAsGit(t *testing.T) {
 		{mode: "100755", name: "B", id: blob},
 		{mode: "120000", name: "c", id: blob},
 		{mode: dirMode, name: "c-", id: sub},
-		{mode: "160000", name: "m", id: plumbing.NewHash(strings.Repeat("1", 40))}, // a gitlink sorts as a file
+		{mode: "160000", name: "m", id: oid.FromHex(strings.Repeat("1", 40))}, // a gitlink sorts as a file
 		{mode: "100644", name: "m-", id: blob},
 		{mode: "100644", name: "é", id: blob},
 	}
@@ -103,7 +103,7 @@ func TestTreeEntryModes(t *testing.T) {
 // entry stays as stored: go-git's tree decoder would rewrite it.
 func TestRecordKeepsLegacyModes(t *testing.T) {
 	tr := newTestRepo(t)
-	blob := plumbing.NewHash(tr.gitEnv(tr.dir, nil, "old\n", "hash-object", "-w", "--stdin"))
+	blob := oid.FromHex(tr.gitEnv(tr.dir, nil, "old\n", "hash-object", "-w", "--stdin"))
 	var raw bytes.Buffer
 	raw.WriteString("100664 legacy\x00")
 	raw.Write(blob[:])

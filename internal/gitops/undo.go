@@ -8,7 +8,7 @@ import (
 
 // ErrNoParent: the commit a branch is to move back from is a root
 // commit, so there is nothing to move back to.
-var ErrNoParent = errors.New("gitops: the branch tip has no parent")
+var ErrNoParent = errors.New("the branch tip has no parent")
 
 // MoveBranchBack moves refs/heads/<branch> from expect, which it must
 // still hold, to expect's first parent, under the ref's lock
@@ -24,7 +24,7 @@ func (r *Repo) MoveBranchBack(branch, expect, msg string) (string, error) {
 		return "", err
 	}
 	if expect == "" {
-		return "", fmt.Errorf("gitops: moving %s back needs the commit it is expected at", branch)
+		return "", fmt.Errorf("moving %s back needs the commit it is expected at", branch)
 	}
 	parent, err := r.ResolveCommit(expect + "^")
 	if errors.Is(err, ErrUnknownRevision) {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -21,7 +21,7 @@ import (
 
 // ErrWorktreePath: the path given for a new linked worktree exists and
 // is not an empty directory; nothing was created.
-var ErrWorktreePath = errors.New("gitops: worktree path exists and is not empty")
+var ErrWorktreePath = errors.New("worktree path exists and is not empty")
 
 // AddWorktree adds a linked worktree at path with refs/heads/<branch>
 // checked out, as `git worktree add PATH BRANCH` does; a relative path
@@ -52,7 +52,7 @@ func (r *Repo) AddWorktree(path, branch string) error {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	existed, err := checkNewWorktreePath(abs)
 	if err != nil {
@@ -64,7 +64,7 @@ func (r *Repo) AddWorktree(path, branch string) error {
 		_, err := r.runGit(gitPath, r.commonDir, nil, nil, "--git-dir="+r.gitDir, "worktree", "add", "--quiet", abs, branch)
 		return err
 	}
-	return r.addWorktreeFiles(abs, branch, plumbing.NewHash(tip), existed)
+	return r.addWorktreeFiles(abs, branch, oid.FromHex(tip), existed)
 }
 
 // checkNewWorktreePath accepts a path that does not exist or is an
@@ -85,19 +85,19 @@ func checkNewWorktreePath(abs string) (existed bool, err error) {
 	case errors.Is(err, syscall.ENOTDIR):
 		return false, fmt.Errorf("%w: %s is not a directory", ErrWorktreePath, abs)
 	}
-	return false, fmt.Errorf("gitops: %w", err)
+	return false, err
 }
 
 // addWorktreeFiles makes git's linked-worktree layout without git:
 // <commondir>/worktrees/<name>/{HEAD,commondir,gitdir,index} and a
 // ".git" file at abs, then checks the branch out.
-func (r *Repo) addWorktreeFiles(abs, branch string, tip plumbing.Hash, existed bool) (err error) {
+func (r *Repo) addWorktreeFiles(abs, branch string, tip oid.ID, existed bool) (err error) {
 	if name, ok := r.registeredAt(abs); ok {
-		return fmt.Errorf("gitops: %s is a missing but already registered worktree (%s); run git worktree prune", abs, name)
+		return fmt.Errorf("%s is a missing but already registered worktree (%s); run git worktree prune", abs, name)
 	}
 	admin := filepath.Join(r.commonDir, "worktrees")
 	if err := os.MkdirAll(admin, 0o777); err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	gd, name, err := mkdirUnique(admin, worktreeName(filepath.Base(abs)))
 	if err != nil {
@@ -118,18 +118,18 @@ func (r *Repo) addWorktreeFiles(abs, branch string, tip plumbing.Hash, existed b
 	// `git worktree prune` leaves it alone.
 	locked := filepath.Join(gd, "locked")
 	if err := os.WriteFile(locked, []byte("initializing\n"), 0o666); err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	if err := os.MkdirAll(abs, 0o777); err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	realWt, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	realCommon, err := filepath.EvalSymlinks(r.commonDir)
 	if err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	for _, f := range []struct{ path, content string }{
 		{filepath.Join(gd, "gitdir"), filepath.ToSlash(filepath.Join(realWt, ".git")) + "\n"},
@@ -138,14 +138,14 @@ func (r *Repo) addWorktreeFiles(abs, branch string, tip plumbing.Hash, existed b
 		{filepath.Join(abs, ".git"), "gitdir: " + filepath.ToSlash(filepath.Join(realCommon, "worktrees", name)) + "\n"},
 	} {
 		if err := os.WriteFile(f.path, []byte(f.content), 0o666); err != nil {
-			return fmt.Errorf("gitops: %w", err)
+			return err
 		}
 	}
 	if err := checkoutFiles(abs, tip, nil); err != nil {
 		return err
 	}
 	if err := os.Remove(locked); err != nil {
-		return fmt.Errorf("gitops: %w", err)
+		return err
 	}
 	return nil
 }
@@ -219,7 +219,7 @@ func mkdirUnique(dir, name string) (path, got string, err error) {
 			return path, got, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return "", "", fmt.Errorf("gitops: %w", err)
+			return "", "", err
 		}
 	}
 }
@@ -238,7 +238,7 @@ func clearDir(dir string) {
 // them without checkout filters; their index entries carry the stat
 // data of the files written, so that git sees them clean without
 // reading them, and the entries of other paths are kept as they are.
-func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
+func checkoutFiles(root string, commit oid.ID, paths []string) error {
 	// Opened as Open does, and without the environment: GIT_DIR may
 	// name the caller's worktree, not this one.
 	opened, err := open(root, func(string) (string, bool) { return "", false })
@@ -246,7 +246,7 @@ func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
 		return err
 	}
 	if real, err := filepath.EvalSymlinks(root); err != nil || opened.root != real {
-		return fmt.Errorf("gitops: %s is not the top of a worktree", root)
+		return fmt.Errorf("%s is not the top of a worktree", root)
 	}
 	files, err := opened.treeFiles(commit.String())
 	if err != nil {
@@ -259,7 +259,7 @@ func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
 	} else {
 		old, err := index.ReadRaw(indexPath)
 		if err != nil {
-			return fmt.Errorf("gitops: reading the index of %s: %w", root, err)
+			return fmt.Errorf("reading the index of %s: %w", root, err)
 		}
 		touched := map[string]bool{}
 		for _, p := range paths {
@@ -273,11 +273,11 @@ func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
 	}
 	for _, p := range paths {
 		if !safeWorktreePath(p) {
-			return fmt.Errorf("gitops: checking out %s in %s: refusing the path %q", commit, root, p)
+			return fmt.Errorf("checking out %s in %s: refusing the path %q", commit, root, p)
 		}
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+			return fmt.Errorf("checking out %s in %s: %w", commit, root, err)
 		}
 		f, ok := files[p]
 		if !ok {
@@ -287,16 +287,16 @@ func checkoutFiles(root string, commit plumbing.Hash, paths []string) error {
 			continue
 		}
 		if err := opened.writeWorktreeFile(full, f); err != nil {
-			return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+			return fmt.Errorf("checking out %s in %s: %w", commit, root, err)
 		}
 		fi, err := os.Lstat(full)
 		if err != nil {
-			return fmt.Errorf("gitops: checking out %s in %s: %w", commit, root, err)
+			return fmt.Errorf("checking out %s in %s: %w", commit, root, err)
 		}
 		entries = append(entries, index.NewRaw(p, uint32(f.mode), f.id, fi))
 	}
 	if err := index.Write(indexPath, entries); err != nil {
-		return fmt.Errorf("gitops: writing the index of %s: %w", root, err)
+		return fmt.Errorf("writing the index of %s: %w", root, err)
 	}
 	return nil
 }
@@ -311,7 +311,7 @@ func (r *Repo) writeWorktreeFile(full string, f treeFile) error {
 	if f.mode == patch.ModeGitlink {
 		return os.Mkdir(full, 0o777)
 	}
-	data, err := r.readObject(plumbing.BlobObject, f.id)
+	data, err := r.readObject(oid.Blob, f.id)
 	if err != nil {
 		return err
 	}

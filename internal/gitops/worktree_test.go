@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -164,7 +164,7 @@ func (tr *testRepo) checkFiles(root, rev string) {
 				return err
 			}
 		}
-		got[rel] = mode + " " + plumbing.ComputeHash(plumbing.BlobObject, data).String()
+		got[rel] = mode + " " + oid.Sum(oid.Blob, data).String()
 		return nil
 	})
 	if err != nil {

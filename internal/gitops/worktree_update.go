@@ -15,7 +15,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
@@ -34,12 +34,12 @@ type worktree struct {
 func (r *Repo) worktreeAt(path string) (worktree, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return worktree{}, fmt.Errorf("gitops: %w", err)
+		return worktree{}, err
 	}
 	dotGit := filepath.Join(abs, ".git")
 	fi, err := os.Lstat(dotGit)
 	if err != nil {
-		return worktree{}, fmt.Errorf("gitops: %s is not a worktree: %w", abs, err)
+		return worktree{}, fmt.Errorf("%s is not a worktree: %w", abs, err)
 	}
 	gd := dotGit
 	if !fi.IsDir() {
@@ -48,7 +48,7 @@ func (r *Repo) worktreeAt(path string) (worktree, error) {
 		}
 	}
 	if !isGitDir(gd) || !SameDir(commonDirOf(gd), r.commonDir) {
-		return worktree{}, fmt.Errorf("gitops: %s is not a worktree of the repository at %s", abs, r.commonDir)
+		return worktree{}, fmt.Errorf("%s is not a worktree of the repository at %s", abs, r.commonDir)
 	}
 	return worktree{root: abs, gitDir: gd}, nil
 }
@@ -115,7 +115,7 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 // that a path turning from a file into a directory or back is refused.
 func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if !isFullHex(from) || !isFullHex(to) {
-		return fmt.Errorf("gitops: UpdateWorktree wants full commit ids, not %q and %q", from, to)
+		return fmt.Errorf("UpdateWorktree wants full commit ids, not %q and %q", from, to)
 	}
 	wt, err := r.worktreeAt(path)
 	if err != nil {
@@ -124,7 +124,7 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if head, err := r.headOf(wt.gitDir); err != nil {
 		return err
 	} else if head != to {
-		return fmt.Errorf("gitops: HEAD of the worktree at %s is %s, not %s", wt.root, head, to)
+		return fmt.Errorf("HEAD of the worktree at %s is %s, not %s", wt.root, head, to)
 	}
 	if from == to {
 		return nil
@@ -166,7 +166,7 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 			_, inFrom := fromFiles[dir]
 			_, inTo := toFiles[dir]
 			if inFrom || inTo {
-				return fmt.Errorf("gitops: %s changes between a file and a directory, which only git can check out in the worktree at %s", dir, wt.root)
+				return fmt.Errorf("%s changes between a file and a directory, which only git can check out in the worktree at %s", dir, wt.root)
 			}
 		}
 	}
@@ -180,11 +180,11 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 		return err
 	}
 	if _, tracked := fromFiles[p]; p != "" && tracked {
-		return fmt.Errorf("gitops: %s has local changes in the worktree at %s; nothing was updated", p, wt.root)
+		return fmt.Errorf("%s has local changes in the worktree at %s; nothing was updated", p, wt.root)
 	} else if p != "" {
-		return fmt.Errorf("gitops: %s in the worktree at %s is in the way of a new file (untracked, or staged); nothing was updated", p, wt.root)
+		return fmt.Errorf("%s in the worktree at %s is in the way of a new file (untracked, or staged); nothing was updated", p, wt.root)
 	}
-	return checkoutFiles(wt.root, plumbing.NewHash(to), changed)
+	return checkoutFiles(wt.root, oid.FromHex(to), changed)
 }
 
 // headOf returns the commit HEAD of the worktree with this git dir
@@ -202,25 +202,25 @@ func (r *Repo) headOf(gitDir string) (string, error) {
 	}
 	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
-		return "", fmt.Errorf("gitops: %w", err)
+		return "", err
 	}
 	if id := strings.TrimSpace(string(data)); isFullHex(id) {
 		return id, nil
 	}
-	return "", fmt.Errorf("gitops: %s is malformed", filepath.Join(gitDir, "HEAD"))
+	return "", fmt.Errorf("%s is malformed", filepath.Join(gitDir, "HEAD"))
 }
 
 // treeFile is a file of a tree: everything git compares.
 type treeFile struct {
 	mode patch.Mode
-	id   plumbing.Hash
+	id   oid.ID
 }
 
 // treeFiles lists the files of commit's tree by path.
 func (r *Repo) treeFiles(commit string) (map[string]treeFile, error) {
-	c, err := r.readCommit(plumbing.NewHash(commit))
+	c, err := r.readCommit(oid.FromHex(commit))
 	if err != nil {
-		return nil, fmt.Errorf("gitops: reading commit %s: %w", commit, err)
+		return nil, fmt.Errorf("reading commit %s: %w", commit, err)
 	}
 	out := map[string]treeFile{}
 	err = walkFiles(r.readTree, c.TreeHash, func(p string, e treeEntry) {
@@ -271,7 +271,7 @@ func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) 
 			return !exists, nil
 		}
 		if err != nil {
-			return false, fmt.Errorf("gitops: %w", err)
+			return false, err
 		}
 		if i < len(parts)-1 {
 			// git never follows a link or a file as a directory.
@@ -290,7 +290,7 @@ func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) 
 		case want.mode == patch.ModeSymlink && fi.Mode()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(full)
 			if err != nil {
-				return false, fmt.Errorf("gitops: %w", err)
+				return false, err
 			}
 			data = []byte(target)
 		case want.mode != patch.ModeSymlink && fi.Mode().IsRegular():
@@ -298,12 +298,12 @@ func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) 
 				return false, nil
 			}
 			if data, err = os.ReadFile(full); err != nil {
-				return false, fmt.Errorf("gitops: %w", err)
+				return false, err
 			}
 		default:
 			return false, nil
 		}
-		return plumbing.ComputeHash(plumbing.BlobObject, data) == want.id, nil
+		return oid.Sum(oid.Blob, data) == want.id, nil
 	}
 	return false, nil
 }

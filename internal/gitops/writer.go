@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
@@ -42,13 +42,13 @@ func (o WriteOptions) Validate() error {
 		return err
 	}
 	if o.Parent != "" && !isFullHex(o.Parent) {
-		return fmt.Errorf("gitops: WriteOptions.Parent %q is not a full lower-case commit id", o.Parent)
+		return fmt.Errorf("WriteOptions.Parent %q is not a full lower-case commit id", o.Parent)
 	}
 	if o.Expect != "" && !isFullHex(o.Expect) {
-		return fmt.Errorf("gitops: WriteOptions.Expect %q is not a full lower-case commit id", o.Expect)
+		return fmt.Errorf("WriteOptions.Expect %q is not a full lower-case commit id", o.Expect)
 	}
 	if strings.ContainsAny(o.ReflogMsg, "\x00") {
-		return errors.New("gitops: WriteOptions.ReflogMsg holds a NUL byte")
+		return errors.New("WriteOptions.ReflogMsg holds a NUL byte")
 	}
 	return nil
 }
@@ -75,8 +75,8 @@ type BranchWriter struct {
 	// not yet synced: Finish syncs them before the branch moves.
 	unsynced map[string]bool
 
-	tip     plumbing.Hash // last commit recorded, or the parent
-	tipTree plumbing.Hash
+	tip     oid.ID // last commit recorded, or the parent
+	tipTree oid.ID
 	commits []string
 	subject string // of the last commit, for the default reflog message
 }
@@ -104,7 +104,7 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 	}
 	w := &BranchWriter{r: r, opts: opts, tipTree: emptyTree, unsynced: map[string]bool{}}
 	if opts.Parent != "" {
-		c, err := r.readCommit(plumbing.NewHash(opts.Parent))
+		c, err := r.readCommit(oid.FromHex(opts.Parent))
 		if err != nil {
 			return nil, fmt.Errorf("%w: parent %s: %v", ErrUnknownRevision, opts.Parent, err)
 		}
@@ -168,9 +168,9 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	pending = append(pending, trees...)
 
 	msg := strings.TrimRight(message, "\n") + "\n"
-	var parents []plumbing.Hash
+	var parents []oid.ID
 	if !w.tip.IsZero() {
-		parents = []plumbing.Hash{w.tip}
+		parents = []oid.ID{w.tip}
 	}
 	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
 	pending = append(pending, pendingObject{co.Hash(), co})

@@ -35,21 +35,21 @@ type MailOptions struct {
 // zero Date, or N outside the series.
 func (o MailOptions) Validate() error {
 	if o.Commit != "" && !isFullHexID(o.Commit) {
-		return fmt.Errorf("patch: mail options: commit %q is not a full hex id", o.Commit)
+		return fmt.Errorf("mail options: commit %q is not a full hex id", o.Commit)
 	}
 	if _, _, ok := splitIdent(o.Author); !ok {
-		return fmt.Errorf("patch: mail options: author %q is not of the form \"Name <email>\"", o.Author)
+		return fmt.Errorf("mail options: author %q is not of the form \"Name <email>\"", o.Author)
 	}
 	if o.Date.IsZero() {
-		return fmt.Errorf("patch: mail options: no date")
+		return fmt.Errorf("mail options: no date")
 	}
 	switch {
 	case o.Total < 0:
-		return fmt.Errorf("patch: mail options: negative total %d", o.Total)
+		return fmt.Errorf("mail options: negative total %d", o.Total)
 	case o.Total > 1 && (o.N < 1 || o.N > o.Total):
-		return fmt.Errorf("patch: mail options: patch %d of %d", o.N, o.Total)
+		return fmt.Errorf("mail options: patch %d of %d", o.N, o.Total)
 	case o.Total <= 1 && (o.N < 0 || o.N > 1):
-		return fmt.Errorf("patch: mail options: patch %d of a single one", o.N)
+		return fmt.Errorf("mail options: patch %d of a single one", o.N)
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func FormatMail(patch []byte, changes []FileChange, o MailOptions) ([]byte, erro
 	}
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return nil, fmt.Errorf("patch: change %d (%q): %w", i+1, c.Path(), err)
+			return nil, fmt.Errorf("change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	if got, want := countSections(patch), len(patchFiles(changes)); got != want {

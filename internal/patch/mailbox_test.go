@@ -634,8 +634,8 @@ func TestFormatMailErrors(t *testing.T) {
 		switch {
 		case err == nil:
 			t.Errorf("%s: FormatMail accepted it", name)
-		case !strings.HasPrefix(err.Error(), "patch: "):
-			t.Errorf("%s: error %q lacks the engine prefix", name, err)
+		case strings.HasPrefix(err.Error(), "patch: "):
+			t.Errorf("%s: error %q carries a package prefix", name, err)
 		case tc.mismatch && !strings.Contains(err.Error(), ErrMismatch.Error()):
 			t.Errorf("%s: error %v, want ErrMismatch", name, err)
 		}

@@ -51,7 +51,7 @@ func (o Options) short(id string, n int) string {
 // mean the default for the zero value to be useful.
 func (o Options) withDefaults() (Options, error) {
 	if o.Abbrev < 0 {
-		return o, fmt.Errorf("patch: patch options: negative abbrev %d", o.Abbrev)
+		return o, fmt.Errorf("patch options: negative abbrev %d", o.Abbrev)
 	}
 	switch {
 	case o.Context == 0:
@@ -112,7 +112,7 @@ func FormatContext(ctx context.Context, changes []FileChange, opts Options) ([]b
 	}
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return nil, fmt.Errorf("patch: change %d (%q): %w", i+1, c.Path(), err)
+			return nil, fmt.Errorf("change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	files, from := filePairsFrom(changes, true)

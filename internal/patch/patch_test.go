@@ -410,8 +410,8 @@ func TestFormatPatchErrors(t *testing.T) {
 		"delete with new": {changes: []FileChange{{OldPath: "a", New: []byte("x")}}},
 		"negative abbrev": {opts: Options{Abbrev: -2}},
 	} {
-		if _, err := Format(tc.changes, tc.opts); err == nil || !strings.HasPrefix(err.Error(), "patch: ") {
-			t.Errorf("%s: Format error = %v, want an engine error", name, err)
+		if _, err := Format(tc.changes, tc.opts); err == nil || strings.HasPrefix(err.Error(), "patch: ") {
+			t.Errorf("%s: Format error = %v, want an error without a package prefix", name, err)
 		}
 	}
 }
@@ -463,8 +463,8 @@ func TestVerifyPatchCatchesCorruption(t *testing.T) {
 		switch {
 		case err == nil:
 			t.Errorf("%s: Verify accepted a corrupt patch", name)
-		case !strings.HasPrefix(err.Error(), "patch: "):
-			t.Errorf("%s: error %q lacks the engine prefix", name, err)
+		case strings.HasPrefix(err.Error(), "patch: "):
+			t.Errorf("%s: error %q carries a package prefix", name, err)
 		case tc.mismatch && !errors.Is(err, ErrMismatch):
 			t.Errorf("%s: error %v, want ErrMismatch", name, err)
 		}

@@ -14,7 +14,7 @@ import (
 
 // ErrMismatch is wrapped by the errors of Verify when the
 // patch parses but does not describe the changes.
-var ErrMismatch = errors.New("patch: patch does not match the changes")
+var ErrMismatch = errors.New("patch does not match the changes")
 
 // Verify checks that patch, as Format wrote it for changes,
 // says exactly what changes say. The patch must hold nothing before
@@ -33,8 +33,7 @@ var ErrMismatch = errors.New("patch: patch does not match the changes")
 // short lines: its header is parsed as any other, and its one hunk must
 // hold that side's lines in order (see verifyWhole).
 //
-// Its errors start with "patch: ": an error wrapping ErrMismatch
-// (a section go-gitdiff cannot parse included), or a malformed change
+// Its error is one wrapping ErrMismatch (a section go-gitdiff cannot parse included), or a malformed change
 // (see Format). Any of them for a patch from Format is a bug.
 func Verify(patch []byte, changes []FileChange) error {
 	return VerifyContext(context.Background(), patch, changes)
@@ -45,7 +44,7 @@ func Verify(patch []byte, changes []FileChange) error {
 func VerifyContext(ctx context.Context, patch []byte, changes []FileChange) error {
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return fmt.Errorf("patch: change %d (%q): %w", i+1, c.Path(), err)
+			return fmt.Errorf("change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	preamble, secs := sections(patch)

@@ -342,7 +342,7 @@ warning 8: the chunk has no line under its @@ line; ignored
 	name:  "empty patch",
 	reply: "Nothing.\n\n*** Begin Patch\n*** End Patch\n",
 	want: `prose|Nothing.
-error: translate: no edit found in the reply: the patch at line 3 holds no file section ("*** Add File: P", "*** Delete File: P", "*** Update File: P")
+error: no edit found in the reply: the patch at line 3 holds no file section ("*** Add File: P", "*** Delete File: P", "*** Update File: P")
 `,
 }, {
 	name:  "no begin marker",
@@ -352,12 +352,12 @@ prose|*** Update File: a
 prose|@@
 prose|-x
 prose|+y
-error: translate: no edit found in the reply: the reply has no "*** Begin Patch" line (the header at line 2 stands outside any patch: put "*** Begin Patch" on the line before the first header)
+error: no edit found in the reply: the reply has no "*** Begin Patch" line (the header at line 2 stands outside any patch: put "*** Begin Patch" on the line before the first header)
 `,
 }, {
 	name:  "no patch at all",
 	reply: "Just prose.\n",
 	want: `prose|Just prose.
-error: translate: no edit found in the reply: the reply has no "*** Begin Patch" line
+error: no edit found in the reply: the reply has no "*** Begin Patch" line
 `,
 }}

@@ -7,10 +7,10 @@ import (
 )
 
 // ErrNoEdits is returned when a reply holds no edit of any format.
-var ErrNoEdits = errors.New("translate: no edit found in the reply")
+var ErrNoEdits = errors.New("no edit found in the reply")
 
 // ErrUnknownFormat is returned for a format name no reader has.
-var ErrUnknownFormat = errors.New("translate: unknown format")
+var ErrUnknownFormat = errors.New("unknown format")
 
 // ParseError is a malformed reply: Line is the 1-based reply line
 // where the problem was seen.

@@ -27,7 +27,7 @@ func Prompt(format string) (string, error) {
 func promptFile(format string) (string, error) {
 	data, err := prompts.ReadFile("prompts/" + format + ".md")
 	if err != nil {
-		return "", fmt.Errorf("translate: no prompt for %s", format)
+		return "", fmt.Errorf("no prompt for %s", format)
 	}
 	return string(data), nil
 }

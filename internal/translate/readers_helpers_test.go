@@ -445,7 +445,7 @@ func exampleOf(format string) (string, error) {
 	_, rest, ok := strings.Cut(p, "<!-- example -->\n")
 	example, _, ok2 := strings.Cut(rest, "<!-- /example -->")
 	if !ok || !ok2 {
-		return "", fmt.Errorf("translate: the %s prompt has no example", format)
+		return "", fmt.Errorf("the %s prompt has no example", format)
 	}
 	return example, nil
 }

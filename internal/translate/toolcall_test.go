@@ -217,8 +217,8 @@ func TestParseToolCalls(t *testing.T) {
 		{"a call without a name", `{"tool_calls":[{"function":{"arguments":"{}"}}]}`, "1 failed : a tool call without the name of its tool"},
 		{"an unknown tool", "[" + editA + `,{"name":"frob","input":{}}]`, "1 replace a.py \"x = 1\"->\"x = 2\"\n1 warning: the tool call \"frob\" is not an edit tool this reader knows; it is skipped"},
 		{"read tools only", `[{"name":"Read","input":{"file_path":"a"}},{"name":"Grep","input":{"pattern":"x"}}]`,
-			"error: translate: no edit found in the reply: the reply's tool calls (Read, Grep) edit no file"},
-		{"no call", `{"a":1}`, "error: translate: no edit found in the reply: the reply holds no JSON tool call"},
+			"error: no edit found in the reply: the reply's tool calls (Read, Grep) edit no file"},
+		{"no call", `{"a":1}`, "error: no edit found in the reply: the reply holds no JSON tool call"},
 		{"malformed", "[\n" + editA + ",\n{\"name\": \"Edit\", \"input\": {\"file_path\": \"b\",}}\n]",
 			"error: tool-calls: reply line 3: malformed JSON at column 45: invalid character '}' looking for beginning of object key string"},
 		{"malformed JSON Lines", editA + "\n" + `{"name":"Edit"` + "\n",
@@ -229,7 +229,7 @@ func TestParseToolCalls(t *testing.T) {
 		{"a fence of other JSON is code", "Config:\n\n```json\n{\"name\": \"Launch\", \"args\": [\"-v\"]}\n```\n\n```json\n" + editA + "\n```\n",
 			"8 replace a.py \"x = 1\"->\"x = 2\"\nprose [\"Config:\"]"},
 		{"a malformed fence", "Here.\n\n```json\n{\"name\": \"Edit\", \"input\": {\"old_string\": \"x\"\n```\n", "prose [\"Here.\"]\nerror: tool-calls: reply line 4: malformed JSON at column 45: the JSON ends inside a value (unexpected end of input)"},
-		{"Markdown without calls", "Just prose.\n\n```json\n{\"a\": 1}\n```\n", "prose [\"Just prose.\"]\nerror: translate: no edit found in the reply: the reply holds no JSON tool call"},
+		{"Markdown without calls", "Just prose.\n\n```json\n{\"a\": 1}\n```\n", "prose [\"Just prose.\"]\nerror: no edit found in the reply: the reply holds no JSON tool call"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 
 // ErrNotRead is the error of ToolCall (wrapped, with the call's shape)
 // for a call that looks like an edit but that it cannot read.
-var ErrNotRead = errors.New("translate: a call that looks like an edit was not read")
+var ErrNotRead = errors.New("a call that looks like an edit was not read")
 
 // editToolNames are the edit tools of agents, read or not: a call of
 // one always looks like an edit. Those ToolCall reads are in readCall;

@@ -345,19 +345,19 @@ func TestParseUdiffxNoEdits(t *testing.T) {
 	}{{
 		name:  "no envelope",
 		reply: "Just words.\n",
-		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
+		want:  "no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
 	}, {
 		name:  "directives without envelope",
 		reply: "Here:\n<FILE_DELETE file_path=\"a\" />\n",
-		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope (the <FILE_DELETE> tag at line 2 stands outside one: wrap the directives in <FILE_CHANGES> ... </FILE_CHANGES>)",
+		want:  "no edit found in the reply: the reply has no <FILE_CHANGES> envelope (the <FILE_DELETE> tag at line 2 stands outside one: wrap the directives in <FILE_CHANGES> ... </FILE_CHANGES>)",
 	}, {
 		name:  "empty envelope",
 		reply: "Nothing to do.\n<FILE_CHANGES>\n</FILE_CHANGES>\n",
-		want:  "translate: no edit found in the reply: the <FILE_CHANGES> envelope at line 2 holds no directive (FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE)",
+		want:  "no edit found in the reply: the <FILE_CHANGES> envelope at line 2 holds no directive (FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE)",
 	}, {
 		name:  "envelope mentioned inline is no envelope",
 		reply: "I would use a `<FILE_CHANGES>` block.\n",
-		want:  "translate: no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
+		want:  "no edit found in the reply: the reply has no <FILE_CHANGES> envelope",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := readUdiffx(tc.reply)

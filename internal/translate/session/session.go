@@ -112,14 +112,14 @@ func Open(r io.Reader, name string) (*Reader, error) {
 	br := bufio.NewReaderSize(r, peekSize)
 	head, err := br.Peek(peekSize)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("session: reading %s: %w", name, err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	kind, why := detect(head, len(head) < peekSize)
 	if kind == "" {
 		if name != "" {
-			return nil, fmt.Errorf("session: %s: %w: %s", name, ErrNotSession, why)
+			return nil, fmt.Errorf("%s: %w: %s", name, ErrNotSession, why)
 		}
-		return nil, fmt.Errorf("session: %w: %s", ErrNotSession, why)
+		return nil, fmt.Errorf("%w: %s", ErrNotSession, why)
 	}
 	rd := &Reader{kind: kind}
 	switch kind {
@@ -156,5 +156,5 @@ type LineError struct {
 }
 
 func (e *LineError) Error() string {
-	return fmt.Sprintf("session: %s log line %d: %s", e.Kind, e.Line, e.Msg)
+	return fmt.Sprintf("%s log line %d: %s", e.Kind, e.Line, e.Msg)
 }

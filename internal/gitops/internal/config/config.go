@@ -130,7 +130,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("gitops: reading config: %w", err)
+		return fmt.Errorf("reading config: %w", err)
 	}
 	cb := func(sect, sub, key, value string, blank bool) error {
 		if key == "" {
@@ -150,7 +150,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 		s := strings.ToLower(sect)
 		if (s == "include" && sub == "") || (s == "includeif" && inc.matches(sub, filepath.Dir(path))) {
 			if depth >= maxIncludeDepth {
-				return fmt.Errorf("gitops: config includes nested too deeply at %s", path)
+				return fmt.Errorf("config includes nested too deeply at %s", path)
 			}
 			p := ExpandHome(value, inc.home)
 			if !filepath.IsAbs(p) {
@@ -161,7 +161,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 		return nil
 	}
 	if err := parseFile(data, cb); err != nil {
-		return fmt.Errorf("gitops: bad config file %s: %w", path, err)
+		return fmt.Errorf("bad config file %s: %w", path, err)
 	}
 	return nil
 }
@@ -210,16 +210,16 @@ func (c *Values) addEnv(env func(string) (string, bool)) error {
 	if v, ok := env("GIT_CONFIG_COUNT"); ok && v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return fmt.Errorf("gitops: bogus GIT_CONFIG_COUNT %q", v)
+			return fmt.Errorf("bogus GIT_CONFIG_COUNT %q", v)
 		}
 		for i := range n {
 			k, ok := env("GIT_CONFIG_KEY_" + strconv.Itoa(i))
 			if !ok || k == "" {
-				return fmt.Errorf("gitops: missing config key GIT_CONFIG_KEY_%d", i)
+				return fmt.Errorf("missing config key GIT_CONFIG_KEY_%d", i)
 			}
 			val, ok := env("GIT_CONFIG_VALUE_" + strconv.Itoa(i))
 			if !ok {
-				return fmt.Errorf("gitops: missing config value GIT_CONFIG_VALUE_%d", i)
+				return fmt.Errorf("missing config value GIT_CONFIG_VALUE_%d", i)
 			}
 			c.set(k, val)
 		}
@@ -241,7 +241,7 @@ func (c *Values) addEnv(env func(string) (string, bool)) error {
 // 'key=value' ('key' alone means true).
 func parseConfigParameters(s string) ([][2]string, error) {
 	var out [][2]string
-	bad := fmt.Errorf("gitops: bogus format in GIT_CONFIG_PARAMETERS: %q", s)
+	bad := fmt.Errorf("bogus format in GIT_CONFIG_PARAMETERS: %q", s)
 	for {
 		s = strings.TrimLeft(s, " \t\n")
 		if s == "" {

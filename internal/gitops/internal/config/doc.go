@@ -5,6 +5,6 @@
 // the GIT_CONFIG_COUNT and GIT_CONFIG_PARAMETERS variables of
 // "ENVIRONMENT", and its boolean and integer values ("Values").
 //
-// Errors keep the "gitops:" prefix they had when this was part of
-// package gitops: they reach the user unchanged.
+// Errors read as sentences without a package prefix: they reach the
+// user unchanged.
 package config

@@ -11,6 +11,6 @@
 // that may hold a hundred thousand. Split and sparse indexes are
 // decoded whole.
 //
-// Errors keep the "gitops:" prefix they had when this was part of
-// package gitops: they reach the user unchanged.
+// Errors read as sentences without a package prefix: they reach the
+// user unchanged.
 package index

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -72,7 +72,7 @@ type Index struct {
 // Entry is what the index holds for a path.
 type Entry struct {
 	Mode        patch.Mode
-	ID          plumbing.Hash
+	ID          oid.ID
 	Unmerged    bool // some stage other than 0 is present
 	IntentToAdd bool // `git add -N`: no content staged yet
 	// Size is the low 32 bits of the file's size when it was last
@@ -85,7 +85,7 @@ type Entry struct {
 // TreeFiles calls fn with each file of the tree id and of its
 // subtrees, with its path below the tree, its mode and its id; a
 // sparse index's directory entries are expanded with it.
-type TreeFiles func(id plumbing.Hash, fn func(path string, mode patch.Mode, id plumbing.Hash)) error
+type TreeFiles func(id oid.ID, fn func(path string, mode patch.Mode, id oid.ID)) error
 
 // mark is an entry lookup can start from: where it and the next entry
 // start in the file, and where its name starts in markNames (it ends
@@ -168,14 +168,14 @@ func Open(path, gitDir string, files TreeFiles) (*Index, error) {
 		return &Index{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gitops: reading the index: %w", err)
+		return nil, fmt.Errorf("reading the index: %w", err)
 	}
 	// Taken before the file is read, so that a write during the pass
 	// shows at the next lookup.
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("gitops: reading the index: %w", err)
+		return nil, fmt.Errorf("reading the index: %w", err)
 	}
 	idx, err := newIndex(f, fi.Size())
 	if err == nil {
@@ -188,7 +188,7 @@ func Open(path, gitDir string, files TreeFiles) (*Index, error) {
 	}
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("gitops: reading the index %s: %w", path, err)
+		return nil, fmt.Errorf("reading the index %s: %w", path, err)
 	}
 	return idx, nil
 }
@@ -294,7 +294,7 @@ func (idx *Index) fail(err error) {
 		err = errIndexChanged
 	}
 	if idx.failed == nil {
-		idx.failed = fmt.Errorf("gitops: reading the index %s: %w", idx.path, err)
+		idx.failed = fmt.Errorf("reading the index %s: %w", idx.path, err)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -100,7 +100,7 @@ func mergeShared(split []flatEntry, link []byte, path, gitDir string) ([]flatEnt
 	if len(link) < idSize {
 		return nil, errors.New("corrupt link extension (too short)")
 	}
-	var baseID plumbing.Hash
+	var baseID oid.ID
 	copy(baseID[:], link)
 	if baseID.IsZero() {
 		return split, nil // the split index holds every entry
@@ -179,7 +179,7 @@ func mergeShared(split []flatEntry, link []byte, path, gitDir string) ([]flatEnt
 // dir, or else beside the split index (a GIT_INDEX_FILE elsewhere), as
 // git looks for it. Its checksum must be the name the split index
 // gives it, as git requires.
-func readShared(id plumbing.Hash, path, gitDir string) ([]flatEntry, error) {
+func readShared(id oid.ID, path, gitDir string) ([]flatEntry, error) {
 	name := "sharedindex." + id.String()
 	f, err := os.Open(filepath.Join(gitDir, name))
 	if errors.Is(err, os.ErrNotExist) {
@@ -193,7 +193,7 @@ func readShared(id plumbing.Hash, path, gitDir string) ([]flatEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sum plumbing.Hash
+	var sum oid.ID
 	if fi.Size() < int64(len(sum)) {
 		return nil, fmt.Errorf("the shared index %s is not an index file", f.Name())
 	}
@@ -228,7 +228,7 @@ func expandDirs(ents []flatEntry, files TreeFiles) ([]flatEntry, error) {
 		if f.stage != 0 || !strings.HasSuffix(f.path, "/") {
 			return nil, fmt.Errorf("malformed sparse directory entry %q", f.path)
 		}
-		err := files(f.e.ID, func(p string, mode patch.Mode, id plumbing.Hash) {
+		err := files(f.e.ID, func(p string, mode patch.Mode, id oid.ID) {
 			out = append(out, flatEntry{path: f.path + p, e: Entry{Mode: mode, ID: id}})
 		})
 		if err != nil {

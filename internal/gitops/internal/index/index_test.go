@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -563,7 +563,7 @@ func shorten(s string) string {
 func storeFiles(gitDir string) TreeFiles {
 	s := odb.New(filepath.Join(gitDir, "objects"))
 	var walk TreeFiles
-	walk = func(id plumbing.Hash, fn func(string, patch.Mode, plumbing.Hash)) error {
+	walk = func(id oid.ID, fn func(string, patch.Mode, oid.ID)) error {
 		_, data, err := s.Read(id)
 		if err != nil {
 			return err
@@ -579,11 +579,11 @@ func storeFiles(gitDir string) TreeFiles {
 				return err
 			}
 			name := string(data[sp+1 : nul])
-			var sub plumbing.Hash
+			var sub oid.ID
 			copy(sub[:], data[nul+1:])
 			data = data[nul+21:]
 			if mode&0o170000 == 0o040000 {
-				err := walk(sub, func(p string, m patch.Mode, id plumbing.Hash) { fn(name+"/"+p, m, id) })
+				err := walk(sub, func(p string, m patch.Mode, id oid.ID) { fn(name+"/"+p, m, id) })
 				if err != nil {
 					return err
 				}

@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // Raw is an index entry as stored: its stat data (with the mode at
@@ -24,7 +24,7 @@ import (
 type Raw struct {
 	Path   string
 	Stat   [idAt]byte
-	ID     plumbing.Hash
+	ID     oid.ID
 	Stage  int
 	XFlags uint16 // skip-worktree, intent-to-add
 	// Flags are the bits of the flags field other than the stage, the
@@ -35,7 +35,7 @@ type Raw struct {
 // NewRaw is the stage-0 entry of a file of the given git mode
 // (0o100644, 0o100755, 0o120000, 0o160000) and id, with the stat data
 // of fi, what lstat gave for it on disk.
-func NewRaw(path string, mode uint32, id plumbing.Hash, fi fs.FileInfo) Raw {
+func NewRaw(path string, mode uint32, id oid.ID, fi fs.FileInfo) Raw {
 	e := Raw{Path: path, ID: id}
 	fillStat(&e.Stat, fi)
 	binary.BigEndian.PutUint32(e.Stat[modeAt:], mode)
@@ -110,10 +110,10 @@ func Write(path string, entries []Raw) error {
 	binary.Write(&b, binary.BigEndian, uint32(len(ents)))
 	for i, e := range ents {
 		if i > 0 && ents[i-1].Path == e.Path && ents[i-1].Stage == e.Stage {
-			return fmt.Errorf("index: %s listed twice", e.Path)
+			return fmt.Errorf("the index lists %s twice", e.Path)
 		}
 		if e.Path == "" || strings.IndexByte(e.Path, 0) >= 0 {
-			return errors.New("index: an entry has no valid path")
+			return errors.New("an index entry has no valid path")
 		}
 		start := b.Len()
 		b.Write(e.Stat[:])

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,9 +22,9 @@ func TestWriteReadRaw(t *testing.T) {
 	}
 	long := strings.Repeat("x", 0x1000) // a name too long for the flags
 	ents := []Raw{
-		NewRaw("b/c.txt", 0o100644, plumbing.NewHash("1111111111111111111111111111111111111111"), fi),
-		NewRaw("a", 0o120000, plumbing.NewHash("2222222222222222222222222222222222222222"), fi),
-		NewRaw(long, 0o100755, plumbing.NewHash("3333333333333333333333333333333333333333"), fi),
+		NewRaw("b/c.txt", 0o100644, oid.FromHex("1111111111111111111111111111111111111111"), fi),
+		NewRaw("a", 0o120000, oid.FromHex("2222222222222222222222222222222222222222"), fi),
+		NewRaw(long, 0o100755, oid.FromHex("3333333333333333333333333333333333333333"), fi),
 	}
 	ents[0].Stage = 2
 	for _, xflags := range []uint16{0, 0x4000} {

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // PackedCount is git's repo_approximate_object_count: the objects of
@@ -52,7 +52,7 @@ func (p *pack) count() uint64 {
 // LongestShared is the most leading hex digits id shares with another
 // object of the store, packed or loose; a pack or loose directory that
 // cannot be read counts as empty.
-func (s *Store) LongestShared(id plumbing.Hash) int {
+func (s *Store) LongestShared(id oid.ID) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.list(false) != nil {
@@ -84,7 +84,7 @@ func (p *pack) index(s *Store) *packIndex {
 // neighbour of where id stands or would stand. Names in other fanout
 // buckets share no whole byte and are not looked at. A read error
 // counts as no name shared.
-func (x *packIndex) longestShared(id plumbing.Hash) int {
+func (x *packIndex) longestShared(id oid.ID) int {
 	lo, hi := int64(0), int64(x.fanout[id[0]])
 	if id[0] > 0 {
 		lo = int64(x.fanout[id[0]-1])
@@ -121,7 +121,7 @@ func (x *packIndex) longestShared(id plumbing.Hash) int {
 // looseShared is the most leading hex digits id shares with another
 // loose object of objects directory dir: those in id's fanout
 // directory.
-func looseShared(dir string, id plumbing.Hash) int {
+func looseShared(dir string, id oid.ID) int {
 	hex := id.String()
 	ents, err := os.ReadDir(filepath.Join(dir, hex[:2]))
 	if err != nil {
@@ -133,10 +133,10 @@ func looseShared(dir string, id plumbing.Hash) int {
 		if len(rest) != 2*len(id)-2 || rest == hex[2:] {
 			continue
 		}
-		if !plumbing.IsHash(hex[:2] + rest) {
+		if !oid.IsHex(hex[:2] + rest) {
 			continue // a temporary file, or not a name
 		}
-		h := plumbing.NewHash(hex[:2] + rest)
+		h := oid.FromHex(hex[:2] + rest)
 		best = max(best, sharedDigits(id[:], h[:]))
 	}
 	return best
@@ -159,18 +159,18 @@ func sharedDigits(a, b []byte) int {
 // names start with the hex digits prefix (lower case, at least two),
 // each once. A pack or loose directory that cannot be read counts as
 // empty, as for LongestShared.
-func (s *Store) WithPrefix(prefix string) ([]plumbing.Hash, error) {
-	if len(prefix) < 2 || len(prefix) > 2*len(plumbing.ZeroHash) {
-		return nil, fmt.Errorf("gitops: %q is not an object name prefix", prefix)
+func (s *Store) WithPrefix(prefix string) ([]oid.ID, error) {
+	if len(prefix) < 2 || len(prefix) > 2*len(oid.Zero) {
+		return nil, fmt.Errorf("%q is not an object name prefix", prefix)
 	}
-	var lo plumbing.Hash // the smallest name with the prefix
+	var lo oid.ID // the smallest name with the prefix
 	if _, err := hex.Decode(lo[:], []byte(prefix[:len(prefix)&^1])); err != nil {
-		return nil, fmt.Errorf("gitops: %q is not an object name prefix", prefix)
+		return nil, fmt.Errorf("%q is not an object name prefix", prefix)
 	}
 	if len(prefix)%2 == 1 {
 		d, err := strconv.ParseUint(prefix[len(prefix)-1:], 16, 8)
 		if err != nil {
-			return nil, fmt.Errorf("gitops: %q is not an object name prefix", prefix)
+			return nil, fmt.Errorf("%q is not an object name prefix", prefix)
 		}
 		lo[len(prefix)/2] = byte(d) << 4
 	}
@@ -179,9 +179,9 @@ func (s *Store) WithPrefix(prefix string) ([]plumbing.Hash, error) {
 	if err := s.list(false); err != nil {
 		return nil, err
 	}
-	seen := map[plumbing.Hash]bool{}
-	var out []plumbing.Hash
-	add := func(h plumbing.Hash) {
+	seen := map[oid.ID]bool{}
+	var out []oid.ID
+	add := func(h oid.ID) {
 		if !seen[h] {
 			seen[h] = true
 			out = append(out, h)
@@ -196,8 +196,8 @@ func (s *Store) WithPrefix(prefix string) ([]plumbing.Hash, error) {
 		ents, _ := os.ReadDir(filepath.Join(d.path, prefix[:2]))
 		for _, e := range ents {
 			name := prefix[:2] + e.Name()
-			if plumbing.IsHash(name) && strings.HasPrefix(name, prefix) {
-				add(plumbing.NewHash(name))
+			if oid.IsHex(name) && strings.HasPrefix(name, prefix) {
+				add(oid.FromHex(name))
 			}
 		}
 	}
@@ -206,7 +206,7 @@ func (s *Store) WithPrefix(prefix string) ([]plumbing.Hash, error) {
 
 // withPrefix calls fn with each name of the pack starting with prefix,
 // from lo, the smallest name that could. A read error ends the list.
-func (x *packIndex) withPrefix(lo plumbing.Hash, prefix string, fn func(plumbing.Hash)) {
+func (x *packIndex) withPrefix(lo oid.ID, prefix string, fn func(oid.ID)) {
 	first, end := int64(0), int64(x.fanout[lo[0]])
 	if lo[0] > 0 {
 		first = int64(x.fanout[lo[0]-1])
@@ -228,7 +228,7 @@ func (x *packIndex) withPrefix(lo plumbing.Hash, prefix string, fn func(plumbing
 		if err != nil {
 			return
 		}
-		h := plumbing.Hash(name)
+		h := oid.ID(name)
 		if !strings.HasPrefix(h.String(), prefix) {
 			return
 		}

@@ -1,15 +1,13 @@
 package odb
 
 import (
-	"bytes"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
-// FuzzApplyDelta: any base and delta apply without a panic; a result
-// has the size the delta declares, and is go-git's own result whenever
-// go-git applies the delta too.
+// FuzzApplyDelta: any base and delta apply without a panic, and a
+// result has the size the delta declares. That the deltas git writes
+// give git's own objects is TestReadObjectsPackedOfsDelta's and
+// TestReadObjectsPackedRefDelta's (against git cat-file).
 func FuzzApplyDelta(f *testing.F) {
 	f.Add([]byte("hello, world\n"), []byte{13, 6, 0x90, 5, 1, '!'})
 	f.Add([]byte("abc"), []byte{3, 3, 0x91, 0, 3})
@@ -24,9 +22,6 @@ func FuzzApplyDelta(f *testing.F) {
 		want, _, _ := deltaSize(rest)
 		if uint64(len(got)) != want {
 			t.Fatalf("result is %d bytes, the delta declares %d", len(got), want)
-		}
-		if theirs, err := packfile.PatchDelta(base, delta); err == nil && !bytes.Equal(got, theirs) {
-			t.Fatalf("go-git makes %q, we make %q", theirs, got)
 		}
 	})
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // FuzzReadLoose holds the loose-object reader (our zlib framing and
@@ -42,9 +42,9 @@ func FuzzReadLoose(f *testing.F) {
 			want, err = io.ReadAll(io.LimitReader(zr, 8<<20))
 		}
 		stdOK := err == nil
-		id := plumbing.NewHash("0123456789012345678901234567890123456789")
+		id := oid.FromHex("0123456789012345678901234567890123456789")
 		if stdOK {
-			id = plumbing.Hash(sha1.Sum(want))
+			id = oid.ID(sha1.Sum(want))
 		}
 		dir := t.TempDir()
 		p := LoosePath(dir, id)
@@ -61,8 +61,8 @@ func FuzzReadLoose(f *testing.F) {
 			head, rest, ok := bytes.Cut(want, []byte{0})
 			name, size, _ := strings.Cut(string(head), " ")
 			n, serr := strconv.Atoi(size)
-			t, terr := plumbing.ParseObjectType(name)
-			wellFormed = ok && serr == nil && terr == nil && t.Valid() && t != plumbing.OFSDeltaObject && t != plumbing.REFDeltaObject &&
+			t, terr := oid.ParseType(name)
+			wellFormed = ok && serr == nil && terr == nil && t.Valid() && t != oid.OFSDelta && t != oid.REFDelta &&
 				n == len(rest) && fmt.Sprint(n) == size
 			content = rest
 		}

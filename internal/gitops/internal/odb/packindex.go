@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // packIndex is a pack's .idx (version 1 or 2) read in place: the
@@ -37,7 +37,7 @@ type packIndex struct {
 	readAtOnce int64
 
 	// The last name found, which a read looks up again after Has.
-	lastID  plumbing.Hash
+	lastID  oid.ID
 	lastPos int64
 }
 
@@ -60,7 +60,7 @@ func openPackIndex(path string) (*packIndex, error) {
 	x := &packIndex{f: f, path: path, readAtOnce: maxBucketRead}
 	if err := x.readHeader(); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("gitops: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return x, nil
 }
@@ -119,14 +119,14 @@ func (x *packIndex) read(off, n int64) ([]byte, error) {
 	}
 	b := x.buf[:n]
 	if _, err := x.f.ReadAt(b, off); err != nil {
-		return nil, fmt.Errorf("gitops: %s: %w", x.path, err)
+		return nil, fmt.Errorf("%s: %w", x.path, err)
 	}
 	return b, nil
 }
 
 // find returns the position of id among the names: binary search with
 // single-name reads down to a range that one read brings in.
-func (x *packIndex) find(id plumbing.Hash) (int64, bool, error) {
+func (x *packIndex) find(id oid.ID) (int64, bool, error) {
 	if id == x.lastID && !id.IsZero() {
 		return x.lastPos, true, nil
 	}
@@ -171,7 +171,7 @@ func (x *packIndex) find(id plumbing.Hash) (int64, bool, error) {
 	return 0, false, nil
 }
 
-func compareName(id plumbing.Hash, name []byte) int {
+func compareName(id oid.ID, name []byte) int {
 	return bytes.Compare(id[:], name)
 }
 
@@ -187,7 +187,7 @@ func (x *packIndex) offset(pos int64) (int64, error) {
 	}
 	j := int64(v &^ (1 << 31))
 	if j >= x.nLarge {
-		return 0, fmt.Errorf("gitops: %s: %w: 64-bit offset %d out of range", x.path, errMalformed, j)
+		return 0, fmt.Errorf("%s: %w: 64-bit offset %d out of range", x.path, errMalformed, j)
 	}
 	b, err = x.read(x.large+8*j, 8)
 	if err != nil {
@@ -195,7 +195,7 @@ func (x *packIndex) offset(pos int64) (int64, error) {
 	}
 	o := be64(b)
 	if o >= 1<<63 {
-		return 0, fmt.Errorf("gitops: %s: %w: offset %d", x.path, errMalformed, o)
+		return 0, fmt.Errorf("%s: %w: offset %d", x.path, errMalformed, o)
 	}
 	return int64(o), nil
 }

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // PendingReader reads whole entries of a pack being written to f. It
@@ -25,20 +25,20 @@ func NewPendingReader(f *os.File) *PendingReader {
 // Read returns the type and content of the entry at off of the pack,
 // whose first size bytes are in the file: a whole object (the writer
 // writes no delta). The content is the caller's.
-func (r *PendingReader) Read(off, size int64) (plumbing.ObjectType, []byte, error) {
+func (r *PendingReader) Read(off, size int64) (oid.Type, []byte, error) {
 	// The reader keeps clear of a trailer, which this pack has not
 	// yet: its end is past the bytes written by a trailer's length.
 	r.rd.size = size + 20
 	h, err := r.rd.header(off)
 	if err != nil {
-		return plumbing.InvalidObject, nil, err
+		return oid.Invalid, nil, err
 	}
 	if h.typ >= ofsDeltaType {
-		return plumbing.InvalidObject, nil, fmt.Errorf("%w: a delta at %d of a pack being written", errCorrupt, off)
+		return oid.Invalid, nil, fmt.Errorf("%w: a delta at %d of a pack being written", errCorrupt, off)
 	}
 	data, err := r.rd.inflate(h)
 	if err != nil {
-		return plumbing.InvalidObject, nil, err
+		return oid.Invalid, nil, err
 	}
-	return plumbing.ObjectType(h.typ), data, nil
+	return oid.Type(h.typ), data, nil
 }

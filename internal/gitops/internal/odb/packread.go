@@ -15,7 +15,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // Pack entry types beyond the object types (which plumbing's
@@ -63,7 +63,7 @@ type entryHeader struct {
 	typ     int
 	size    int64
 	baseOff int64
-	baseID  plumbing.Hash
+	baseID  oid.ID
 	data    int64
 }
 
@@ -167,7 +167,7 @@ func (rd *reader) inflate(h entryHeader) ([]byte, error) {
 
 // read returns the type and content of the object at off, resolving
 // deltas; the content is the caller's.
-func (p *pack) readAt(off int64, cache *baseCache) (plumbing.ObjectType, []byte, error) {
+func (p *pack) readAt(off int64, cache *baseCache) (oid.Type, []byte, error) {
 	// Walk down to a base that is whole or cached, then apply the
 	// deltas back up.
 	type step struct {
@@ -175,7 +175,7 @@ func (p *pack) readAt(off int64, cache *baseCache) (plumbing.ObjectType, []byte,
 		h   entryHeader
 	}
 	var chain []step
-	var typ plumbing.ObjectType
+	var typ oid.Type
 	var data []byte
 	for cur := off; ; {
 		if t, d, ok := cache.get(p, cur); ok {
@@ -187,20 +187,20 @@ func (p *pack) readAt(off int64, cache *baseCache) (plumbing.ObjectType, []byte,
 		}
 		h, err := p.rd.header(cur)
 		if err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 		if h.typ < ofsDeltaType {
 			if data, err = p.rd.inflate(h); err != nil {
-				return plumbing.InvalidObject, nil, err
+				return oid.Invalid, nil, err
 			}
-			typ = plumbing.ObjectType(h.typ)
+			typ = oid.Type(h.typ)
 			if len(chain) > 0 {
 				cache.put(p, cur, typ, data)
 			}
 			break
 		}
 		if len(chain) == maxDeltaChain {
-			return plumbing.InvalidObject, nil, fmt.Errorf("%w: a chain of more than %d deltas at %d", errCorrupt, maxDeltaChain, off)
+			return oid.Invalid, nil, fmt.Errorf("%w: a chain of more than %d deltas at %d", errCorrupt, maxDeltaChain, off)
 		}
 		chain = append(chain, step{cur, h})
 		if h.typ == ofsDeltaType {
@@ -209,22 +209,22 @@ func (p *pack) readAt(off int64, cache *baseCache) (plumbing.ObjectType, []byte,
 		}
 		pos, ok, err := p.idx.find(h.baseID)
 		if err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 		if !ok {
-			return plumbing.InvalidObject, nil, fmt.Errorf("%w: the base %s of the delta at %d is not in the pack", errCorrupt, h.baseID, cur)
+			return oid.Invalid, nil, fmt.Errorf("%w: the base %s of the delta at %d is not in the pack", errCorrupt, h.baseID, cur)
 		}
 		if cur, err = p.idx.offset(pos); err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		delta, err := p.rd.inflate(chain[i].h)
 		if err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 		if data, err = applyDelta(data, delta); err != nil {
-			return plumbing.InvalidObject, nil, fmt.Errorf("%w: delta at %d: %w", errCorrupt, chain[i].off, err)
+			return oid.Invalid, nil, fmt.Errorf("%w: delta at %d: %w", errCorrupt, chain[i].off, err)
 		}
 		if i > 0 {
 			cache.put(p, chain[i].off, typ, data)
@@ -323,7 +323,7 @@ type cacheKey struct {
 
 type cached struct {
 	key  cacheKey
-	typ  plumbing.ObjectType
+	typ  oid.Type
 	data []byte
 }
 
@@ -333,10 +333,10 @@ func newBaseCache(limit int64) *baseCache {
 	return &baseCache{limit: limit, order: list.New(), byKey: map[cacheKey]*list.Element{}}
 }
 
-func (c *baseCache) get(p *pack, off int64) (plumbing.ObjectType, []byte, bool) {
+func (c *baseCache) get(p *pack, off int64) (oid.Type, []byte, bool) {
 	e, ok := c.byKey[cacheKey{p, off}]
 	if !ok {
-		return plumbing.InvalidObject, nil, false
+		return oid.Invalid, nil, false
 	}
 	c.order.MoveToFront(e)
 	o := e.Value.(*cached)
@@ -344,7 +344,7 @@ func (c *baseCache) get(p *pack, off int64) (plumbing.ObjectType, []byte, bool) 
 }
 
 // put keeps data, which nothing else may change from now on.
-func (c *baseCache) put(p *pack, off int64, typ plumbing.ObjectType, data []byte) {
+func (c *baseCache) put(p *pack, off int64, typ oid.Type, data []byte) {
 	k := cacheKey{p, off}
 	if _, ok := c.byKey[k]; ok || int64(len(data)) > c.limit/4 {
 		return

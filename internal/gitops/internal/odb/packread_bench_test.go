@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // BenchmarkReadLargeBlob reads a blob of 1.4 MB from a pack, stored
@@ -20,11 +20,11 @@ func BenchmarkReadLargeBlob(b *testing.B) {
 	tr.write("big.txt", text.String(), 0o644)
 	tr.git("add", "-A")
 	tr.git("commit", "-q", "-m", "one")
-	whole := plumbing.NewHash(tr.git("rev-parse", "HEAD:big.txt"))
+	whole := oid.FromHex(tr.git("rev-parse", "HEAD:big.txt"))
 	tr.write("big.txt", "changed\n"+text.String()+"tail\n", 0o644)
 	tr.git("add", "-A")
 	tr.git("commit", "-q", "-m", "two")
-	loose := plumbing.NewHash(tr.git("rev-parse", "HEAD:big.txt"))
+	loose := oid.FromHex(tr.git("rev-parse", "HEAD:big.txt"))
 	root := tr.store().Root()
 	b.Run("loose", func(b *testing.B) { benchRead(b, root, loose) })
 	tr.git("repack", "-q", "-adf")
@@ -35,7 +35,7 @@ func BenchmarkReadLargeBlob(b *testing.B) {
 
 // benchRead reads id with a fresh store each time, as a run reads a
 // file once: nothing is cached.
-func benchRead(b *testing.B, root string, id plumbing.Hash) {
+func benchRead(b *testing.B, root string, id oid.ID) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s := New(root)

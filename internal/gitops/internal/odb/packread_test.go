@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // TestReadObjectsCorruptPack: a pack entry whose compressed bytes or
@@ -26,7 +26,7 @@ func TestReadObjectsCorruptPack(t *testing.T) {
 	}
 	// The largest whole blob and the largest delta.
 	var whole, delta struct {
-		id        plumbing.Hash
+		id        oid.ID
 		off, size int
 	}
 	for _, line := range strings.Split(string(tr.gitOut("verify-pack", "-v", idxs[0])), "\n") {
@@ -41,7 +41,7 @@ func TestReadObjectsCorruptPack(t *testing.T) {
 			target = &delta
 		}
 		if size > target.size {
-			target.id, target.off, target.size = plumbing.NewHash(f[0]), off, size
+			target.id, target.off, target.size = oid.FromHex(f[0]), off, size
 		}
 	}
 	if whole.size == 0 || delta.size == 0 {
@@ -49,7 +49,7 @@ func TestReadObjectsCorruptPack(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		id   plumbing.Hash
+		id   oid.ID
 		at   int
 	}{
 		{"whole/data", whole.id, whole.off + whole.size/2},
@@ -103,7 +103,7 @@ func TestReadObjectsCallerOwns(t *testing.T) {
 	tr.git("gc", "-q", "--aggressive")
 	s := tr.store()
 	ids := tr.packEntries()
-	first := map[plumbing.Hash]string{}
+	first := map[oid.ID]string{}
 	for range 2 {
 		for id := range ids {
 			_, data, err := s.Read(id)
@@ -152,7 +152,7 @@ func TestReadLooseMalformed(t *testing.T) {
 	} {
 		// Named as the object it would be, so that only the damage
 		// fails it.
-		id := plumbing.ComputeHash(plumbing.BlobObject, []byte("ab\n"))
+		id := oid.Sum(oid.Blob, []byte("ab\n"))
 		if err := os.MkdirAll(filepath.Dir(LoosePath(objs, id)), 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -163,11 +163,11 @@ func TestReadLooseMalformed(t *testing.T) {
 			t.Errorf("%s: read %q, no error", name, got)
 		}
 	}
-	id := plumbing.ComputeHash(plumbing.BlobObject, []byte("ab\n"))
+	id := oid.Sum(oid.Blob, []byte("ab\n"))
 	if err := os.WriteFile(LoosePath(objs, id), good, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if typ, got, err := tr.store().Read(id); err != nil || typ != plumbing.BlobObject || string(got) != "ab\n" || cap(got) != 3 {
+	if typ, got, err := tr.store().Read(id); err != nil || typ != oid.Blob || string(got) != "ab\n" || cap(got) != 3 {
 		t.Errorf("the good object: %s %q (capacity %d), %v", typ, got, cap(got), err)
 	}
 }
@@ -178,7 +178,7 @@ func TestReadLooseMalformed(t *testing.T) {
 func TestReadLongObjectChecksums(t *testing.T) {
 	tr := newTestRepo(t)
 	content := strings.Repeat("0123456789abcdef\n", 200000) // 3.4 MB
-	id := plumbing.NewHash(tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin"))
+	id := oid.FromHex(tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin"))
 	damage := func(path string, at func(data []byte) int) {
 		t.Helper()
 		data, err := os.ReadFile(path)

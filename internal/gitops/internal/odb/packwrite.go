@@ -20,7 +20,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // PackWriter writes a pack of version 2 holding whole objects (no
@@ -33,13 +33,13 @@ import (
 type PackWriter struct {
 	out     packOut
 	entries []indexEntry
-	sum     plumbing.Hash // the pack's trailer, once sealed
+	sum     oid.ID // the pack's trailer, once sealed
 	done    bool
 }
 
 // indexEntry is what the index says of one object of the pack.
 type indexEntry struct {
-	id  plumbing.Hash
+	id  oid.ID
 	crc uint32 // of the entry's packed bytes, header included
 	off int64
 }
@@ -84,7 +84,7 @@ func (p *PackWriter) Count() int { return len(p.entries) }
 func (p *PackWriter) Rewind(count int, size int64) error {
 	if p.done || count > len(p.entries) || size > p.out.off || size < 12 ||
 		(count < len(p.entries) && p.entries[count].off != size) {
-		return fmt.Errorf("gitops: cannot rewind the pack to %d objects at %d", count, size)
+		return fmt.Errorf("cannot rewind the pack to %d objects at %d", count, size)
 	}
 	p.entries = p.entries[:count]
 	p.out.off = size
@@ -103,16 +103,16 @@ var zlibWriters = sync.Pool{New: func() any {
 // the next entry: its type and size header, then the zlib stream of
 // the content, at best speed (the level git's loose objects have by
 // default: these objects were loose ones before).
-func (p *PackWriter) Add(id plumbing.Hash, t plumbing.ObjectType, size int64, content io.Reader) error {
+func (p *PackWriter) Add(id oid.ID, t oid.Type, size int64, content io.Reader) error {
 	switch {
 	case p.done:
-		return errors.New("gitops: adding to a sealed pack")
+		return errors.New("adding to a sealed pack")
 	case len(p.entries) == 1<<32-1:
-		return errors.New("gitops: a pack cannot hold more objects")
-	case t != plumbing.CommitObject && t != plumbing.TreeObject && t != plumbing.BlobObject && t != plumbing.TagObject:
-		return fmt.Errorf("gitops: cannot pack %s as a whole object", t)
+		return errors.New("a pack cannot hold more objects")
+	case t != oid.Commit && t != oid.Tree && t != oid.Blob && t != oid.Tag:
+		return fmt.Errorf("cannot pack %s as a whole object", t)
 	case size < 0:
-		return fmt.Errorf("gitops: object %s of size %d", id, size)
+		return fmt.Errorf("object %s of size %d", id, size)
 	}
 	p.out.crc.Reset()
 	e := indexEntry{id: id, off: p.out.off}
@@ -138,7 +138,7 @@ func (p *PackWriter) Add(id plumbing.Hash, t plumbing.ObjectType, size int64, co
 		return err
 	}
 	if copied != size {
-		return fmt.Errorf("gitops: object %s is %d bytes, expected %d", id, copied, size)
+		return fmt.Errorf("object %s is %d bytes, expected %d", id, copied, size)
 	}
 	if err := zw.Close(); err != nil {
 		return err
@@ -153,27 +153,27 @@ func (p *PackWriter) Add(id plumbing.Hash, t plumbing.ObjectType, size int64, co
 // of all before it, and returns it: the pack is named
 // pack-<trailer>.pack. The checksum is of the bytes read back from f,
 // so it covers what is on disk.
-func (p *PackWriter) Seal(f *os.File) (plumbing.Hash, error) {
+func (p *PackWriter) Seal(f *os.File) (oid.ID, error) {
 	if p.done {
 		return p.sum, nil
 	}
 	if fi, err := f.Stat(); err != nil {
-		return plumbing.ZeroHash, err
+		return oid.Zero, err
 	} else if fi.Size() != p.out.off {
-		return plumbing.ZeroHash, fmt.Errorf("gitops: %s holds %d bytes, the pack %d", f.Name(), fi.Size(), p.out.off)
+		return oid.Zero, fmt.Errorf("%s holds %d bytes, the pack %d", f.Name(), fi.Size(), p.out.off)
 	}
 	var count [4]byte
 	binary.BigEndian.PutUint32(count[:], uint32(len(p.entries)))
 	if _, err := f.WriteAt(count[:], 8); err != nil {
-		return plumbing.ZeroHash, err
+		return oid.Zero, err
 	}
 	sum := sha1.New()
 	if _, err := io.Copy(sum, io.NewSectionReader(f, 0, p.out.off)); err != nil {
-		return plumbing.ZeroHash, err
+		return oid.Zero, err
 	}
 	copy(p.sum[:], sum.Sum(nil))
 	if _, err := f.WriteAt(p.sum[:], p.out.off); err != nil {
-		return plumbing.ZeroHash, err
+		return oid.Zero, err
 	}
 	p.done = true
 	return p.sum, nil
@@ -187,13 +187,13 @@ func (p *PackWriter) Seal(f *os.File) (plumbing.Hash, error) {
 // the pack's trailer and the SHA-1 of the index itself.
 func (p *PackWriter) WriteIndex(w io.Writer) error {
 	if !p.done {
-		return errors.New("gitops: the index of an unsealed pack")
+		return errors.New("the index of an unsealed pack")
 	}
 	entries := slices.Clone(p.entries)
 	slices.SortFunc(entries, func(a, b indexEntry) int { return compareName(a.id, b.id[:]) })
 	for i := 1; i < len(entries); i++ {
 		if entries[i].id == entries[i-1].id {
-			return fmt.Errorf("gitops: object %s is twice in the pack", entries[i].id)
+			return fmt.Errorf("object %s is twice in the pack", entries[i].id)
 		}
 	}
 	sum := sha1.New()

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // writeTestPack packs objs into dir/pack and returns the index's path.
@@ -79,7 +79,7 @@ func TestPackIndexLargeOffsets(t *testing.T) {
 	copy(pw.sum[:], bytes.Repeat([]byte{0xab}, 20))
 	for i, off := range offs {
 		// Names in descending order: the index sorts them.
-		id := plumbing.NewHash(fmt.Sprintf("%02x%038x", 0xf0-i*0x30, i))
+		id := oid.FromHex(fmt.Sprintf("%02x%038x", 0xf0-i*0x30, i))
 		pw.entries = append(pw.entries, indexEntry{id: id, crc: uint32(i * 1000), off: off})
 	}
 	var buf bytes.Buffer
@@ -120,7 +120,7 @@ func TestPackIndexLargeOffsets(t *testing.T) {
 // an object after Seal; a pack whose file lacks bytes written is not
 // sealed.
 func TestPackWriterChecks(t *testing.T) {
-	id := plumbing.ComputeHash(plumbing.BlobObject, []byte("one\n"))
+	id := oid.Sum(oid.Blob, []byte("one\n"))
 	data := []byte("one\n")
 	f, err := os.Create(filepath.Join(t.TempDir(), "tmp_pack_x"))
 	if err != nil {
@@ -129,20 +129,20 @@ func TestPackWriterChecks(t *testing.T) {
 	defer f.Close()
 	var buf bytes.Buffer
 	pw, _ := NewPackWriter(&buf)
-	if err := pw.Add(id, plumbing.BlobObject, int64(len(data))+1, bytes.NewReader(data)); err == nil {
+	if err := pw.Add(id, oid.Blob, int64(len(data))+1, bytes.NewReader(data)); err == nil {
 		t.Error("Add of fewer bytes than the size given did not fail")
 	}
 	if _, err := pw.Seal(f); err == nil {
 		t.Error("Seal of a pack not in its file did not fail")
 	}
 	pw, _ = NewPackWriter(f)
-	if err := pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data)); err != nil {
+	if err := pw.Add(id, oid.Blob, int64(len(data)), bytes.NewReader(data)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pw.Seal(f); err != nil {
 		t.Fatal(err)
 	}
-	if err := pw.Add(id, plumbing.BlobObject, int64(len(data)), bytes.NewReader(data)); err == nil {
+	if err := pw.Add(id, oid.Blob, int64(len(data)), bytes.NewReader(data)); err == nil {
 		t.Error("Add after Seal did not fail")
 	}
 }
@@ -164,7 +164,7 @@ func TestPendingPack(t *testing.T) {
 		t.Fatal(err)
 	}
 	rd := NewPendingReader(f)
-	offs := map[plumbing.Hash]int64{}
+	offs := map[oid.ID]int64{}
 	for _, o := range objs {
 		offs[o.id] = pw.Size()
 		if err := pw.Add(o.id, o.typ, int64(len(o.data)), bytes.NewReader(o.data)); err != nil {
@@ -179,7 +179,7 @@ func TestPendingPack(t *testing.T) {
 	}
 	count, size := pw.Count(), pw.Size()
 	extra := []byte("not kept\n")
-	if err := pw.Add(plumbing.ComputeHash(plumbing.BlobObject, extra), plumbing.BlobObject, int64(len(extra)), bytes.NewReader(extra)); err != nil {
+	if err := pw.Add(oid.Sum(oid.Blob, extra), oid.Blob, int64(len(extra)), bytes.NewReader(extra)); err != nil {
 		t.Fatal(err)
 	}
 	if err := pw.Rewind(count, size); err != nil {
@@ -221,7 +221,7 @@ func TestAddPack(t *testing.T) {
 	dst.git("commit", "-q", "-m", "f")
 	dst.git("gc", "-q")
 	s := dst.store()
-	head := plumbing.NewHash(dst.git("rev-parse", "HEAD"))
+	head := oid.FromHex(dst.git("rev-parse", "HEAD"))
 	if _, _, err := s.Read(head); err != nil {
 		t.Fatal(err)
 	}

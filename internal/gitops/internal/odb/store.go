@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // Store reads objects from an objects directory and its alternates.
@@ -41,7 +41,7 @@ type objectDir struct {
 const maxAlternateDepth = 5
 
 // ErrNotFound: no objects directory of the store holds the object.
-var ErrNotFound = errors.New("gitops: object not in the object directories")
+var ErrNotFound = errors.New("object not in the object directories")
 
 // New returns the store of the objects directory root (and its
 // alternates); nothing is read before the first object is asked for.
@@ -58,12 +58,12 @@ func (s *Store) Root() string { return s.root }
 // index already open), then loose, then in packs added since they were
 // listed (a concurrent repack may have moved a loose object into one).
 // ErrNotFound when none holds it. The content is the caller's.
-func (s *Store) Read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func (s *Store) Read(id oid.ID) (oid.Type, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for attempt := 0; attempt < 2; attempt++ {
 		if err := s.list(attempt > 0); err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 		for _, d := range s.dirs {
 			if t, data, err := d.readPacked(id, s.cache); !errors.Is(err, ErrNotFound) {
@@ -76,11 +76,11 @@ func (s *Store) Read(id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 			}
 		}
 	}
-	return plumbing.InvalidObject, nil, ErrNotFound
+	return oid.Invalid, nil, ErrNotFound
 }
 
 // Has is Read without the reading.
-func (s *Store) Has(id plumbing.Hash) (bool, error) {
+func (s *Store) Has(id oid.ID) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for attempt := 0; attempt < 2; attempt++ {
@@ -223,7 +223,7 @@ func listPacks(dir string, old map[string]*pack) []*pack {
 }
 
 // readPacked reads id from the first pack of d holding it.
-func (d *objectDir) readPacked(id plumbing.Hash, c *baseCache) (plumbing.ObjectType, []byte, error) {
+func (d *objectDir) readPacked(id oid.ID, c *baseCache) (oid.Type, []byte, error) {
 	for _, p := range d.packs {
 		if p.idx == nil && p.err == nil {
 			p.err = p.open()
@@ -233,27 +233,27 @@ func (d *objectDir) readPacked(id plumbing.Hash, c *baseCache) (plumbing.ObjectT
 		}
 		pos, ok, err := p.idx.find(id)
 		if err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 		if !ok {
 			continue
 		}
 		off, err := p.idx.offset(pos)
 		if err != nil {
-			return plumbing.InvalidObject, nil, err
+			return oid.Invalid, nil, err
 		}
 		t, data, err := p.readAt(off, c)
 		if err != nil {
-			return plumbing.InvalidObject, nil, fmt.Errorf("%s: %s: %w", filepath.Base(p.packPath), id, err)
+			return oid.Invalid, nil, fmt.Errorf("%s: %s: %w", filepath.Base(p.packPath), id, err)
 		}
 		return t, data, nil
 	}
-	return plumbing.InvalidObject, nil, ErrNotFound
+	return oid.Invalid, nil, ErrNotFound
 }
 
 // LoosePath is where the loose object id is under objects directory
 // dir.
-func LoosePath(dir string, id plumbing.Hash) string {
+func LoosePath(dir string, id oid.ID) string {
 	h := id.String()
 	return filepath.Join(dir, h[:2], h[2:])
 }
@@ -262,17 +262,17 @@ func LoosePath(dir string, id plumbing.Hash) string {
 // <size>\x00<content>", inflated into a buffer of the size its header
 // gives, and checks its name (git's loose objects are named by the
 // hash of what they hold) and the stream's checksum.
-func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+func readLoose(dir string, id oid.ID) (oid.Type, []byte, error) {
 	f, err := os.Open(LoosePath(dir, id))
 	if errors.Is(err, os.ErrNotExist) {
-		return plumbing.InvalidObject, nil, ErrNotFound
+		return oid.Invalid, nil, ErrNotFound
 	}
 	if err != nil {
-		return plumbing.InvalidObject, nil, err
+		return oid.Invalid, nil, err
 	}
 	defer f.Close()
-	fail := func(err error) (plumbing.ObjectType, []byte, error) {
-		return plumbing.InvalidObject, nil, fmt.Errorf("loose object %s: %w", id, err)
+	fail := func(err error) (oid.Type, []byte, error) {
+		return oid.Invalid, nil, fmt.Errorf("loose object %s: %w", id, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -290,7 +290,7 @@ func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error
 		return fail(fmt.Errorf("header claims %d bytes, more than its %d compressed bytes hold", size, fi.Size()))
 	}
 	data := make([]byte, size)
-	h := plumbing.NewHasher(t, size)
+	h := oid.NewHasher(t, size)
 	if err := zs.fill(data, h); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return fail(fmt.Errorf("content ends before the %d bytes its header says", size))
@@ -307,28 +307,28 @@ func readLoose(dir string, id plumbing.Hash) (plumbing.ObjectType, []byte, error
 }
 
 // looseHeader reads "<type> <size>\x00" from r.
-func looseHeader(r io.Reader) (plumbing.ObjectType, int64, error) {
+func looseHeader(r io.Reader) (oid.Type, int64, error) {
 	var head [32]byte // "commit " and 20 digits, with room
 	var one [1]byte
 	for n := 0; ; n++ {
 		if n == len(head) {
-			return plumbing.InvalidObject, 0, errors.New("malformed header")
+			return oid.Invalid, 0, errors.New("malformed header")
 		}
 		if _, err := io.ReadFull(r, one[:]); err != nil {
-			return plumbing.InvalidObject, 0, fmt.Errorf("header: %w", err)
+			return oid.Invalid, 0, fmt.Errorf("header: %w", err)
 		}
 		if one[0] != 0 {
 			head[n] = one[0]
 			continue
 		}
 		typ, sz, ok := strings.Cut(string(head[:n]), " ")
-		t, err := plumbing.ParseObjectType(typ)
+		t, err := oid.ParseType(typ)
 		size, serr := strconv.ParseInt(sz, 10, 64)
 		// git takes the size in canonical decimal only: no sign, no
 		// leading zero (parse_loose_header).
 		canonical := serr == nil && strconv.FormatInt(size, 10) == sz
-		if !ok || err != nil || !t.Valid() || t == plumbing.OFSDeltaObject || t == plumbing.REFDeltaObject || !canonical || size < 0 {
-			return plumbing.InvalidObject, 0, fmt.Errorf("malformed header %q", head[:n])
+		if !ok || err != nil || !t.Valid() || t == oid.OFSDelta || t == oid.REFDelta || !canonical || size < 0 {
+			return oid.Invalid, 0, fmt.Errorf("malformed header %q", head[:n])
 		}
 		return t, size, nil
 	}
@@ -360,7 +360,7 @@ type pack struct {
 
 // contains looks id up in the pack's index, opening it first. A pack
 // that cannot be opened holds nothing (git warns and goes on).
-func (p *pack) contains(id plumbing.Hash) (bool, error) {
+func (p *pack) contains(id oid.ID) (bool, error) {
 	if p.idx == nil && p.err == nil {
 		p.err = p.open()
 	}
@@ -387,13 +387,13 @@ func (p *pack) open() error {
 	var sum [20]byte
 	fi, err := f.Stat()
 	if err == nil && fi.Size() < 32 {
-		err = fmt.Errorf("gitops: %s: too short for a pack", p.packPath)
+		err = fmt.Errorf("%s: too short for a pack", p.packPath)
 	}
 	if err == nil {
 		_, err = f.ReadAt(sum[:], fi.Size()-20)
 	}
 	if err == nil && sum != idx.packSum {
-		err = fmt.Errorf("gitops: %s does not match its index", p.packPath)
+		err = fmt.Errorf("%s does not match its index", p.packPath)
 	}
 	if err != nil {
 		f.Close()

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
 // newObjectFixture makes a repository with every kind of object:
@@ -87,7 +87,7 @@ func (tr *testRepo) allObjects() []gitObject {
 			tr.t.Fatalf("cat-file --batch: %q", line)
 		}
 		size, _ := strconv.Atoi(f[2])
-		typ, err := plumbing.ParseObjectType(f[1])
+		typ, err := oid.ParseType(f[1])
 		if err != nil {
 			tr.t.Fatal(err)
 		}
@@ -95,15 +95,15 @@ func (tr *testRepo) allObjects() []gitObject {
 		if _, err := io.ReadFull(out, data); err != nil {
 			tr.t.Fatal(err)
 		}
-		objs = append(objs, gitObject{plumbing.NewHash(f[0]), typ, data[:size]})
+		objs = append(objs, gitObject{oid.FromHex(f[0]), typ, data[:size]})
 	}
 	return objs
 }
 
 // gitObject is an object as git reads it.
 type gitObject struct {
-	id   plumbing.Hash
-	typ  plumbing.ObjectType
+	id   oid.ID
+	typ  oid.Type
 	data []byte
 }
 
@@ -116,7 +116,7 @@ func checkObjects(t *testing.T, tr *testRepo, s *Store) {
 	if len(objs) == 0 {
 		t.Fatal("no objects")
 	}
-	count := map[plumbing.ObjectType]int{}
+	count := map[oid.Type]int{}
 	for _, o := range objs {
 		count[o.typ]++
 		typ, data, err := s.Read(o.id)
@@ -128,7 +128,7 @@ func checkObjects(t *testing.T, tr *testRepo, s *Store) {
 			t.Errorf("store: %s is a %s of %d bytes, git reads a %s of %d bytes", o.id, typ, len(data), o.typ, len(o.data))
 		}
 	}
-	for _, typ := range []plumbing.ObjectType{plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject} {
+	for _, typ := range []oid.Type{oid.Commit, oid.Tree, oid.Blob, oid.Tag} {
 		if count[typ] == 0 {
 			t.Errorf("no %s among the objects", typ)
 		}
@@ -144,9 +144,9 @@ func (tr *testRepo) store() *Store {
 
 // packEntries lists the entries of every pack of the repository with
 // their type as stored: 1-4 whole objects, 6 OFS_DELTA, 7 REF_DELTA.
-func (tr *testRepo) packEntries() map[plumbing.Hash]int {
+func (tr *testRepo) packEntries() map[oid.ID]int {
 	tr.t.Helper()
-	out := map[plumbing.Hash]int{}
+	out := map[oid.ID]int{}
 	idxs, _ := filepath.Glob(filepath.Join(tr.dir, ".git", "objects", "pack", "*.idx"))
 	for _, idx := range idxs {
 		pack, err := os.ReadFile(strings.TrimSuffix(idx, ".idx") + ".pack")
@@ -159,13 +159,13 @@ func (tr *testRepo) packEntries() map[plumbing.Hash]int {
 				continue
 			}
 			off, _ := strconv.Atoi(f[4])
-			out[plumbing.NewHash(f[0])] = int(pack[off]>>4) & 7
+			out[oid.FromHex(f[0])] = int(pack[off]>>4) & 7
 		}
 	}
 	return out
 }
 
-func countTypes(entries map[plumbing.Hash]int) map[int]int {
+func countTypes(entries map[oid.ID]int) map[int]int {
 	n := map[int]int{}
 	for _, typ := range entries {
 		n[typ]++
@@ -278,13 +278,13 @@ func checkPackIndex(t *testing.T, tr *testRepo, path string) {
 	}
 	type entry struct {
 		off int64
-		id  plumbing.Hash
+		id  oid.ID
 	}
 	var entries []entry
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		off, _ := strconv.ParseInt(f[0], 10, 64)
-		entries = append(entries, entry{off: off, id: plumbing.NewHash(f[1])})
+		entries = append(entries, entry{off: off, id: oid.FromHex(f[1])})
 	}
 	for _, mode := range []string{"bucket", "probing"} {
 		x, err := openPackIndex(path)
@@ -309,11 +309,11 @@ func checkPackIndex(t *testing.T, tr *testRepo, path string) {
 			}
 		}
 		// Names next to every name, and at both ends: not there.
-		names := map[plumbing.Hash]bool{}
+		names := map[oid.ID]bool{}
 		for _, e := range entries {
 			names[e.id] = true
 		}
-		absent := []plumbing.Hash{plumbing.ZeroHash, plumbing.NewHash("ffffffffffffffffffffffffffffffffffffffff")}
+		absent := []oid.ID{oid.Zero, oid.FromHex("ffffffffffffffffffffffffffffffffffffffff")}
 		for _, e := range entries {
 			for _, d := range []byte{1, 0xff} {
 				id := e.id
@@ -382,8 +382,8 @@ func TestReadObjectsAlternates(t *testing.T) {
 	src.write("after.txt", "after\n", 0o644)
 	src.git("add", "-A")
 	src.git("commit", "-q", "-m", "after")
-	id := plumbing.NewHash(src.git("rev-parse", "HEAD"))
-	if typ, _, err := s.Read(id); err != nil || typ != plumbing.CommitObject {
+	id := oid.FromHex(src.git("rev-parse", "HEAD"))
+	if typ, _, err := s.Read(id); err != nil || typ != oid.Commit {
 		t.Errorf("a commit added to the source after the first reads: %v, %v", typ, err)
 	}
 }
@@ -397,11 +397,11 @@ func TestReadObjectsCorruptLoose(t *testing.T) {
 	for _, n := range []int{2, 1 << 20, 1<<20 + 1, 3<<20 + 7} {
 		content := strings.Repeat("a", n-1) + "\n"
 		a := tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin")
-		typ, got, err := tr.store().Read(plumbing.NewHash(a))
-		if err != nil || typ != plumbing.BlobObject || string(got) != content {
+		typ, got, err := tr.store().Read(oid.FromHex(a))
+		if err != nil || typ != oid.Blob || string(got) != content {
 			t.Errorf("%d bytes: the good object reads as %s, %d bytes, %v", n, typ, len(got), err)
 		}
-		b := plumbing.NewHash(tr.gitEnv(tr.dir, nil, "b"+content[1:], "hash-object", "--stdin"))
+		b := oid.FromHex(tr.gitEnv(tr.dir, nil, "b"+content[1:], "hash-object", "--stdin"))
 		data, err := os.ReadFile(filepath.Join(objs, a[:2], a[2:]))
 		if err != nil {
 			t.Fatal(err)
@@ -423,14 +423,14 @@ func TestReadObjectsRepackedMeanwhile(t *testing.T) {
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	s := tr.store()
-	head := plumbing.NewHash(tr.git("rev-parse", "HEAD"))
+	head := oid.FromHex(tr.git("rev-parse", "HEAD"))
 	if _, _, err := s.Read(head); err != nil {
 		t.Fatal(err)
 	}
 	tr.write("new.txt", "new\n", 0o644)
 	tr.git("add", "-A")
 	tr.git("commit", "-q", "-m", "new")
-	newHead := plumbing.NewHash(tr.git("rev-parse", "HEAD"))
+	newHead := oid.FromHex(tr.git("rev-parse", "HEAD"))
 	if _, _, err := s.Read(newHead); err != nil {
 		t.Fatal(err)
 	}
