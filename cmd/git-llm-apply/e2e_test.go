@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // block writes one SEARCH/REPLACE block in the diff format.
@@ -429,9 +430,15 @@ func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
 func TestFormatsAndPrompt(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	res := r.run("formats")
-	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "seeds/"} {
+	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "docs/formats.md#fiup", "Aider-AI/aider"} {
 		if res.code != 0 || !strings.Contains(res.stdout, name) {
 			t.Errorf("formats lacks %q (exit %d):\n%s", name, res.code, res.stdout)
+		}
+	}
+	// It fits an 80-column terminal, and names no file a user lacks.
+	for _, l := range strings.Split(res.stdout, "\n") {
+		if utf8.RuneCountInString(l) > 80 || strings.Contains(l, "seeds/") {
+			t.Errorf("formats line of %d columns: %q", utf8.RuneCountInString(l), l)
 		}
 	}
 	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx"} {

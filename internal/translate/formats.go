@@ -22,29 +22,32 @@ type Format struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "diff", Markers: "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, file name on the line before the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: srAt, read: readSearchReplace},
+			Seed: "aider's diff format: Aider-AI/aider, aider/coders/editblock_prompts.py; docs/formats.md#diff", detect: srAt, read: readSearchReplace},
 		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
-			Seed: "seeds/002_b97e18791ed53c4a.txt (SEARCH/REPLACE)", detect: srAt, read: readSearchReplace},
+			Seed: "aider's diff-fenced format: Aider-AI/aider, aider/coders/editblock_fenced_prompts.py; docs/formats.md#diff", detect: srAt, read: readSearchReplace},
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
-			Seed: "seeds/000_cc11aa16fb503bf5.txt (FIUP v3.0)", detect: lineAt(resembles(mkFiupStart)), read: readFIUP},
+			Seed: "FIUP v3.0, the File Incremental Update Protocol: docs/formats.md#fiup", detect: lineAt(resembles(mkFiupStart)), read: readFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
-			Seed: "seeds/001_5c8135cd321d9b7d.txt (CHUNK)", detect: chunkAt, read: readChunk},
+			Seed: "the CHUNK YAML patch format: docs/formats.md#chunk", detect: chunkAt, read: readChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
-			Seed: "seeds/003_c8c31f42569c8556.txt (Edit Format V2)", detect: lineAt(resembles(mkEditStart)), read: readEditV2},
+			Seed: "Edit Format V2, symbol-anchored edit blocks: docs/formats.md#edit-v2", detect: lineAt(resembles(mkEditStart)), read: readEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE",
-			Seed: "seeds/004_730bc88f4f57e3cc.txt (udiffx)", detect: udiffxAt, read: readUdiffx},
+			Seed: "the udiffx crate's envelope: jeremychone/rust-udiffx, README.md; docs/formats.md#udiffx", detect: udiffxAt, read: readUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
-			Seed: "beyond the seeds: the Codex CLI apply_patch format", detect: applyPatchAt, read: readApplyPatch},
+			Seed: "Codex CLI's apply_patch: openai/codex, codex-rs/apply-patch/apply_patch_tool_instructions.md; docs/formats.md#apply-patch", detect: applyPatchAt, read: readApplyPatch},
 		{Name: FormatCline, Markers: "<replace_in_file> with <path> and a <diff> of ------- SEARCH / ======= / +++++++ REPLACE blocks (or <<<<<<< SEARCH / >>>>>>> REPLACE); <write_to_file> with <path> and <content>",
-			Seed: "beyond the seeds: Cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/", detect: callsAt(FormatCline), read: readCline},
+			Seed: "Cline: cline/cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/; docs/agents.md#cline", detect: callsAt(FormatCline), read: readCline},
 		{Name: FormatRoo, Markers: "<apply_diff> with <path> and a <diff> of <<<<<<< SEARCH / :start_line:N / ------- / ======= / >>>>>>> REPLACE blocks; <write_to_file> with <line_count>",
-			Seed: "beyond the seeds: Roo Code, src/core/diff/strategies/multi-search-replace.ts", detect: callsAt(FormatRoo), read: readRoo},
+			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: callsAt(FormatRoo), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
-			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: readUdiff},
-		{Name: FormatToolCalls, Markers: "JSON tool calls (Edit, MultiEdit, Write, str_replace_based_edit_tool, replace, write_file, apply_patch, Cline's replace_in_file and write_to_file, Roo Code's apply_diff, write_to_file, edit_file and search_replace): a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts, or a ```json fence of them",
-			Seed: "beyond the seeds: Claude Code's Edit/MultiEdit/Write; Anthropic's text editor tool (anthropic-quickstarts computer_use_demo/tools/edit.py); Gemini CLI packages/core/src/tools/edit.ts and write-file.ts; OpenHands codeact_agent/tools/str_replace_editor.py; Codex apply_patch; Cline src/core/prompts/system-prompt/tools/{replace_in_file,write_to_file}.ts (native variants); Roo Code src/core/prompts/tools/native-tools/", detect: toolCallsAt, read: readToolCalls},
+			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: udiffAt, read: readUdiff},
+		{Name: FormatToolCalls, Markers: "JSON tool calls of the agents' edit tools: a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts and stream-json events, or a ```json fence of them",
+			Seed: "Claude Code's Edit, MultiEdit and Write; Anthropic's text editor: anthropics/anthropic-quickstarts, computer-use-demo/computer_use_demo/tools/edit.py; " +
+				"Gemini CLI: google-gemini/gemini-cli, packages/core/src/tools/edit.ts and write-file.ts; OpenHands: OpenHands/OpenHands, openhands/agenthub/codeact_agent/tools/str_replace_editor.py; " +
+				"Codex: openai/codex, apply_patch; Cline: cline/cline, src/core/prompts/system-prompt/tools/replace_in_file.ts and write_to_file.ts; " +
+				"Roo Code: RooCodeInc/Roo-Code, src/core/prompts/tools/native-tools/; docs/agents.md", detect: toolCallsAt, read: readToolCalls},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
-			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: readWhole},
+			Seed: "aider's whole format: Aider-AI/aider, aider/coders/wholefile_prompts.py; docs/formats.md#whole", detect: wholeAt, read: readWhole},
 	}
 }
 
