@@ -71,6 +71,7 @@ func translateAsGitDiff(t *testing.T, r *repo) (oldID, newID string) {
 // lines are git diff's (and core.abbrev's when set), -o's patch files'
 // are git format-patch's, and the report's commit ids are git's.
 func TestAbbrevFollowsGit(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": "def f():\n    return 1\n"})
 	r.importBlobs(16583)
 
@@ -129,6 +130,7 @@ func TestAbbrevFollowsGit(t *testing.T) {
 // objects at the boundary, not 16384 of them: writing that many files
 // takes minutes on a busy disk.)
 func TestAbbrevLooseObjectsDoNotCount(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": "def f():\n    return 1\n"}) // 3 loose objects
 	r.importBlobs(16380)
 	r.writeLooseBlobs(20)
@@ -172,6 +174,7 @@ func (r *repo) writeLooseBlobs(n int) {
 // digits with that of the reply's new content: with core.abbrev=4 git
 // shows six digits of it, and so does translate.
 func TestAbbrevUniqueInRepository(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": "def f():\n    return 1\n"})
 	r.git("config", "core.abbrev", "4")
 	want := blobSum("def f():\n    return 2\n")
@@ -196,6 +199,7 @@ func blobSum(content string) string {
 // TestAbbrevBadConfig: a core.abbrev git refuses stops the command
 // before anything is read or written, as it stops git.
 func TestAbbrevBadConfig(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": "def f():\n    return 1\n"})
 	before := r.snapshot()
 	for _, v := range []string{"garbage", "3", "41"} {

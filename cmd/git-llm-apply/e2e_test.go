@@ -17,6 +17,7 @@ func block(path, search, replace string) string {
 const appPy = "import os\n\n\ndef greet(name):\n    return \"hello \" + name\n\n\ndef main():\n    print(greet(os.getlogin()))\n"
 
 func TestApplyRecordsOneCommitOnANewBranch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "run.sh*": "#!/bin/sh\necho hi\n", "README": "readme\n"})
 	before := r.snapshot()
 	reply := r.reply("r1.md", "Greet politely.\n\nThe greeting should be polite.\n\n"+
@@ -58,6 +59,7 @@ func TestApplyRecordsOneCommitOnANewBranch(t *testing.T) {
 }
 
 func TestTranslateOutputAppliesWithGit(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "a.txt": "one\ntwo"})
 	reply := r.reply("r.md", block("src/app.py", "import os\n", "import os\nimport sys\n")+block("a.txt", "two\n", "2\n")+block("b.txt", "", "new\n"))
 	res := r.run("translate", reply)
@@ -82,6 +84,7 @@ func TestTranslateOutputAppliesWithGit(t *testing.T) {
 }
 
 func TestFailedEditRecordsNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	reply := r.reply("r.md", "Two edits.\n\n"+
@@ -112,6 +115,7 @@ func TestFailedEditRecordsNothing(t *testing.T) {
 }
 
 func TestRerunRecordsNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	reply := r.reply("r.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n")+block("new.txt", "", "fresh\n"))
 	if res := r.run("apply", "-b", "work", reply); res.code != 0 {
@@ -131,6 +135,7 @@ func TestRerunRecordsNothing(t *testing.T) {
 }
 
 func TestTwoRepliesTwoCommits(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	r1 := r.reply("r1.md", "Import sys first.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
 	// The second reply names a line the first one wrote.
@@ -153,6 +158,7 @@ func TestTwoRepliesTwoCommits(t *testing.T) {
 }
 
 func TestLineEndingsFinalNewlineAndModes(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"crlf.txt": "one\r\ntwo\r\nthree\r\n", "nofinal.txt": "alpha\nbeta", "tool.sh*": "#!/bin/sh\nexit 0\n"})
 	reply := r.reply("r.md", block("crlf.txt", "two\n", "2\nand more\n")+block("nofinal.txt", "beta\n", "gamma\n")+block("tool.sh", "exit 0\n", "exit 1\n"))
 	if res := r.run("apply", "-b", "eol", reply); res.code != 0 {
@@ -180,6 +186,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestNoEditExitsTwo(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for name, text := range map[string]string{"empty": "", "prose": "I think the code is fine as it is.\n", "blank": "\n\n  \n"} {
 		for _, cmd := range []string{"apply", "check", "translate"} {
@@ -195,6 +202,7 @@ func TestNoEditExitsTwo(t *testing.T) {
 }
 
 func TestCheckWritesNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	objects := func() string { return r.git("count-objects", "-v") }
 	before, refs := objects(), r.git("for-each-ref")
@@ -212,6 +220,7 @@ func TestCheckWritesNothing(t *testing.T) {
 }
 
 func TestJSONReport(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\nb\n"})
 	reply := r.reply("r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n")+block("a.txt", "nope\n", "x\n"))
 	res := r.run("apply", "--json", "--partial", "-b", "j", reply)
@@ -252,6 +261,7 @@ func TestJSONReport(t *testing.T) {
 }
 
 func TestDeterministicCommitIDs(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", "Same.\n\n"+block("a.txt", "a\n", "b\n"))
 	r.run("apply", "-b", "one", reply)
@@ -265,6 +275,7 @@ func TestDeterministicCommitIDs(t *testing.T) {
 }
 
 func TestIndexBaseAndStagedNote(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	r.write("a.txt", "a\nstaged\n")
 	r.git("add", "a.txt")
@@ -297,6 +308,7 @@ func TestIndexBaseAndStagedNote(t *testing.T) {
 }
 
 func TestRunsFromSubdirectoryAndWithC(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"pkg/deep/a.txt": "a\n"})
 	reply := r.reply("r.md", block("a.txt", "a\n", "b\n")) // a unique suffix names pkg/deep/a.txt
 	if res := r.runIn(filepath.Join(r.dir, "pkg", "deep"), "", "apply", "-b", "sub", reply); res.code != 0 {
@@ -314,6 +326,7 @@ func TestRunsFromSubdirectoryAndWithC(t *testing.T) {
 }
 
 func TestStandardInputAndDirectory(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	if res := r.runIn(r.dir, block("a.txt", "a\n", "b\n"), "check"); res.code != 0 {
 		t.Errorf("stdin: exit %d\n%s", res.code, res.stderr)
@@ -330,6 +343,7 @@ func TestStandardInputAndDirectory(t *testing.T) {
 }
 
 func TestBranchLockedExitsThree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	lock := filepath.Join(r.dir, ".git", "refs", "heads", "locked.lock")
 	os.WriteFile(lock, []byte("x"), 0o644)
@@ -345,6 +359,7 @@ func TestBranchLockedExitsThree(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", block("a.txt", "a\n", "b\n"))
 	for _, args := range [][]string{
@@ -372,6 +387,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestRefusesCheckedOutBranch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	before := r.snapshot()
 	res := r.run("apply", "-b", "main", r.reply("r.md", block("a.txt", "a\n", "b\n")))
@@ -382,6 +398,7 @@ func TestRefusesCheckedOutBranch(t *testing.T) {
 }
 
 func TestGitSubcommand(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	cmd := exec.Command("git", "llm-apply", "check", r.reply("r.md", block("a.txt", "a\n", "b\n")))
 	cmd.Dir = r.dir
@@ -392,6 +409,7 @@ func TestGitSubcommand(t *testing.T) {
 }
 
 func TestRunsInsideALinkedWorktree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	wt := filepath.Join(t.TempDir(), "wt")
 	r.git("worktree", "add", "-q", "-b", "side", wt)
@@ -410,6 +428,7 @@ func TestRunsInsideALinkedWorktree(t *testing.T) {
 }
 
 func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "old\n"})
 	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
 	r.write("a.txt", "new\n")
@@ -427,6 +446,7 @@ func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
 }
 
 func TestFormatsAndPrompt(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	res := r.run("formats")
 	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "seeds/"} {

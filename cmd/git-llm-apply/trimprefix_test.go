@@ -9,6 +9,7 @@ import (
 // TestTrimPkgPrefix: package prefixes go where a message starts, and
 // quoted reply text or names keep every byte.
 func TestTrimPkgPrefix(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"engine: the file is binary", "the file is binary"},
 		{"cannot read session a.jsonl: session: line 3: bad JSON", "cannot read session a.jsonl: line 3: bad JSON"},
