@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -124,11 +123,7 @@ func rssHelper() int {
 	if c.ProcessState == nil {
 		return 2
 	}
-	kib := int64(-1)
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		kib = ru.Maxrss // KiB on Linux
-	}
-	fmt.Println(c.ProcessState.ExitCode(), kib)
+	fmt.Println(c.ProcessState.ExitCode(), peakRSSKiB(c.ProcessState))
 	return 0
 }
 
