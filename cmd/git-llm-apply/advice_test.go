@@ -40,6 +40,7 @@ func otherAdvice(stderr string) bool {
 // what to do; an edit that matches neither keeps the old advice, with
 // no word of the other base.
 func TestAdviceOtherBase(t *testing.T) {
+	t.Parallel()
 	const app = "def main():\n    return 1\n\n\ndef helper():\n    return 3\n"
 	edited := strings.Replace(app, "return 1", "return 10", 1)
 	tests := []struct {
@@ -162,6 +163,7 @@ func TestAdviceOtherBase(t *testing.T) {
 // Following the advice works: apply --base worktree records the edit
 // that matched only the working tree, and so does staging the file.
 func TestAdviceOtherBaseFollowed(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": "def main():\n    return 1\n"})
 	r.write("app.py", "def main():\n    return 10\n")
 	reply := r.reply("r.md", "Twenty.\n\n"+block("app.py", "    return 10\n", "    return 20\n"))
@@ -181,6 +183,7 @@ func TestAdviceOtherBaseFollowed(t *testing.T) {
 // do: a typo, another directory, another case, a directory level
 // missing or extra; with none near, the old advice.
 func TestAdviceClosestPaths(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{
 		"src/utils/helpers.py": "x = 1\n",
 		"src/helper.py":        "x = 1\n",
@@ -237,6 +240,7 @@ func TestAdviceClosestPaths(t *testing.T) {
 
 // The commands the advice suggests can be pasted as they are.
 func TestShellArg(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"src/app.py":  "src/app.py",
 		"my file.txt": "'my file.txt'",
@@ -260,6 +264,7 @@ func TestShellArg(t *testing.T) {
 // Before, "git add sub/app.py" failed from sub/ (pathspec did not
 // match) and "git log -p ..." failed outside the repository.
 func TestAdviceCommandsRunWhereTyped(t *testing.T) {
+	t.Parallel()
 	const app = "def main():\n    return 1\n"
 	edit := block("sub/app.py", "    return 10\n", "    return 20\n")
 	tests := []struct {
@@ -345,6 +350,7 @@ func TestAdviceCommandsRunWhereTyped(t *testing.T) {
 // it meant. The closest lines are still quoted, their "!" line being
 // the unstaged change. Both bases the same way round.
 func TestAdviceOtherBaseNoLooserFuzz(t *testing.T) {
+	t.Parallel()
 	const staged = "def main():\n    first = 1\n    value = compute(alpha, beta)\n    third = 3\n    return value\n"
 	unstaged := strings.Replace(staged, "beta)", "beta, gamma)", 1)
 	for _, tc := range []struct {
@@ -380,6 +386,7 @@ func TestAdviceOtherBaseNoLooserFuzz(t *testing.T) {
 // whole but not at the end is told so, and told what to change: not
 // to copy again the lines it copied right.
 func TestAdviceNotAtEndOfFile(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"m.py": "def alpha():\n    value = compute(1)\n    return value * 2\n\n\ndef beta():\n    return 7\n"})
 	reply := r.reply("r.md", "*** Begin Patch\n*** Update File: m.py\n@@\n     value = compute(1)\n-    return value * 2\n+    return value * 5\n*** End of File\n*** End Patch\n")
 	res := r.run("check", reply)

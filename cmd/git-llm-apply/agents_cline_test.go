@@ -10,6 +10,7 @@ import (
 // that a Roo Code block that matches nothing fails naming its reply
 // line and the closest place, recording nothing.
 func TestApplyAgentToolCalls(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "README": "readme\n"})
 	before := r.snapshot()
 	cline := r.reply("1-cline.md", "Greet politely.\n\n"+

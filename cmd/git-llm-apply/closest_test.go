@@ -57,6 +57,7 @@ func readClosest(t *testing.T, stdout string) closestJSON {
 // what the marks mean, and that --fuzz loose would take the place; the
 // JSON report lists the line.
 func TestClosestLinesMarkTheLineThatDiffers(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"svc.py": servicesPy(3800, 2999)})
 	old := "        self.name = \"svc\"\n        self.timeout = 300\n        self.retries = 5\n        return self\n"
 	reply := r.reply("r.md", "Shorten the timeout.\n\n"+block("svc.py", old, strings.Replace(old, "300", "10", 1)))
@@ -88,6 +89,7 @@ func TestClosestLinesMarkTheLineThatDiffers(t *testing.T) {
 // in trailing white space is never called similarity 1.00; the report
 // says which --fuzz level takes it and why, and JSON names the rung.
 func TestClosestLinesAtALooserRung(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"ws.py": "def f():\n    x = 1   \n    return x\n"})
 	reply := r.reply("r.md", "Change x.\n\n"+block("ws.py", "    x = 1\n    return x\n", "    x = 2\n    return x\n"))
 	res := r.run("check", "--fuzz", "exact", reply)
@@ -112,6 +114,7 @@ func TestClosestLinesAtALooserRung(t *testing.T) {
 // TestClosestLinesNoneAlike: a SEARCH block like nothing in the file is
 // not pointed at unrelated lines; the report says that none are alike.
 func TestClosestLinesNoneAlike(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"svc.py": servicesPy(300, 0)})
 	reply := r.reply("r.md", "Add retries.\n\n"+block("svc.py", "class RetryPolicy:\n    max_attempts = 3\n", "class RetryPolicy:\n    max_attempts = 5\n"))
 	res := r.run("check", reply)
@@ -133,6 +136,7 @@ func TestClosestLinesNoneAlike(t *testing.T) {
 // says that together they do not. Before, it ended with ":" alone, and
 // lines all marked "|" read as a match.
 func TestClosestLinesNoneDiffers(t *testing.T) {
+	t.Parallel()
 	const app = "def main():\n    first = 1\n    value = compute(alpha, beta)\n    third = 3\n    return value\n"
 	r := newRepo(t, map[string]string{"app.py": app})
 	for name, search := range map[string]string{
@@ -154,6 +158,7 @@ func TestClosestLinesNoneDiffers(t *testing.T) {
 // TestClosestSingleLine: one closest line is named as one line, not as
 // the range "2-2", in the heading and in the looser fuzz's offer.
 func TestClosestSingleLine(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": "def main():\n    return compute(1)  \n\n\ndef other():\n    pass\n"})
 	tests := []struct {
 		name, search string

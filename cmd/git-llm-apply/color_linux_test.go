@@ -65,6 +65,7 @@ func ttyRun(t *testing.T, r *repo, onTTY []string, env []string, start func(*exe
 // environment or the command line say otherwise; TERM=dumb is no
 // colour, as in git.
 func TestColorOnATerminal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		config []string
@@ -111,6 +112,7 @@ func TestColorOnATerminal(t *testing.T) {
 // from the report's on standard error: a terminal gets colour, a pipe
 // none.
 func TestColorStreamsApart(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "one\n", "b.txt": "b\n"})
 	good := r.reply("good.md", "Change.\n\n"+block("a.txt", "one\n", "two\n"))
 	bad := r.reply("bad.md", "Change.\n\n"+block("b.txt", "x\n", "y\n"))

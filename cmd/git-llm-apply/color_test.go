@@ -78,6 +78,7 @@ error: edit 1 (replace notes.txt, reply line 5) failed: the SEARCH text does not
 `
 
 func TestColorAlwaysOnAPipe(t *testing.T) {
+	t.Parallel()
 	r, args := colorRepo(t)
 	plain := strings.NewReplacer(args[2], "ONE", args[3], "TWO")
 	res := r.runEnv(nil, append([]string{args[0], "--color=always"}, args[1:]...)...)
@@ -117,6 +118,7 @@ func TestColorAlwaysOnAPipe(t *testing.T) {
 
 // The error line of a reply that cannot be read for edits.
 func TestColorReplyError(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", "Nothing to do.\n")
 	res := r.runEnv(nil, "check", "--color=always", reply)
@@ -129,6 +131,7 @@ func TestColorReplyError(t *testing.T) {
 // color.llm-apply wins over color.ui, "always" colours a pipe, and
 // NO_COLOR or the command line wins over both.
 func TestColorFromConfigAndEnvironment(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		config []string // key value pairs
@@ -165,6 +168,7 @@ func TestColorFromConfigAndEnvironment(t *testing.T) {
 
 // A value of color.ui that is no boolean is an error, as in git.
 func TestColorBadConfig(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	r.git("config", "color.ui", "sometimes")
 	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "a\n", "c\n"))
@@ -179,6 +183,7 @@ func TestColorBadConfig(t *testing.T) {
 
 // git -c color.ui=always llm-apply: git passes the setting on.
 func TestColorThroughGit(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "b\n", "c\n"))
 	cmd := exec.Command("git", "-c", "color.ui=always", "llm-apply", "check", reply)
@@ -195,6 +200,7 @@ func TestColorThroughGit(t *testing.T) {
 // the reply's control characters escaped; without colour, the diff as
 // it is, for git apply.
 func TestColorTranslateDiff(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "one\ntwo\nthree\n", "b.txt": "-- x\nkeep\n"})
 	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "two\n", "TWO\x1b[2J\n")+"\n"+block("b.txt", "-- x\n", "++ y\n"))
 	res := r.runEnv(nil, "translate", "--color=always", reply)
@@ -225,6 +231,7 @@ func TestColorTranslateDiff(t *testing.T) {
 }
 
 func TestDiffLines(t *testing.T) {
+	t.Parallel()
 	patch := "diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@ func main() {\n--- old\n+++ new\n ctx\n\\ No newline at end of file\n" +
 		"diff --git a/g b/g\nnew file mode 100644\nindex 0..3\nGIT binary patch\nliteral 3\nKcmZ>A\n\nliteral 0\nHcmV?d00001\n\n" +
 		"diff --git a/h b/h\n@@ -1 +1 @@\n-a\n+b\n"
@@ -255,6 +262,7 @@ func TestDiffLines(t *testing.T) {
 // at the end of a file red-backed whole. Before, the colours were
 // git's but not its bytes, and white space errors were not shown.
 func TestColorTranslateDiffIsGitDiff(t *testing.T) {
+	t.Parallel()
 	app := "def f():\n    a = 1\n    b = 2\n    c = 3\n    d = 4\n    e = 5\n    g = 6\n\n\ndef h():\n    return 1\n"
 	r := newRepo(t, map[string]string{"app.py": app, "end.txt": "one\ntwo", "blank.txt": "x\n\n", "gone.txt": "bye\n",
 		"more.txt": "a\n\n", "far.txt": "1\n2\n3\n4\n5\n\n"})
@@ -302,6 +310,7 @@ func TestColorTranslateDiffIsGitDiff(t *testing.T) {
 // standard error, not a terminal, is not. Before, the pager showed the
 // diff plain.
 func TestColorInGitsPager(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", "Change.\n\n"+block("a.txt", "a\n", "b\n"))
 	bad := r.reply("bad.md", "Break.\n\n"+block("a.txt", "x\n", "y\n"))

@@ -15,6 +15,7 @@ import (
 // Every command and every flag of the definitions is in every script,
 // so that a new flag is completed without touching the generators.
 func TestCompletionScriptsHoldEveryFlag(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		script := inProcess(t, "completion", shell)
 		var check func(c *cli.Command)
@@ -49,6 +50,7 @@ func completionRepo(t *testing.T) *repo {
 // __git_wrap__git_main with COMP_WORDS and COMP_CWORD as bash sets
 // them, and git-llm-apply typed as a command of its own.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	const gitCompletion = "/usr/share/bash-completion/completions/git"
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
@@ -123,6 +125,7 @@ git-llm-apply apply --format u => udiffx  udiff
 // The fish script completes git-llm-apply, and git llm-apply through
 // fish's git completion when it is sourced from conf.d.
 func TestFishCompletion(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("fish"); err != nil {
 		t.Skip("fish is not installed (apt-get install fish)")
 	}
@@ -164,6 +167,7 @@ func TestFishCompletion(t *testing.T) {
 // zsh's own git completion, in an interactive zsh driven through a
 // pseudo-terminal (zsh/zpty): completion widgets run only there.
 func TestZshCompletion(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("zsh"); err != nil {
 		t.Skip("zsh is not installed (apt-get install zsh)")
 	}

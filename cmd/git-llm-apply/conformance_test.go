@@ -39,6 +39,7 @@ var divergences = map[string]string{
 // expects a file added before a failing chunk to remain runs with
 // --partial, and once more without it, which must record nothing.
 func TestCodexConformance(t *testing.T) {
+	t.Parallel()
 	suite, err := filepath.Abs(codexSuite) // the binary runs in each scenario's repository
 	if err != nil {
 		t.Fatal(err)

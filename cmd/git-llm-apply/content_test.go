@@ -22,6 +22,7 @@ func main() {
 // placeholder instead of the rest of the file fails, records nothing
 // and says which line, for every shape models write.
 func TestElisionRecordsNothing(t *testing.T) {
+	t.Parallel()
 	for _, placeholder := range []string{
 		"// keep the rest as is",
 		"// (unchanged)",
@@ -54,6 +55,7 @@ func TestElisionRecordsNothing(t *testing.T) {
 // TestPlaceholderInDocumentationApplies: a reply adding to a Markdown
 // file an example whose code holds a placeholder records it as written.
 func TestPlaceholderInDocumentationApplies(t *testing.T) {
+	t.Parallel()
 	const conventions = "# Conventions\n\nIndent with two spaces.\n\n## Errors\n\nReturn errors; never throw strings.\n"
 	want := "# Conventions\n\nIndent with two spaces, never tabs.\n\n## Authentication\n\n" +
 		"Keep each provider in its own module, behind one function:\n\n```js\nexport async function login(credentials) {\n" +
@@ -85,6 +87,7 @@ func TestPlaceholderInDocumentationApplies(t *testing.T) {
 // naming no file, or a file that does not exist, records nothing,
 // creates nothing and does not pass for a success.
 func TestProseNamedWholeFile(t *testing.T) {
+	t.Parallel()
 	const app = "import sys\n\n\ndef main():\n    print(\"hi\")\n"
 	const updated = "import sys\n\n\ndef main():\n    print(\"hello\")\n"
 	t.Run("replaces the file it names", func(t *testing.T) {

@@ -46,6 +46,7 @@ func lockFiles(t *testing.T, gitDir string) []string {
 // lock left behind is reported with the command that removes it, and
 // the checkout never changed.
 func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	seed := uint64(time.Now().UnixNano())
@@ -162,6 +163,7 @@ func TestKilledRunsLeaveARepositoryGitAccepts(t *testing.T) {
 // records nothing, exits 3 and gives the command that removes it; once
 // removed, the same command works.
 func TestStaleRefLock(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	lock := filepath.Join(r.dir, ".git", "refs", "heads", "stale.lock")
@@ -286,6 +288,7 @@ func TestConcurrentRunsOnOneBranch(t *testing.T) {
 // one in hand (if the signal came while it was worked on) records
 // nothing, the rest are not read, and the report says which.
 func TestInterruptedBatch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	const n = 3000
@@ -375,6 +378,7 @@ func slowBatch(t *testing.T) (*repo, []string, string) {
 // 130, the two replies before it recorded, nothing of it, the last one
 // not read, and a repository git accepts.
 func TestInterruptedSlowReply(t *testing.T) {
+	t.Parallel()
 	r, replies, big := slowBatch(t)
 	before := r.snapshot()
 	res := interruptAt(t, r, "progress: reply 3 of 4 ("+replies[2]+"): resolve", "apply", "-b", "slow", filepath.Dir(replies[0]))
@@ -398,6 +402,7 @@ func TestInterruptedSlowReply(t *testing.T) {
 
 // check stops the same way, and its JSON report says so.
 func TestInterruptedCheck(t *testing.T) {
+	t.Parallel()
 	r, replies, _ := slowBatch(t)
 	res := interruptAt(t, r, "progress: reply 3 of 4 ("+replies[2]+"): resolve", "check", "--json", filepath.Dir(replies[0]))
 	var doc struct {
@@ -426,6 +431,7 @@ func TestInterruptedCheck(t *testing.T) {
 // translate prints the diffs of the replies done, nothing of the one
 // cut short.
 func TestInterruptedTranslate(t *testing.T) {
+	t.Parallel()
 	r, replies, _ := slowBatch(t)
 	res := interruptAt(t, r, "progress: reply 3 of 4 ("+replies[2]+"): resolve", "translate", filepath.Dir(replies[0]))
 	var files []string

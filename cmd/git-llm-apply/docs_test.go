@@ -12,6 +12,7 @@ import (
 // Every flag of apply, translate and check has its row in the README's
 // flag table, so that a new flag cannot go undocumented.
 func TestReadmeListsEveryFlag(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +51,7 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 // added (closest's differ, rung and fuzz, elsewhere, suggestions)
 // among them, so that the description cannot fall behind the code.
 func TestReadmeDescribesEveryJSONField(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

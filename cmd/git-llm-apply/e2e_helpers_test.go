@@ -34,6 +34,13 @@ func binary() string {
 	return binaryPath
 }
 
+// Tests call t.Parallel (in-process runs share only TestMain's
+// environment) unless they set the environment or the collector
+// (t.Setenv, debug.SetGCPercent), write an executable that a process
+// then runs (hook_test.go, hookscript_test.go: Linux refuses to run a
+// file another test's fork still holds open for writing, ETXTBSY,
+// go.dev/issue/22315), or race processes against each other
+// (TestConcurrentRunsOnOneBranch).
 func TestMain(m *testing.M) {
 	if os.Getenv(rssHelperEnv) != "" {
 		os.Exit(rssHelper())

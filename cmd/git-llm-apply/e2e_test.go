@@ -18,6 +18,7 @@ func block(path, search, replace string) string {
 const appPy = "import os\n\n\ndef greet(name):\n    return \"hello \" + name\n\n\ndef main():\n    print(greet(os.getlogin()))\n"
 
 func TestApplyRecordsOneCommitOnANewBranch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "run.sh*": "#!/bin/sh\necho hi\n", "README": "readme\n"})
 	before := r.snapshot()
 	reply := r.reply("r1.md", "Greet politely.\n\nThe greeting should be polite.\n\n"+
@@ -59,6 +60,7 @@ func TestApplyRecordsOneCommitOnANewBranch(t *testing.T) {
 }
 
 func TestTranslateOutputAppliesWithGit(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "a.txt": "one\ntwo"})
 	reply := r.reply("r.md", block("src/app.py", "import os\n", "import os\nimport sys\n")+block("a.txt", "two\n", "2\n")+block("b.txt", "", "new\n"))
 	res := r.run("translate", reply)
@@ -83,6 +85,7 @@ func TestTranslateOutputAppliesWithGit(t *testing.T) {
 }
 
 func TestFailedEditRecordsNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	reply := r.reply("r.md", "Two edits.\n\n"+
@@ -113,6 +116,7 @@ func TestFailedEditRecordsNothing(t *testing.T) {
 }
 
 func TestRerunRecordsNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	reply := r.reply("r.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n")+block("new.txt", "", "fresh\n"))
 	if res := r.run("apply", "-b", "work", reply); res.code != 0 {
@@ -132,6 +136,7 @@ func TestRerunRecordsNothing(t *testing.T) {
 }
 
 func TestTwoRepliesTwoCommits(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	r1 := r.reply("r1.md", "Import sys first.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
 	// The second reply names a line the first one wrote.
@@ -154,6 +159,7 @@ func TestTwoRepliesTwoCommits(t *testing.T) {
 }
 
 func TestLineEndingsFinalNewlineAndModes(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"crlf.txt": "one\r\ntwo\r\nthree\r\n", "nofinal.txt": "alpha\nbeta", "tool.sh*": "#!/bin/sh\nexit 0\n"})
 	reply := r.reply("r.md", block("crlf.txt", "two\n", "2\nand more\n")+block("nofinal.txt", "beta\n", "gamma\n")+block("tool.sh", "exit 0\n", "exit 1\n"))
 	if res := r.run("apply", "-b", "eol", reply); res.code != 0 {
@@ -181,6 +187,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestNoEditExitsTwo(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for name, text := range map[string]string{"empty": "", "prose": "I think the code is fine as it is.\n", "blank": "\n\n  \n"} {
 		for _, cmd := range []string{"apply", "check", "translate"} {
@@ -196,6 +203,7 @@ func TestNoEditExitsTwo(t *testing.T) {
 }
 
 func TestCheckWritesNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	objects := func() string { return r.git("count-objects", "-v") }
 	before, refs := objects(), r.git("for-each-ref")
@@ -213,6 +221,7 @@ func TestCheckWritesNothing(t *testing.T) {
 }
 
 func TestJSONReport(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\nb\n"})
 	reply := r.reply("r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n")+block("a.txt", "nope\n", "x\n"))
 	res := r.run("apply", "--json", "--partial", "-b", "j", reply)
@@ -253,6 +262,7 @@ func TestJSONReport(t *testing.T) {
 }
 
 func TestDeterministicCommitIDs(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", "Same.\n\n"+block("a.txt", "a\n", "b\n"))
 	r.run("apply", "-b", "one", reply)
@@ -266,6 +276,7 @@ func TestDeterministicCommitIDs(t *testing.T) {
 }
 
 func TestIndexBaseAndStagedNote(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	r.write("a.txt", "a\nstaged\n")
 	r.git("add", "a.txt")
@@ -298,6 +309,7 @@ func TestIndexBaseAndStagedNote(t *testing.T) {
 }
 
 func TestRunsFromSubdirectoryAndWithC(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"pkg/deep/a.txt": "a\n"})
 	reply := r.reply("r.md", block("a.txt", "a\n", "b\n")) // a unique suffix names pkg/deep/a.txt
 	if res := r.runIn(filepath.Join(r.dir, "pkg", "deep"), "", "apply", "-b", "sub", reply); res.code != 0 {
@@ -315,6 +327,7 @@ func TestRunsFromSubdirectoryAndWithC(t *testing.T) {
 }
 
 func TestStandardInputAndDirectory(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	if res := r.runIn(r.dir, block("a.txt", "a\n", "b\n"), "check"); res.code != 0 {
 		t.Errorf("stdin: exit %d\n%s", res.code, res.stderr)
@@ -331,6 +344,7 @@ func TestStandardInputAndDirectory(t *testing.T) {
 }
 
 func TestBranchLockedExitsThree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	lock := filepath.Join(r.dir, ".git", "refs", "heads", "locked.lock")
 	os.WriteFile(lock, []byte("x"), 0o644)
@@ -346,6 +360,7 @@ func TestBranchLockedExitsThree(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", block("a.txt", "a\n", "b\n"))
 	for _, args := range [][]string{
@@ -373,6 +388,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestRefusesCheckedOutBranch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	before := r.snapshot()
 	res := r.run("apply", "-b", "main", r.reply("r.md", block("a.txt", "a\n", "b\n")))
@@ -383,6 +399,7 @@ func TestRefusesCheckedOutBranch(t *testing.T) {
 }
 
 func TestGitSubcommand(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	cmd := exec.Command("git", "llm-apply", "check", r.reply("r.md", block("a.txt", "a\n", "b\n")))
 	cmd.Dir = r.dir
@@ -393,6 +410,7 @@ func TestGitSubcommand(t *testing.T) {
 }
 
 func TestRunsInsideALinkedWorktree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	wt := filepath.Join(t.TempDir(), "wt")
 	r.git("worktree", "add", "-q", "-b", "side", wt)
@@ -411,6 +429,7 @@ func TestRunsInsideALinkedWorktree(t *testing.T) {
 }
 
 func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "old\n"})
 	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
 	r.write("a.txt", "new\n")
@@ -428,6 +447,7 @@ func TestRevisionBaseStartsTheBranchThere(t *testing.T) {
 }
 
 func TestFormatsAndPrompt(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	res := r.run("formats")
 	for _, name := range []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "docs/formats.md#fiup", "Aider-AI/aider"} {

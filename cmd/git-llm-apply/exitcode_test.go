@@ -14,6 +14,7 @@ import (
 // exitCode gives every sentinel and error type its status of SPEC
 // section 2, as it comes and wrapped the way commands wrap errors.
 func TestExitCodeOfEverySentinel(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		err  error
@@ -67,6 +68,7 @@ func TestExitCodeOfEverySentinel(t *testing.T) {
 // The statuses of SPEC section 2 are the shell's: a change of one is a
 // change of the command's interface.
 func TestExitStatuses(t *testing.T) {
+	t.Parallel()
 	if exitOK != 0 || exitFailed != 1 || exitUsage != 2 || exitMoved != 3 || exitInterrupted != 130 {
 		t.Errorf("exit statuses %d %d %d %d %d, want 0 1 2 3 130", exitOK, exitFailed, exitUsage, exitMoved, exitInterrupted)
 	}

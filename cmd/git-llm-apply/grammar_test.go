@@ -9,6 +9,7 @@ import (
 
 // TestCountsAgreeWithTheirNouns: "1 edit", not "1 edits".
 func TestCountsAgreeWithTheirNouns(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\nb\n"})
 	one := r.reply("one.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n"))
 	if res := r.run("check", one); !strings.Contains(res.stderr, "Change a. [ok, 1 edit]\n") {
@@ -32,6 +33,7 @@ func TestCountsAgreeWithTheirNouns(t *testing.T) {
 }
 
 func TestHeadlineCounts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		status                 engine.ReplyStatus
 		edits, failed, skipped int
@@ -64,6 +66,7 @@ func TestHeadlineCounts(t *testing.T) {
 }
 
 func TestInterruptedCountsReplies(t *testing.T) {
+	t.Parallel()
 	err := interruptedError(nil, []engine.Input{{Source: "r.md"}}, outputs{cut: "r.md"}, "")
 	if want := "interrupted: 0 of 1 reply done; r.md was cut short: it is not reported"; err.Error() != want {
 		t.Errorf("got %q, want %q", err, want)

@@ -29,6 +29,7 @@ func rawControl(s string) bool {
 }
 
 func TestCommitMessageFromHostileProse(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	reply := r.reply("r.md", "Sure!\n\nImport\x00 sys"+hostile+" now.\r\nIt is\x00 needed \x1b]0;title\x07by caf\xe9.\u0085\n\n"+
 		block("src/app.py", "import os\n", "import os\nimport sys\n"))
@@ -68,6 +69,7 @@ func TestCommitMessageFromHostileProse(t *testing.T) {
 // reply line, a shell block, a reply's name in an error; JSON escapes
 // them as JSON does, C1 included.
 func TestReplyTextEscapedOnTerminal(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "notes.txt": "one\n\x1b[2Jcleared\u009b\x07\ntwo\n"})
 	reply := r.reply("r.md", "Fix"+hostile+" the greeting.\n\n"+
 		block("notes.txt", "cleared\x1b[31m\n", "x\n")+
@@ -114,6 +116,7 @@ func TestReplyTextEscapedOnTerminal(t *testing.T) {
 // The diff translate prints is the diff: its content lines are the
 // file's bytes, control characters included, as git diff prints them.
 func TestTranslateDiffIsNotEscaped(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"notes.txt": "one\n\x1b[2Jcleared\n"})
 	reply := r.reply("r.md", "Tidy.\n\n"+block("notes.txt", "one\n", "one\x07\n"))
 	res := r.run("translate", reply)

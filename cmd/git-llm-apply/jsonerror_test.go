@@ -19,6 +19,7 @@ type jsonStop struct {
 // before its report still gives a JSON document on standard output, and
 // the exit status is the one without --json.
 func TestJSONWhenTheRunStopsEarly(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", block("a.txt", "a\n", "A\n"))
 	outside := t.TempDir()
@@ -70,6 +71,7 @@ func TestJSONWhenTheRunStopsEarly(t *testing.T) {
 // TestJSONEscapesOnlyWhatJSONNeeds: <, > and & are written as they
 // are, C1 characters still escaped.
 func TestJSONEscapesOnlyWhatJSONNeeds(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	reply := r.reply("r.md", "Change a -> b & <c>\u0085.\n\n"+block("a.txt", "a\n", "A\n"))
 	for _, command := range []string{"check", "translate", "apply"} {
@@ -93,6 +95,7 @@ func TestJSONEscapesOnlyWhatJSONNeeds(t *testing.T) {
 // A bad value names its flag as -h and the user write it, --max-edits,
 // not as Go's flag package does (-max-edits); a letter stays -b.
 func TestFlagErrorsNameLongFlags(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for args, want := range map[string]string{
 		"check --max-edits x r.md": `invalid value "x" for flag --max-edits:`,

@@ -10,11 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{
 		"0": 0, "512": 512, "64m": 64 << 20, "64M": 64 << 20, "64MiB": 64 << 20, "64mb": 64 << 20,
 		"1k": 1024, "2g": 2 << 30, " 3k ": 3 << 10,
@@ -38,6 +38,7 @@ func TestParseSize(t *testing.T) {
 // Each limit refuses with an error naming its flag, records nothing,
 // and gives way when the flag raises it.
 func TestLimitsEndToEnd(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 2000)
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "big.txt": strings.Repeat("big line\n", 1000), "minified.js": long + "\nshort\n"})
 	before := r.snapshot()
@@ -122,11 +123,7 @@ func rssHelper() int {
 	if c.ProcessState == nil {
 		return 2
 	}
-	kib := int64(-1)
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		kib = ru.Maxrss // KiB on Linux
-	}
-	fmt.Println(c.ProcessState.ExitCode(), kib)
+	fmt.Println(c.ProcessState.ExitCode(), peakRSSKiB(c.ProcessState))
 	return 0
 }
 
@@ -151,6 +148,7 @@ func writeStream(t *testing.T, path string, n int, line func(i int) string) {
 // 1,000,000-line file is edited, both in bounded memory. How long they
 // take is scripts/bench's business (case 7), not a test's.
 func TestLargeInputs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("large inputs")
 	}
@@ -212,6 +210,7 @@ func TestLargeInputs(t *testing.T) {
 // the process's own 14 MB are set aside; the bounds here are loose
 // enough for any machine and far below what the per-line copies took.
 func TestNewFileOfShortLines(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("large inputs")
 	}

@@ -85,6 +85,7 @@ func manSections(page string) (commands []string, flags map[string][]string) {
 // for each command, the flags of the OPTIONS subsections naming it are
 // the flags its -h shows.
 func TestManMatchesHelp(t *testing.T) {
+	t.Parallel()
 	page := inProcess(t, "man")
 	manCommands, manFlags := manSections(page)
 
@@ -154,6 +155,7 @@ func sorted(s []string) []string {
 }
 
 func TestManRendersWithoutWarnings(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("groff"); err != nil {
 		t.Skip("groff is not installed")
 	}
@@ -166,6 +168,7 @@ func TestManRendersWithoutWarnings(t *testing.T) {
 }
 
 func TestRoffEscape(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"--format", `\-\-format`},
 		{`a\b`, `a\eb`},
@@ -182,6 +185,7 @@ func TestRoffEscape(t *testing.T) {
 // git llm-apply --help is git help llm-apply, which runs man on the
 // installed page; git-llm-apply --help itself still prints the usage.
 func TestHelpOpensManPage(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("man"); err != nil {
 		t.Skip("man is not installed")
 	}

@@ -16,6 +16,7 @@ import (
 // SDK's client over standard input and output, as an agent's client
 // starts it. MCP_TRANSCRIPT=FILE writes the messages exchanged there.
 func TestMCPStdio(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
 	cmd := exec.Command(binary(), "-C", r.dir, "mcp", "-b", "llm/agent")

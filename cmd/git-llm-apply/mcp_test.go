@@ -82,6 +82,7 @@ func (r toolResult) decode(t *testing.T, out any) {
 }
 
 func TestMCPTools(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	cs, _ := mcpClient(t, r.dir, mcpOptions{})
 	tools, err := cs.ListTools(context.Background(), nil)
@@ -133,6 +134,7 @@ func TestMCPTools(t *testing.T) {
 // and takes the second back with undo; the branch holds what git says,
 // and the checkout never changes.
 func TestMCPSession(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
 	cs, srv := mcpClient(t, r.dir, mcpOptions{})
@@ -235,6 +237,7 @@ func (r *repo) branchTip(name string) (string, bool) {
 // TestMCPErrors: every failure is a result with isError and the
 // report as text; the server keeps serving, and nothing is recorded.
 func TestMCPErrors(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
 	cs, srv := mcpClient(t, r.dir, mcpOptions{})
@@ -376,6 +379,7 @@ func FuzzMCPTools(f *testing.F) {
 // TestMCPGuard: a tool that panics gives an error result, and the
 // session goes on.
 func TestMCPGuard(t *testing.T) {
+	t.Parallel()
 	h := guard(func(context.Context, *mcp.CallToolRequest, checkInput) (*mcp.CallToolResult, checkOutput, error) {
 		panic("boom")
 	})

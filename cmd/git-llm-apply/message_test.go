@@ -11,6 +11,7 @@ import (
 // commands left out, a long first sentence shortened to one that reads
 // whole and given in full in the body.
 func TestDefaultBranchAndMessage(t *testing.T) {
+	t.Parallel()
 	greet := block("src/app.py", "    return \"hello \" + name\n", "    return \"good day, \" + name\n")
 	tests := []struct {
 		name, reply  string

@@ -48,6 +48,7 @@ func nmEditV2(start string) string {
 // is now applied as the format it resembles, with a warning naming
 // each near-miss line, or fails naming its line with nothing recorded.
 func TestNearMissMarkersNeverWriteWholeFiles(t *testing.T) {
+	t.Parallel()
 	const patch = `<FILE_PATCH file_path="app.py">`
 	cases := []struct {
 		name   string
@@ -148,6 +149,7 @@ func TestNearMissMarkersNeverWriteWholeFiles(t *testing.T) {
 // (git's conflict markers, Markdown rules, heredocs, doctests, the
 // words themselves) is still written whole.
 func TestLookAlikesInWholeFiles(t *testing.T) {
+	t.Parallel()
 	content := "Title\n=======\n\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> feature\n\n" +
 		"    cat <<<\"$x\"\n    >>> search(1)\n\nSEARCH and REPLACE\n**Begin Patch**\n<<END\n"
 	r := newRepo(t, map[string]string{"notes.md": "old\n"})
@@ -166,6 +168,7 @@ func TestLookAlikesInWholeFiles(t *testing.T) {
 // TestNearMissUnderFormatWhole: asked for whole files, a reply whose
 // block holds near-miss markers writes nothing and names the line.
 func TestNearMissUnderFormatWhole(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"app.py": nearMissPy})
 	before := r.snapshot()
 	res := r.run("apply", "--format", "whole", "-b", "nm", r.reply("r.md", nmSearchReplace("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE")))
@@ -185,6 +188,7 @@ func TestNearMissUnderFormatWhole(t *testing.T) {
 // names the stray line: the edit it meant is not dropped while the
 // other block is recorded.
 func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
+	t.Parallel()
 	block := "Two changes.\n\napp.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n\n"
 	for _, tt := range []struct{ name, stray, says string }{
 		{"udiffx", "<FILE_NEW file_path=\"new.txt\">\nhello\n</FILE_NEW>\n", "reply line 12"},
@@ -222,6 +226,7 @@ func TestStrayMarkerBesideOtherBlocks(t *testing.T) {
 // block of its own format (without a word, for apply-patch and
 // udiffx). Each records nothing and names the line.
 func TestMarkersNeverWrittenOrDropped(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, reply, says string }{
 		{"far end and far start", nmReply("<<<<<<< SEARCH", "    x = 1", "=======", "    x = 2", ">>>> REPLACE",
 			"<<<< SEARCH", "    return 1", "=======", "    return 2", ">>>>>>> REPLACE"),

@@ -14,6 +14,7 @@ import (
 // git sparse-checkout set turns on extensions.worktreeConfig, which
 // go-git refuses; apply must still work, from the sparse checkout.
 func TestSparseCheckoutRepository(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "docs/a.md": "a\n"})
 	r.git("sparse-checkout", "set", "src")
 	if v := strings.TrimSpace(r.git("config", "extensions.worktreeConfig")); v != "true" {
@@ -36,6 +37,7 @@ func TestSparseCheckoutRepository(t *testing.T) {
 // A sparse index (directory entries) is read in-process, its
 // directories expanded to the files of their trees.
 func TestSparseIndexRepository(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "docs/a.md": "a\n", "docs/b.md": "b\n"})
 	r.git("sparse-checkout", "init", "--cone", "--sparse-index")
 	r.git("sparse-checkout", "set", "src")
@@ -70,6 +72,7 @@ type oddRepo struct {
 }
 
 func TestOddRepositories(t *testing.T) {
+	t.Parallel()
 	reply := "Import sys.\n\n" + block("src/app.py", "import os\n", "import os\nimport sys\n")
 	cases := []oddRepo{
 		{name: "packed refs only", setup: func(t *testing.T, r *repo) (string, []string) {
@@ -264,6 +267,7 @@ func partialClone(t *testing.T, r *repo) *repo {
 // directory: the branch starts at that worktree's HEAD, its
 // config.worktree is read, and neither checkout changes.
 func TestOddLinkedWorktreeWithWorktreeConfig(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "docs/a.md": "a\n"})
 	w := &repo{t: t, dir: filepath.Join(t.TempDir(), "linked")}
 	r.git("worktree", "add", "-q", "-b", "feature", w.dir)
@@ -314,6 +318,7 @@ func TestOddLinkedWorktreeWithWorktreeConfig(t *testing.T) {
 // they do for git: a separate git dir, and a git dir whose working tree
 // is named by core.worktree (the "dotfiles" layout).
 func TestOddGitDirEnvironment(t *testing.T) {
+	t.Parallel()
 	reply := "Import sys.\n\n" + block("src/app.py", "import os\n", "import os\nimport sys\n")
 	for _, c := range []struct {
 		name  string

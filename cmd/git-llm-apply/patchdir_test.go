@@ -11,6 +11,7 @@ import (
 // before anything is recorded (apply) or resolved (translate): exit 2,
 // no branch, no object, a message naming the path.
 func TestPatchDirNotADirectory(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	reply := r.reply("r.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
 	file := filepath.Join(t.TempDir(), "patches")

@@ -10,6 +10,7 @@ import (
 // Every path attack is refused with a clear error, and nothing is
 // recorded: no branch, the checkout untouched, nothing written outside.
 func TestPathAttacks(t *testing.T) {
+	t.Parallel()
 	create := func(path string) string { return "Attack.\n\n" + block(path, "", "pwned\n") }
 	edit := func(path string) string { return "Attack.\n\n" + block(path, "x\n", "pwned\n") }
 	udx := func(directive string) string {
@@ -87,6 +88,7 @@ func shellReply(cmd string) string { return "Change.\n\n```bash\n" + cmd + "\n``
 // every format and as a rename target. Names that only look alike are
 // ordinary files.
 func TestGitLookAlikeNames(t *testing.T) {
+	t.Parallel()
 	refused := []string{
 		"git~1/config",
 		"GIT~1/hooks/post-checkout",

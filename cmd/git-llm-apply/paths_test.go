@@ -25,6 +25,7 @@ func (r *repo) files(rev string) string {
 // that is no path of the repository means that path, in every format:
 // it never lands on sub/s.txt, the one file whose path ends in it.
 func TestFileOperationsUseThePathAsWritten(t *testing.T) {
+	t.Parallel()
 	const main = "sub/s.txt=old t.txt=t"
 	const created = "s.txt=new sub/s.txt=old t.txt=t"
 	cases := []struct {
@@ -86,6 +87,7 @@ func TestFileOperationsUseThePathAsWritten(t *testing.T) {
 // the root: frontend/README.md, the one file ending in the name, keeps
 // its lines.
 func TestEmptySearchCreatesAtTheRoot(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"frontend/README.md": "# Frontend\n"})
 	before := r.snapshot()
 	res := r.run("apply", "-b", "docs", r.reply("r.md", "Add a README.\n\n"+block("README.md", "", "# Project\n\nRun it.\n")))
@@ -102,6 +104,7 @@ func TestEmptySearchCreatesAtTheRoot(t *testing.T) {
 // An edit of a file's lines may still name it by the end of its path;
 // the report says which file it took, for a person and in --json.
 func TestEditBySuffixIsReported(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, reply string }{
 		{"diff", "Change.\n\n" + block("s.txt", "old\n", "new\n")},
 		{"apply-patch", applyPatchReply("*** Update File: s.txt\n@@\n-old\n+new\n")},
@@ -146,6 +149,7 @@ func TestEditBySuffixIsReported(t *testing.T) {
 // and a Markdown escape counts only where it names a file the
 // separator reading does not.
 func TestBackslashPaths(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		files map[string]string
@@ -194,6 +198,7 @@ func TestBackslashPaths(t *testing.T) {
 // a failed edit, the same in check, translate and apply; a directory
 // the reply empties may become a file.
 func TestFileAndDirectoryOfOneName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, reply, say string }{
 		{"apply-patch, directory first", applyPatchReply("*** Add File: n/x\n+x\n*** Add File: n\n+y\n"), `edit 2 (create n, reply line 6)`},
 		{"apply-patch, file first", applyPatchReply("*** Add File: n\n+y\n*** Add File: n/x\n+x\n"), `edit 2 (create n/x, reply line 6)`},

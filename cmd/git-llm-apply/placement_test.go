@@ -29,6 +29,7 @@ func calcReturn(k int) int { return 5*(k-80) + 3 }
 // the edit was meant for (before, the edit was dropped and the reply
 // reported done).
 func TestResultElsewhereIsNotAlreadyApplied(t *testing.T) {
+	t.Parallel()
 	replies := map[string]string{
 		"diff":        "Fix f89.\n\n" + block("calc.py", "    return y - 89\n", "    return y + 90\n"),
 		"udiff":       "Fix f89.\n\n```diff\n--- a/calc.py\n+++ b/calc.py\n@@\n-    return y - 89\n+    return y + 90\n```\n",
@@ -89,6 +90,7 @@ func TestResultElsewhereIsNotAlreadyApplied(t *testing.T) {
 // it recorded finds every edit done where it was meant, in files whose
 // other lines look like the edited ones.
 func TestRerunOnOwnBranchIsAlreadyApplied(t *testing.T) {
+	t.Parallel()
 	rows := ""
 	for i := 1; i <= 30; i++ {
 		rows += fmt.Sprintf("row %d\n", i)
@@ -128,6 +130,7 @@ func TestRerunOnOwnBranchIsAlreadyApplied(t *testing.T) {
 // lines), and runs again as already applied; one whose @@ line puts it
 // elsewhere fails.
 func TestPureAdditionHunks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, reply, want string
 		code                    int
@@ -182,6 +185,7 @@ func TestPureAdditionHunks(t *testing.T) {
 // TestHunksSharingAContextLine: two hunks of one diff whose context
 // meets on one unchanged line apply, the second after the first.
 func TestHunksSharingAContextLine(t *testing.T) {
+	t.Parallel()
 	file := "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
 	hunks := "@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n@@ -3,3 +3,3 @@\n three\n-four\n+4\n five\n"
 	replies := map[string]string{

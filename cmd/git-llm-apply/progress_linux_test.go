@@ -58,6 +58,7 @@ func progressOf(t *testing.T, out, title string, total string) (drawn []string, 
 // A run of many replies on a terminal shows its progress on one line
 // rewritten in place, and keeps its last line before the report.
 func TestProgressOnATerminal(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	dir := batchReplies(t, 12)
 	got, res := ttyRun(t, r, []string{"stderr"}, nil, nil, "apply", "-b", "batch", dir)
@@ -92,6 +93,7 @@ func TestProgressOnATerminal(t *testing.T) {
 // none either. --progress shows it anywhere, the last of the two flags
 // winning.
 func TestProgressWhereShown(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	many := batchReplies(t, 12)
 	few := batchReplies(t, 2)
@@ -132,6 +134,7 @@ func TestProgressWhereShown(t *testing.T) {
 // SIGINT while the progress line shows: the line is cleared before the
 // report, not left for the report to write over.
 func TestProgressInterrupted(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	dir := batchReplies(t, 500)
 	sent := false

@@ -10,6 +10,7 @@ import (
 // nothing on standard error, and one that fails prints only what
 // failed.
 func TestQuietPrintsOnlyErrors(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	tmp := t.TempDir()
 	shell := "\nThen run:\n\n```sh\nmake test\n```\n"

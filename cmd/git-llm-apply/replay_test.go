@@ -106,6 +106,7 @@ func checkCommits(t *testing.T, r *repo, branch string, want []string) {
 // A directory of replies is a session whose turns are its files; a
 // reply with no edit is a turn without edits, listed only with -v.
 func TestReplayDirectory(t *testing.T) {
+	t.Parallel()
 	r := replayRepo(t, false)
 	before := r.snapshot()
 	res := r.run("replay", "-v", fixture(t, "replies"))
@@ -133,6 +134,7 @@ func TestReplayDirectory(t *testing.T) {
 // Several SESSIONs go onto one branch, in order; -b appends to an
 // existing branch as apply does.
 func TestReplaySeveralSessions(t *testing.T) {
+	t.Parallel()
 	r := replayRepo(t, false)
 	more := filepath.Join(t.TempDir(), "more")
 	os.Mkdir(more, 0o755)
@@ -148,6 +150,7 @@ func TestReplaySeveralSessions(t *testing.T) {
 // A turn that fails stops the replay there with exit 1: the turns
 // before it stay recorded, the report names the turn; --partial goes on.
 func TestReplayDirectoryStopsAtAFailingTurn(t *testing.T) {
+	t.Parallel()
 	r := replayRepo(t, true)
 	before := r.snapshot()
 	res := r.run("replay", fixture(t, "replies"))
@@ -173,6 +176,7 @@ func TestReplayDirectoryStopsAtAFailingTurn(t *testing.T) {
 // A SESSION that is no session log is bad input, found before anything
 // is recorded, even after a good one.
 func TestReplayNotASessionLog(t *testing.T) {
+	t.Parallel()
 	r := replayRepo(t, false)
 	before := r.snapshot()
 	for _, args := range [][]string{
@@ -196,6 +200,7 @@ func TestReplayNotASessionLog(t *testing.T) {
 // The session logs of each agent, replayed (these need the session
 // package's readers).
 func TestReplaySessionLogs(t *testing.T) {
+	t.Parallel()
 	for _, log := range []string{"claude.jsonl", "codex.jsonl", "aider.md", "gemini.jsonl"} {
 		t.Run(log, func(t *testing.T) {
 			want := []string{"Make b upper case.|" + log + "#1", "Make c upper case.|" + log + "#3", "Add notes.md saying hello.|" + log + "#4"}

@@ -17,6 +17,7 @@ import (
 // the edits the session saw fail for the report; a turn whose reply
 // holds no edit is one to skip.
 func TestReplayTurnInput(t *testing.T) {
+	t.Parallel()
 	src := &replaySource{name: "logs/s.jsonl", label: "s.jsonl"}
 	reply := &translate.Reply{Format: "tool-calls", Ops: []translate.Operation{{Kind: translate.Create, Path: "a"}}}
 	tests := []struct {

@@ -58,6 +58,7 @@ func tripwires(t *testing.T, r *repo) (marker string, env []string) {
 }
 
 func TestNoRepositoryCodeRuns(t *testing.T) {
+	t.Parallel()
 	setups := map[string]func(r *repo){
 		"split index": func(r *repo) { r.git("update-index", "--split-index") },
 		"sparse index": func(r *repo) {
@@ -112,6 +113,7 @@ func TestNoRepositoryCodeRuns(t *testing.T) {
 // transport the repository configures: here the remote's upload-pack);
 // the error gives the command that fetches it, after which apply works.
 func TestPartialCloneNotFetched(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	c := partialClone(t, r)
 	marker := filepath.Join(t.TempDir(), "fetched")

@@ -14,6 +14,7 @@ import (
 // files and conversations applied turn by turn.
 
 func TestWorktreeIsAddedOnTheNewBranch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "run.sh*": "#!/bin/sh\necho hi\n"})
 	before := r.snapshot()
 	wt := filepath.Join(t.TempDir(), "review")
@@ -50,6 +51,7 @@ func TestWorktreeIsAddedOnTheNewBranch(t *testing.T) {
 }
 
 func TestWorktreePathNotEmptyRecordsNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	wt := t.TempDir()
 	os.WriteFile(filepath.Join(wt, "keep.txt"), []byte("mine\n"), 0o644)
@@ -69,6 +71,7 @@ func TestWorktreePathNotEmptyRecordsNothing(t *testing.T) {
 // A branch checked out in a linked worktree: the next turn's commit is
 // recorded, and the worktree follows only when it is clean.
 func TestWorktreeFollowsTheBranchWhenClean(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "notes.txt": "notes\n"})
 	wt := filepath.Join(t.TempDir(), "review")
 	r1 := r.reply("r1.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
@@ -125,6 +128,7 @@ func TestWorktreeFollowsTheBranchWhenClean(t *testing.T) {
 }
 
 func TestRefusesTheCurrentCheckoutsBranch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	reply := r.reply("r1.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
@@ -138,6 +142,7 @@ func TestRefusesTheCurrentCheckoutsBranch(t *testing.T) {
 // A conversation applied turn by turn gives the same commits as the
 // same replies applied at once from a directory.
 func TestConversationTurnByTurnEqualsAllAtOnce(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	dir := t.TempDir()
 	turns := []string{
@@ -165,6 +170,7 @@ func TestConversationTurnByTurnEqualsAllAtOnce(t *testing.T) {
 }
 
 func TestDefaultBranchIsMadeUnique(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	reply := r.reply("r1.md", "Import sys.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
 	for i := 0; i < 2; i++ {
@@ -181,6 +187,7 @@ func TestDefaultBranchIsMadeUnique(t *testing.T) {
 // the branch's trees and messages exactly, and git apply --check takes
 // each file.
 func TestApplyPatchFilesReplayWithGitAm(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "run.sh*": "#!/bin/sh\necho hi\n", "old.txt": "old\n"})
 	out := filepath.Join(t.TempDir(), "patches")
 	r1 := r.reply("r1.md", "Import sys first.\n\nA body line.\n\n"+block("src/app.py", "import os\n", "import os\nimport sys\n"))
@@ -223,6 +230,7 @@ func TestApplyPatchFilesReplayWithGitAm(t *testing.T) {
 
 // translate -o writes the same series without recording anything.
 func TestTranslatePatchFiles(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	before := r.snapshot()
 	out := t.TempDir()
@@ -273,6 +281,7 @@ func (r *repo) gitMayFail(args ...string) (string, error) {
 // --onto starts a new branch at another revision, and the edits resolve
 // against the index still: the commit's parent is REV.
 func TestOntoStartsTheNewBranchThere(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy})
 	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
 	r.write("other.txt", "other\n")
@@ -297,6 +306,7 @@ func TestOntoStartsTheNewBranchThere(t *testing.T) {
 // TestReviewHintRuns: the "Review with" command works as printed, in a
 // repository with commits and in one without any.
 func TestReviewHintRuns(t *testing.T) {
+	t.Parallel()
 	unborn := &repo{t: t, dir: t.TempDir()}
 	unborn.git("init", "-q", "-b", "main")
 	unborn.write("a.txt", "a\n")
@@ -325,6 +335,7 @@ func TestReviewHintRuns(t *testing.T) {
 // that pasted they name the branch and run nothing else. Before,
 // "git switch x;false" switched and then ran false.
 func TestHintsQuoteBranchNames(t *testing.T) {
+	t.Parallel()
 	for _, branch := range []string{"x;false", "a$HOME", "it's"} {
 		r := newRepo(t, map[string]string{"a.txt": "a\n"})
 		res := r.run("apply", "-b", branch, r.reply("r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n")))

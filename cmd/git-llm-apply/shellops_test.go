@@ -8,6 +8,7 @@ import (
 // Shell blocks are suggestions; with --shell-ops their file commands
 // become operations of the reply, checked like every other path.
 func TestShellOps(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "old.txt": "old\n", "lib/util.py": "x = 1\n", "keep.txt": "keep\n"})
 	before := r.snapshot()
 	text := "Tidy up.\n\n```bash\ngit rm old.txt\ngit mv lib/util.py lib/helpers.py\npython -m pytest\n```\n\n" +

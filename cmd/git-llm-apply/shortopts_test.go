@@ -7,6 +7,7 @@ import (
 )
 
 func TestSplitShortOptions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"check -qv r.md", "check -q -v r.md"},
 		{"apply -bNAME r.md", "apply -b NAME r.md"},
@@ -38,6 +39,7 @@ func TestSplitShortOptions(t *testing.T) {
 
 // Short flags bundle as in git: -qv, -bNAME, -qb NAME.
 func TestBundledShortFlags(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	before := r.snapshot()
 	reply := r.reply("r.md", block("a.txt", "a\n", "b\n"))

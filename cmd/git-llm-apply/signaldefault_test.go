@@ -15,6 +15,7 @@ import (
 // when nothing listens. Only the stretch where engine.Run works takes
 // it as an interrupt (the TestInterrupted tests).
 func TestSignalOutsideTheRunKills(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			r := newRepo(t, map[string]string{"a.txt": "a\n"})

@@ -12,6 +12,7 @@ import (
 // chain, an empty one changes nothing, absolute paths and "-" stay what
 // they are, and the report names paths as they were typed.
 func TestStartDirIsWhereRelativePathsStart(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
 	top := filepath.Dir(r.dir) // the test's own temporary directory
 	r.write("sub/r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n"))
@@ -82,6 +83,7 @@ func TestStartDirIsWhereRelativePathsStart(t *testing.T) {
 // a directory stops the run"); before, version, man, completion,
 // formats and prompt ignored it and exited 0.
 func TestStartDirMissingStopsEveryCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := &repo{t: t, dir: dir}
 	for _, args := range [][]string{
@@ -100,6 +102,7 @@ func TestStartDirMissingStopsEveryCommand(t *testing.T) {
 // starts afresh, and with neither base nor -C the process's own
 // working directory ("") is meant.
 func TestStartDirChainsFromTheStartDirectory(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		base    string
 		cs      []string
@@ -127,6 +130,7 @@ func TestStartDirChainsFromTheStartDirectory(t *testing.T) {
 // from the process's working directory, and the report names them as
 // given.
 func TestRunReadsRelativePathsFromDir(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
 	r.write("sub/r.md", "Change a.\n\n"+block("a.txt", "a\n", "A\n"))
 	r.write("sub/replies/1.md", "Change b.\n\n"+block("sub/b.txt", "b\n", "B\n"))

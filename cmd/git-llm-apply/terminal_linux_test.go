@@ -37,6 +37,7 @@ func openPTY(t *testing.T) (*os.File, string) {
 // in the report, coloured or not (our own colour
 // sequences aside).
 func TestTranslateDiffEscapedOnATerminal(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"notes.txt": "one\n"})
 	reply := r.reply("r.md", "Tidy.\n\n"+block("notes.txt", "one\n", "one\x1b[2J\x07\n"))
 	master, name := openPTY(t)

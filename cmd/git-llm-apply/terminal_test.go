@@ -7,6 +7,7 @@ import (
 )
 
 func TestTermText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain\ttext\nnext line":      "plain\ttext\nnext line",
 		"\x1b[2J\x07\r\x00\x7f":       `\x1b[2J\x07\x0d\x00\x7f`,
@@ -25,6 +26,7 @@ func TestTermText(t *testing.T) {
 }
 
 func TestDisplayPath(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"src/app.py":   "src/app.py",
 		"dir/é.txt":    "dir/é.txt",
@@ -40,6 +42,7 @@ func TestDisplayPath(t *testing.T) {
 }
 
 func TestJSONSafe(t *testing.T) {
+	t.Parallel()
 	in := map[string]string{"d": "csi\u009b del\x7f esc\x1b é"}
 	b, err := json.Marshal(in)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 // Tool-call replies through check and apply, against real git: the
 // exit status and what the report says, and the checkout untouched.
 func TestToolCallReplies(t *testing.T) {
+	t.Parallel()
 	edit := func(extra, path, old, repl string) string {
 		return `{` + extra + `"name":"Edit","input":{"file_path":"` + path + `","old_string":"` + old + `","new_string":"` + repl + `"}}`
 	}
@@ -83,6 +84,7 @@ func TestToolCallReplies(t *testing.T) {
 // of it (Claude Code applies a MultiEdit all or none), and an edit that
 // needed it fails too; the other calls are recorded.
 func TestApplyPartialKeepsToolCallsWhole(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "one\ntwo\n", "b.txt": "bee\n"})
 	before := r.snapshot()
 	reply := r.reply("calls.json", `[
@@ -112,6 +114,7 @@ func TestApplyPartialKeepsToolCallsWhole(t *testing.T) {
 // --partial it stops there, naming the turn and its log line, and the
 // report counts log lines.
 func TestReplayPartialMultiEdit(t *testing.T) {
+	t.Parallel()
 	line := func(typ, content string) string {
 		return `{"type":"` + typ + `","cwd":"/home/dev/proj","sessionId":"s1","message":{"role":"` + typ + `","content":` + content + `}}`
 	}

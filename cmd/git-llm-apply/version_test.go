@@ -10,6 +10,7 @@ import (
 )
 
 func TestDescribeBuild(t *testing.T) {
+	t.Parallel()
 	stamp := func(version string, settings ...string) *debug.BuildInfo {
 		info := &debug.BuildInfo{Main: debug.Module{Path: "github.com/git-llm-apply/git-llm-apply", Version: version}}
 		for i := 0; i+1 < len(settings); i += 2 {
@@ -50,8 +51,13 @@ func TestDescribeBuild(t *testing.T) {
 // write no VCS stamp (GOFLAGS=-buildvcs=false, or a linked worktree,
 // which go does not stamp); so the test also builds one from a clone of
 // this checkout with -buildvcs=true and checks that it names the
-// clone's commit and date, and -dirty once a file changed.
+// clone's commit and date, and -dirty once a file changed. Those builds
+// take binary's flags (no -trimpath, which would compile the standard
+// library again, minutes on a busy machine), so they share its build
+// cache: only this module's packages compile, once, and the dirty
+// build only links again.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	// The built binary's: the build information is its process's.
 	flag, cmd := r.runBinary("--version"), r.runBinary("version")
@@ -83,7 +89,7 @@ func TestVersion(t *testing.T) {
 	head, date := gitIn("rev-parse", "HEAD"), gitIn("log", "-1", "--format=%cd", "--date=iso-strict-local")
 	build := func() string {
 		bin := filepath.Join(t.TempDir(), "git-llm-apply")
-		b := exec.Command("go", "build", "-trimpath", "-buildvcs=true", "-o", bin, "./cmd/git-llm-apply")
+		b := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/git-llm-apply")
 		b.Dir = clone
 		b.Env = append(os.Environ(), "GOFLAGS=-buildvcs=true", "TZ=UTC")
 		if out, err := b.CombinedOutput(); err != nil {

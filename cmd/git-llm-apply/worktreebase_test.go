@@ -13,6 +13,7 @@ import (
 // before the edit, so the commit holds LF lines, the blob git add of the
 // edited file would make, and a checkout of the branch shows no change.
 func TestWorktreeBaseCleanConversion(t *testing.T) {
+	t.Parallel()
 	const body = "one\ntwo\nthree\n"
 	tests := []struct {
 		name   string
@@ -131,6 +132,7 @@ func gitAddStores(r *repo, path, content string) string {
 // and the attribute, and the filter does not run; an edit of another
 // path records.
 func TestWorktreeBaseRefusesFilter(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.dat": "one\ntwo\n", "b.txt": "one\ntwo\n", ".gitattributes": "*.dat filter=secret\n"})
 	marker := filepath.Join(t.TempDir(), "ran")
 	script := filepath.Join(t.TempDir(), "clean")

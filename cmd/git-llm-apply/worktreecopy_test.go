@@ -16,6 +16,7 @@ import (
 // staged line applies to the staged content, one of the working tree's
 // line fails, and neither touches the checkout.
 func TestStagedNotWorkingTreeCopy(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 0; b.Len() < 200<<10; i++ {
 		fmt.Fprintf(&b, "    total += weight(%d)  # row %06d\n", i, i)

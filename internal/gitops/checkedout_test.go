@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,7 +80,7 @@ func TestReadCheckedOut(t *testing.T) {
 			fails    bool
 		}{name: "a FIFO", content: staged, worktree: func(tr *testRepo, full string) {
 			os.Remove(full)
-			if err := syscall.Mkfifo(full, 0o644); err != nil {
+			if err := mkfifo(full); err != nil {
 				t.Fatal(err)
 			}
 		}})

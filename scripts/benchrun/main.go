@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -235,11 +234,7 @@ func rssChild() {
 	if err := cmd.Run(); err != nil {
 		fail("%s: %v", os.Args[1], err)
 	}
-	var kb int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		kb = ru.Maxrss
-	}
-	fmt.Println(kb)
+	fmt.Println(peakKB(cmd.ProcessState))
 }
 
 func check(err error) {
