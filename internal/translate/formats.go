@@ -43,6 +43,8 @@ func Formats() []Format {
 			Seed: "beyond the seeds: unified diffs as models write them", detect: udiffAt, read: readUdiff},
 		{Name: FormatToolCalls, Markers: "JSON tool calls (Edit, MultiEdit, Write, str_replace_based_edit_tool, replace, write_file, apply_patch): a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts, or a ```json fence of them",
 			Seed: "beyond the seeds: Claude Code's Edit/MultiEdit/Write; Anthropic's text editor tool (anthropic-quickstarts computer_use_demo/tools/edit.py); Gemini CLI packages/core/src/tools/edit.ts and write-file.ts; OpenHands codeact_agent/tools/str_replace_editor.py; Codex apply_patch", detect: toolCallsAt, read: readToolCalls},
+		{Name: FormatLazy, Markers: "a file name, then a fence holding only the changed parts of the file, a marker comment (// ... existing code ...) for every unchanged span; in tool-calls, edit_file (target_file or target_filepath or path, instructions, code_edit); never detected: under auto a whole-file fence holding markers is merged as one",
+			Seed: "beyond the seeds: Cursor's and Windsurf's edit_file tool, Morph's edit_file (docs.morphllm.com: target_filepath, instructions, code_edit), Continue's apply (core/edit/lazy/), Cline's fast apply", detect: neverDetected, read: readLazy},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
 			Seed: "beyond the seeds: whole-file replies", detect: wholeAt, read: readWhole},
 	}
