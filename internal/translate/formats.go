@@ -390,6 +390,16 @@ func normalize(r *Reply) {
 		r.Ops = append(r.Ops, Operation{Kind: Invalid, Path: f.Path, Line: f.Line, Comment: f.Msg})
 	}
 	r.Failed = nil
+	if r.Description == "" && blank(r.Prose) {
+		// edit_file's instructions say what the edit does, when the
+		// reply says nothing else.
+		for _, op := range r.Ops {
+			if op.Kind == Lazy && op.Comment != "" {
+				r.Description = op.Comment
+				break
+			}
+		}
+	}
 	for i := range r.Ops {
 		if r.Ops[i].Format == "" {
 			r.Ops[i].Format = r.Format

@@ -88,7 +88,7 @@ func readCall(name string, input []byte, root string, line int) callResult {
 		if err != nil {
 			return callResult{err: err, known: isEditTool(tool)}
 		}
-		c.path, _ = a.anyString("file_path", "filePath", "path")
+		c.path, _ = a.anyString("file_path", "filePath", "path", "target_file", "target_filepath")
 		switch tool {
 		case "edit":
 			c.ops, c.err = editCall(a)
@@ -100,6 +100,8 @@ func readCall(name string, input []byte, root string, line int) callResult {
 			c.ops, c.err = geminiReplaceCall(a)
 		case "str_replace_based_edit_tool", "str_replace_editor", "text_editor":
 			c.ops, c.err = textEditorCall(a)
+		case "edit_file":
+			c.ops, c.err = editFileCall(a) // toolcall_lazy.go
 		case "notebookedit":
 			c.err = errors.New("NotebookEdit changes cells of a Jupyter notebook, which this reader does not apply: edit the notebook's JSON with Edit instead")
 		default:
@@ -126,7 +128,7 @@ func readCall(name string, input []byte, root string, line int) callResult {
 func isEditTool(tool string) bool {
 	switch tool {
 	case "edit", "multiedit", "write", "write_file", "replace", "str_replace_based_edit_tool",
-		"str_replace_editor", "text_editor", "notebookedit", "apply_patch", "applypatch":
+		"str_replace_editor", "text_editor", "notebookedit", "apply_patch", "applypatch", "edit_file":
 		return true
 	}
 	return false
