@@ -91,7 +91,7 @@ comp __git_wrap_git_llm_apply "git-llm-apply apply --format u"
 	}
 	want := `git llm-apply ap => apply 
 git llm-apply apply --fo => --format 
-git llm-apply apply --format  => auto  diff  diff-fenced  fiup  chunk  edit-v2  udiffx  apply-patch  cline  roo  udiff  tool-calls  whole 
+git llm-apply apply --format  => auto  diff  diff-fenced  fiup  chunk  edit-v2  udiffx  apply-patch  cline  roo  udiff  tool-calls  lazy  whole 
 git llm-apply apply -b  => feature  fix-parser  main 
 git llm-apply apply --base f => feature  fix-parser 
 git llm-apply hook  => install  run 

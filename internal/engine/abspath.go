@@ -301,7 +301,8 @@ func topOf(clean, t string) string {
 // findsText reports whether op must find text of its file to apply,
 // which shows that the file is the one the agent meant.
 func findsText(op *translate.Operation) bool {
-	return op.Kind == translate.Replace && op.OldText != "" || op.Kind == translate.Edit && len(op.Old)+len(op.Before)+len(op.After) > 0
+	return op.Kind == translate.Replace && op.OldText != "" || op.Kind == translate.Edit && len(op.Old)+len(op.Before)+len(op.After) > 0 ||
+		op.Kind == translate.Lazy
 }
 
 // relativeName is name, a path op gives, made relative to the

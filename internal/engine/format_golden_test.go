@@ -16,7 +16,7 @@ import (
 
 // goldenFormats are the formats with golden cases, the files
 // testdata/<format>/<case>.txtar (laid out as package golden says).
-var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "tool-calls", "whole", "cline", "roo"}
+var goldenFormats = []string{"diff", "diff-fenced", "fiup", "chunk", "edit-v2", "udiffx", "apply-patch", "udiff", "tool-calls", "whole", "cline", "roo", "lazy"}
 
 // formatCases are the golden case files of format, under the project's
 // testdata/ (whose replies the translate tests read too).
@@ -55,7 +55,11 @@ func TestPromptExamples(t *testing.T) {
 			t.Errorf("%s: the reply of prompt-example.txtar is not the prompt's example (%v)", format, err)
 			continue
 		}
-		results, err := Run(context.Background(), []Input{{Source: "example", Text: example}}, fromGolden(c.In), nil, RunOptions{Format: "auto"})
+		opts := RunOptions{Format: "auto"}
+		if format == translate.FormatLazy {
+			opts.Format = format // never detected: the prompt's reader names it
+		}
+		results, err := Run(context.Background(), []Input{{Source: "example", Text: example}}, fromGolden(c.In), nil, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +246,11 @@ func TestReadmeExamples(t *testing.T) {
 			t.Errorf("%s: status %s, err %v, changes %d", format, r.Status, r.Err, len(r.Changes))
 		}
 		auto, _ := Run(context.Background(), []Input{{Source: "README", Text: reply + "\n"}}, src, nil, RunOptions{Format: "auto"})
-		if got := auto[0].Format; got != format {
+		want := format
+		if format == translate.FormatLazy {
+			want = translate.FormatWhole // never detected; a fence without markers is a whole file
+		}
+		if got := auto[0].Format; got != want {
 			t.Errorf("%s: auto-detected as %q", format, got)
 		}
 	}

@@ -70,7 +70,7 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		// Only an edit of a file's lines may find its file by suffix:
 		// a create, delete or move by a short name would touch a file
 		// the reply never named.
-		lines := op.Kind == translate.Edit || op.Kind == translate.Insert ||
+		lines := op.Kind == translate.Edit || op.Kind == translate.Insert || op.Kind == translate.Lazy ||
 			op.Kind == translate.Replace && op.OldText != ""
 		p, note, err := r.resolvePath(op.Path, lines)
 		if err != nil {
@@ -113,16 +113,19 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 			}
 		case translate.Chmod:
 			r.chmod(o, f)
-		case translate.Replace, translate.Insert:
+		case translate.Replace, translate.Insert, translate.Lazy:
 			if target == f {
 				// Text edits apply at once, to the file as the edits
 				// before them left it.
 				r.applyPlans(target, plans)
 				plans, target = nil, nil
 			}
-			if op.Kind == translate.Replace {
+			switch op.Kind {
+			case translate.Replace:
 				r.replaceText(o, f)
-			} else {
+			case translate.Lazy:
+				r.lazyEdit(o, f)
+			default:
 				r.insertLines(o, f)
 			}
 		}
@@ -215,6 +218,9 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		o.Status, o.Start, o.End = Applied, n+1, n
 	case op.Overwrite:
 		if i := elisionIn(f.path, nil, lineContents(f.d, 0, n), op.New); i >= 0 {
+			if op.Format == translate.FormatWhole && r.opts.Detected && r.lazyWhole(o, f) {
+				return // merged as a lazy edit (SPEC section 5)
+			}
 			r.fail(o, ErrElided, "line %d of the new content (reply line %d) is the placeholder %q where %s has code; write the whole file out, or edit only the lines that change",
 				i+1, op.Line+1+i, strings.TrimSpace(op.New[i]), f.path)
 			return

@@ -73,6 +73,8 @@ var formatTop = map[string]Rung{
 	"apply-patch": RungTypography,
 	"chunk":       RungComments,
 	"whole":       RungExact,
+	// A lazy edit's segments climb to indentation (SPEC section 5).
+	"lazy": RungIndent,
 	// Cline tries exact, then every line trimmed (diff.ts,
 	// lineTrimmedFallbackMatch); its block-anchor fallback, which
 	// replaces middle lines it never compared, has no rung.

@@ -253,7 +253,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	if err := enter(PhaseResolve); err != nil {
 		return nil, err
 	}
-	ropts := Options{Format: reply.Format, Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
+	ropts := Options{Format: reply.Format, Detected: opts.Format == "" || opts.Format == "auto", Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
 	result, err := ResolveContext(ctx, cur, reply.Ops, ropts)
 	if err != nil {
 		return res, err

@@ -27,6 +27,9 @@ type Options struct {
 	// Format is the reply's format; it sets the default top rung.
 	Format string
 	Fuzz   Fuzz
+	// Detected says the reply's format was detected (auto): a whole
+	// file holding elision markers is then tried as a lazy edit.
+	Detected bool
 	// Limits refuses files over its FileSize and LineLength.
 	Limits Limits
 	// WholeCalls keeps or drops the operations of one tool call

@@ -69,7 +69,7 @@ func checkReplyUntouched(t *testing.T, reply string, src memSource, opts RunOpti
 		}
 		return
 	}
-	prev, violations, err := replayUntouched(src, parsed.Ops, Options{Format: parsed.Format, Fuzz: opts.Fuzz})
+	prev, violations, err := replayUntouched(src, parsed.Ops, Options{Format: parsed.Format, Fuzz: opts.Fuzz, Detected: opts.Format == "" || opts.Format == "auto"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func untouchedViolations(prev, next memSource, outs []Outcome) []string {
 		switch o.Op.Kind {
 		case translate.Rename:
 			from[o.Op.NewPath] = o.Path
-		case translate.Edit, translate.Create, translate.Replace, translate.Insert:
+		case translate.Edit, translate.Create, translate.Replace, translate.Insert, translate.Lazy:
 			for k := range touched {
 				trailFirst, exact := k%2 == 1, k >= 2
 				touched[k][o.Path] = append(touched[k][o.Path], outcomeRange(o, prev[o.Path].data, trailFirst, exact))

@@ -46,6 +46,8 @@ func Formats() []Format {
 				"Gemini CLI: google-gemini/gemini-cli, packages/core/src/tools/edit.ts and write-file.ts; OpenHands: OpenHands/OpenHands, openhands/agenthub/codeact_agent/tools/str_replace_editor.py; " +
 				"Codex: openai/codex, apply_patch; Cline: cline/cline, src/core/prompts/system-prompt/tools/replace_in_file.ts and write_to_file.ts; " +
 				"Roo Code: RooCodeInc/Roo-Code, src/core/prompts/tools/native-tools/; docs/agents.md", detect: toolCallsAt, read: readToolCalls},
+		{Name: FormatLazy, Markers: "a file name, then a fence holding only the changed parts of the file, a marker comment (// ... existing code ...) for every unchanged span; in tool-calls, edit_file (target_file or target_filepath or path, instructions, code_edit); never detected: under auto a whole-file fence holding markers is merged as one",
+			Seed: "Cursor's, Windsurf's and Morph's edit_file (target_file or target_filepath, instructions, code_edit); Continue's apply: continuedev/continue, core/edit/lazy/; docs/formats.md#lazy", detect: neverDetected, read: readLazy},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
 			Seed: "aider's whole format: Aider-AI/aider, aider/coders/wholefile_prompts.py; docs/formats.md#whole", detect: wholeAt, read: readWhole},
 	}
@@ -401,6 +403,16 @@ func normalize(r *Reply) {
 		r.Ops = append(r.Ops, Operation{Kind: Invalid, Path: f.Path, Line: f.Line, Comment: f.Msg})
 	}
 	r.Failed = nil
+	if r.Description == "" && blank(r.Prose) {
+		// edit_file's instructions say what the edit does, when the
+		// reply says nothing else.
+		for _, op := range r.Ops {
+			if op.Kind == Lazy && op.Comment != "" {
+				r.Description = op.Comment
+				break
+			}
+		}
+	}
 	for i := range r.Ops {
 		if r.Ops[i].Format == "" {
 			r.Ops[i].Format = r.Format

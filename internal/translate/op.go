@@ -34,6 +34,11 @@ const (
 	// Insert puts the lines of New after line InsertAfter of the file
 	// (0: at the top), by number: the text editor's insert command.
 	Insert
+	// Lazy merges New, the changed parts of a file with marker lines
+	// ("// ... existing code ...", see IsLazyMarker) standing for every
+	// unchanged span, into the file at Path (SPEC section 5): the
+	// edit_file tools of IDE agents and the lazy format.
+	Lazy
 )
 
 func (k Kind) String() string {
@@ -54,6 +59,8 @@ func (k Kind) String() string {
 		return "replace"
 	case Insert:
 		return "insert"
+	case Lazy:
+		return "lazy"
 	}
 	return "unknown"
 }

@@ -10,7 +10,7 @@ import (
 // IsPlaceholder reports whether line is an elision placeholder: what a
 // model writes instead of code it did not want to repeat. That is a
 // bare ellipsis ("...", "…"), or a comment ("//", "///", "//!", "#",
-// "/*", "{/*", "*", "<!--", "--", ";") whose text is one of:
+// "/*", "{/*", "*", "<!--", "--", ";", "%") whose text is one of:
 //
 //   - only an ellipsis: "// ...", "/* … */", "// [...]";
 //   - a short text (at most eight words) wrapped in ellipses:
@@ -60,6 +60,16 @@ func IsElision(line string) bool {
 	opener, body := splitComment(t)
 	return opener != "" && saysKept(body)
 }
+
+// IsLazyMarker reports whether line is a marker of a lazy edit (SPEC
+// section 5): a line that is only a comment, in any common comment
+// syntax ("//", "#", "--", "/* */", "<!-- -->", ";", "%"), or a bare
+// ellipsis, whose words say that code is kept: "// ... existing code
+// ...", "# ... rest of the code ...", "// ... keep existing ...". It is
+// IsElision: the one definition of such words, which the elision
+// check and the lazy merge share. JSON has no comments, but models
+// write "// ... existing code ..." in it all the same, and it counts.
+func IsLazyMarker(line string) bool { return IsElision(line) }
 
 // maxKeptWords bounds the words of a comment IsElision reads: an
 // elision is short, a longer comment is a sentence.
@@ -174,7 +184,7 @@ func commentOpener(t string) string {
 		return "<!--"
 	case strings.HasPrefix(t, "--"):
 		return "--"
-	case t[0] == '#' || t[0] == ';' || t[0] == '*':
+	case t[0] == '#' || t[0] == ';' || t[0] == '*' || t[0] == '%':
 		return t[:1]
 	}
 	return ""

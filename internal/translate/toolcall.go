@@ -128,7 +128,7 @@ func readCall(name string, input []byte, root string, line int) callResult {
 		if err != nil {
 			return callResult{err: err, known: true}
 		}
-		c.path, _ = a.anyString("file_path", "filePath", "absolutePath", "path")
+		c.path, _ = a.anyString("file_path", "filePath", "absolutePath", "path", "target_file", "target_filepath")
 		switch tool {
 		case "edit", "search_replace":
 			c.ops, c.err = editCall(a)
@@ -136,7 +136,17 @@ func readCall(name string, input []byte, root string, line int) callResult {
 			c.ops, c.err = multiEditCall(a)
 		case "write", "write_file":
 			c.ops, c.err = writeCall(a)
-		case "replace", "edit_file":
+		case "edit_file":
+			// Two tools share the name: Cursor's, Windsurf's and Morph's
+			// lazy edit (code_edit with "... existing code ..." markers,
+			// toolcall_lazy.go) and Roo Code's, read as Gemini CLI's
+			// replace (old_string, new_string).
+			if _, lazy := a["code_edit"]; lazy {
+				c.ops, c.err = editFileCall(a)
+			} else {
+				c.ops, c.err = geminiReplaceCall(a)
+			}
+		case "replace":
 			c.ops, c.err = geminiReplaceCall(a)
 		case "str_replace_based_edit_tool", "str_replace_editor", "text_editor":
 			c.ops, c.err = textEditorCall(a)

@@ -208,7 +208,7 @@ func TestUnreadCalls(t *testing.T) {
 			`error: tool-calls: reply line 1: the call str_edit {"path", "old_str", "new_str"} looks like an edit, but str_edit is no tool this reader knows, so nothing of it can be applied; nothing of the reply is applied (--partial skips such calls and applies the rest)`},
 		{"alone, partial", unknown, true,
 			`1 warning: skipped (--partial): the call str_edit {"path", "old_str", "new_str"} looks like an edit, but str_edit is no tool this reader knows, so nothing of it can be applied` + "\n" +
-				`error: translate: no edit found in the reply: the reply's tool calls (str_edit) edit no file`},
+				`error: no edit found in the reply: the reply's tool calls (str_edit) edit no file`},
 		{"two, the first named", unknown + "\n" + strings.Replace(unknown, "str_edit", "fs_write", 2), false,
 			`error: tool-calls: reply line 1: the call str_edit {"path", "old_str", "new_str"} looks like an edit, but str_edit is no tool this reader knows, so nothing of it can be applied (and 1 more such calls); nothing of the reply is applied (--partial skips such calls and applies the rest)`},
 		{"an edit tool not read, by name", edit + "\n" + `{"name": "insert_content", "input": {"path": "a.py", "line": 0, "content": "z"}}`, false,
