@@ -241,8 +241,11 @@ func TestMarkersNeverWrittenOrDropped(t *testing.T) {
 		{"udiffx directive after the envelope", "Two changes.\n\n<FILE_CHANGES>\n<FILE_PATCH file_path=\"notes.md\">\n@@\n-End.\n+The end.\n</FILE_PATCH>\n</FILE_CHANGES>\n" +
 			"<FILE_PATCH file_path=\"app.py\">\n@@\n-    return 1\n+    return 2\n</FILE_PATCH>\n",
 			`reply line 10`},
-		{"SEARCH/REPLACE block without its SEARCH marker", "Two changes.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\nThe end.\n>>>>>>> REPLACE\n```\n\n" +
-			"app.py\n```\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n",
+		// A block whose fence opens straight into its SEARCH text under
+		// its file name is read, with a warning (SPEC section 4); one
+		// in prose has no such bound and still fails.
+		{"SEARCH/REPLACE block without its SEARCH marker, in prose", "Two changes.\n\nnotes.md\n```\n<<<<<<< SEARCH\nEnd.\n=======\nThe end.\n>>>>>>> REPLACE\n```\n\n" +
+			"Then in app.py:\n\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n",
 			`reply line 17`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
