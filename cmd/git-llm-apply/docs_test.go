@@ -2,18 +2,20 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
 // Every flag of apply, translate and check has its row in the README's
 // flag table, so that a new flag cannot go undocumented.
 func TestReadmeListsEveryFlag(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/usage.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 // among them, so that the description cannot fall behind the code.
 func TestReadmeDescribesEveryJSONField(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/usage.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +90,49 @@ func TestReadmeDescribesEveryJSONField(t *testing.T) {
 	for _, top := range []string{"replies", "ok", "interrupted", "cut", "unread", "error"} {
 		if !strings.Contains(doc, `"`+top+`"`) {
 			t.Errorf("README's --json document does not name %q", top)
+		}
+	}
+}
+
+// TestFormatSourcesExist: every docs/ page a format names as where it
+// is described exists, with the heading its anchor names.
+func TestFormatSourcesExist(t *testing.T) {
+	t.Parallel()
+	slug := func(heading string) string {
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+			switch {
+			case r == ' ' || r == '-':
+				b.WriteRune('-')
+			case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_':
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	for _, f := range translate.Formats() {
+		for _, src := range strings.Split(f.Seed, "; ") {
+			if !strings.HasPrefix(src, "docs/") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(src, "#")
+			data, err := os.ReadFile(filepath.Join("..", "..", file))
+			if err != nil {
+				t.Errorf("%s: %v", f.Name, err)
+				continue
+			}
+			if anchor == "" {
+				continue
+			}
+			found := false
+			for _, l := range strings.Split(string(data), "\n") {
+				if h := strings.TrimLeft(l, "#"); h != l && strings.HasPrefix(h, " ") && slug(h) == anchor {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: %s has no heading for #%s", f.Name, file, anchor)
+			}
 		}
 	}
 }

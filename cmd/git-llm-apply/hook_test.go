@@ -343,7 +343,7 @@ func TestPreCommitManifest(t *testing.T) {
 		h.PassFilenames == nil || *h.PassFilenames || !h.AlwaysRun {
 		t.Errorf("hook: %+v", h)
 	}
-	readme, _ := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, _ := os.ReadFile(filepath.Join("..", "..", "docs", "usage.md"))
 	if !strings.Contains(string(readme), "- id: "+h.ID) {
 		t.Errorf("README does not show the hook id %s", h.ID)
 	}

@@ -219,11 +219,15 @@ func treeString(files memSource) string {
 }
 
 // TestReadmeExamples runs each "<!-- readme-example FORMAT -->" reply
-// of README.md against the app.py the README shows.
+// of the README and the docs against the app.py docs/formats.md shows.
 func TestReadmeExamples(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var data []byte
+	for _, p := range []string{"README.md", "docs/formats.md", "docs/agents.md", "docs/usage.md"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, b...)
 	}
 	src := memSource{"app.py": memFile{patch.ModeRegular, "def main():\n    return 1\n"}}
 	seen := map[string]bool{}
