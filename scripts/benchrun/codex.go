@@ -37,6 +37,9 @@ func (b *bench) installCodex() (string, string) {
 		link := filepath.Join(b.dir, "apply_patch")
 		abs, err := filepath.Abs(*codexAt)
 		check(err)
+		if _, err := os.Stat(abs); err != nil {
+			fail("-codex: %v", err)
+		}
 		os.Remove(link)
 		check(os.Symlink(abs, link))
 		return link, ""
