@@ -137,28 +137,57 @@ func BenchmarkViewIndexWanted(b *testing.B) {
 	}
 }
 
+// applyPatchHunks is the file of n lines and the apply-patch document
+// of hunks one-line changes spread evenly over it that
+// BenchmarkApplyPatchHunks and its scoped twin measure, each hunk with
+// three lines of context either side. scoped puts a function's def
+// line at the top of each hunk's stretch of the file and names it on
+// the hunk's "@@" line, as Codex's prompt teaches
+// ("@@ def handler_40(request):").
+func applyPatchHunks(n, hunks int, scoped bool) (file, doc string) {
+	var f, d strings.Builder
+	step := n / hunks
+	for i := range n {
+		if scoped && i%step == 0 {
+			fmt.Fprintf(&f, "def handler_%d(request):\n", i/step)
+			continue
+		}
+		f.WriteString(hunkLine(i) + "\n")
+	}
+	d.WriteString("*** Begin Patch\n*** Update File: calc.py\n")
+	for k := range hunks {
+		at := k*step + step/2
+		if scoped {
+			fmt.Fprintf(&d, "@@ def handler_%d(request):\n", k)
+		} else {
+			d.WriteString("@@\n")
+		}
+		for i := at - 3; i < at; i++ {
+			d.WriteString(" " + hunkLine(i) + "\n")
+		}
+		d.WriteString("-" + hunkLine(at) + "\n+" + strings.Replace(hunkLine(at), "total", "sum", 1) + "\n")
+		for i := at + 1; i <= at+3; i++ {
+			d.WriteString(" " + hunkLine(i) + "\n")
+		}
+	}
+	d.WriteString("*** End Patch\n")
+	return f.String(), d.String()
+}
+
 // BenchmarkApplyPatchHunks: a 500-hunk apply-patch document, each hunk
 // a one-line change with three lines of context either side, on a
 // 50,000-line file (scripts/benchrun's case against Codex's own
 // apply_patch).
 func BenchmarkApplyPatchHunks(b *testing.B) {
-	const n, hunks = 50000, 500
-	var file, doc strings.Builder
-	for i := range n {
-		file.WriteString(hunkLine(i) + "\n")
-	}
-	doc.WriteString("*** Begin Patch\n*** Update File: calc.py\n")
-	for k := range hunks {
-		at := k*(n/hunks) + n/hunks/2
-		doc.WriteString("@@\n")
-		for i := at - 3; i < at; i++ {
-			doc.WriteString(" " + hunkLine(i) + "\n")
-		}
-		doc.WriteString("-" + hunkLine(at) + "\n+" + strings.Replace(hunkLine(at), "total", "sum", 1) + "\n")
-		for i := at + 1; i <= at+3; i++ {
-			doc.WriteString(" " + hunkLine(i) + "\n")
-		}
-	}
-	doc.WriteString("*** End Patch\n")
-	benchRun(b, newOneFile("calc.py", file.String()), doc.String())
+	file, doc := applyPatchHunks(50000, 500, false)
+	benchRun(b, newOneFile("calc.py", file), doc)
+}
+
+// BenchmarkApplyPatchScopedHunks: the same with a scope line on every
+// hunk, the function its change stands in (scripts/benchrun's case
+// 13's twin): placing a hunk below its scope costs finding the scope
+// once, never a scan of the file per hunk.
+func BenchmarkApplyPatchScopedHunks(b *testing.B) {
+	file, doc := applyPatchHunks(50000, 500, true)
+	benchRun(b, newOneFile("calc.py", file), doc)
 }

@@ -381,28 +381,6 @@ func (r *resolver) choose(o *Outcome, m *matcher, places []place, cursor int) *p
 	return nil
 }
 
-// scopeEnd returns the line after the last scope line, the scope lines
-// standing in order (white space around them and typographic
-// look-alikes aside); ok is false when they do not.
-func (m *matcher) scopeEnd(scope []string) (int, bool) {
-	at := 0
-	for _, s := range scope {
-		want := strings.TrimSpace(foldTypography(s))
-		found := false
-		m.d.each(at, func(i int, l string) bool {
-			if strings.TrimSpace(foldTypography(trimEOL(l))) == want {
-				at, found = i+1, true
-				return false
-			}
-			return true
-		})
-		if !found {
-			return 0, false
-		}
-	}
-	return at, true
-}
-
 // atEOF keeps the places that end at the end of the file (blank lines
 // after them aside).
 func (m *matcher) atEOF(places []place) []place {
@@ -414,22 +392,6 @@ func (m *matcher) atEOF(places []place) []place {
 			e++
 		}
 		if e == n {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// belowScope keeps the places that stand below every scope line, the
-// scope lines themselves standing in order.
-func (m *matcher) belowScope(places []place, scope []string) []place {
-	at, ok := m.scopeEnd(scope)
-	if !ok {
-		return nil
-	}
-	var out []place
-	for _, p := range places {
-		if p.first() >= at {
 			out = append(out, p)
 		}
 	}

@@ -536,6 +536,7 @@ type matcher struct {
 	// views' indexes then hold only the lines of their keys.
 	want   [][]string
 	views  map[Rung]*view
+	scopes *view      // the file's lines by scope key (see scopeView)
 	near   *nearIndex // built by the first search for a closest place
 	work   nearWork
 	cached *searchCache
@@ -564,6 +565,9 @@ func (m *matcher) splice(from, to int, repl []string) {
 	m.d.splice(from, to, repl)
 	for _, v := range m.views {
 		v.note(len(m.d.log)-1, repl)
+	}
+	if m.scopes != nil {
+		m.scopes.note(len(m.d.log)-1, repl)
 	}
 	if m.near != nil {
 		m.near.note(len(m.d.log)-1, repl)

@@ -24,7 +24,8 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
 	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
-	only    = flag.String("only", "", "run only these cases: replay, or round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply)")
+	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), or sweep (edits and file length, every format)")
+	codexAt = flag.String("codex", "", "Codex's apply_patch to compare with: a codex binary, or none (default: installed from npm into the scratch directory)")
 )
 
 func main() {
@@ -76,6 +77,7 @@ type bench struct {
 	rows      []row
 	checkGits time.Duration // git apply --cached --check of case 1, for case 2
 	tenFile   string        // the case-1 reply in the diff format
+	codex     *[2]string    // Codex's apply_patch and why not, once installed (codexApplyPatch)
 }
 
 // row is one line of the table: our median, git's (0 when there is no
@@ -109,8 +111,11 @@ func (b *bench) report() {
 		b.caseReplay()
 	case "round2":
 		b.round2(b.bigRepo())
+	case "codex":
+		b.caseCodex(false)
+		b.caseCodex(true)
 	default:
-		fail("-only %s: no such case (want replay or round2)", *only)
+		fail("-only %s: no such case (want replay, round2 or codex)", *only)
 	}
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")

@@ -15,119 +15,6 @@ import (
 // file, the growth from 1,000 to 10,000 edits, and a cold apply's
 // memory and fsyncs.
 
-var codexVersion = "0.169.0" // pinned, so that runs compare
-
-// codexApplyPatch installs Codex's npm package into a scratch
-// directory and returns its binary under the name apply_patch, which
-// makes the binary run as the standalone apply_patch tool (it reads
-// argv[0]); "" and why when it cannot.
-func (b *bench) codexApplyPatch() (string, string) {
-	if *quick {
-		return "", "skipped (--quick: no 400 MB download)"
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		return "", "skipped (no npm to install Codex with)"
-	}
-	prefix := filepath.Join(b.dir, "codex-npm")
-	cmd := exec.Command("npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", "@openai/codex@"+codexVersion)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Sprintf("skipped (npm install @openai/codex@%s: %v: %s)", codexVersion, err, strings.TrimSpace(lastLine(string(out))))
-	}
-	found, _ := filepath.Glob(filepath.Join(prefix, "node_modules", "@openai", "codex*", "vendor", "*", "bin", "codex"))
-	if len(found) == 0 {
-		found, _ = filepath.Glob(filepath.Join(prefix, "node_modules", "@openai", "codex", "vendor", "*", "codex", "codex"))
-	}
-	if len(found) == 0 {
-		return "", "skipped (no codex binary in the npm package)"
-	}
-	link := filepath.Join(prefix, "apply_patch")
-	os.Remove(link)
-	check(os.Symlink(found[0], link))
-	return link, ""
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	return s[strings.LastIndexByte(s, '\n')+1:]
-}
-
-// hunkFile is the 50k-line file of case 13: every line unique, so
-// that each hunk's context places it once.
-func hunkFile(n int) string {
-	var t strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&t, "    total += weight(%d) * %d  # row %d\n", i, i%97, i)
-	}
-	return t.String()
-}
-
-// hunkDoc is an apply-patch document of hunks one-line changes to
-// path, spread evenly over its n lines, each with three lines of
-// context on either side, as Codex writes them.
-func hunkDoc(path string, n, hunks int) string {
-	var t strings.Builder
-	t.WriteString("*** Begin Patch\n*** Update File: " + path + "\n")
-	line := func(i int) string { return fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i) }
-	step := n / hunks
-	for k := 0; k < hunks; k++ {
-		at := k*step + step/2
-		t.WriteString("@@\n")
-		for i := at - 3; i < at; i++ {
-			t.WriteString(" " + line(i) + "\n")
-		}
-		t.WriteString("-" + line(at) + "\n+" + strings.Replace(line(at), "total", "sum", 1) + "\n")
-		for i := at + 1; i <= at+3; i++ {
-			t.WriteString(" " + line(i) + "\n")
-		}
-	}
-	t.WriteString("*** End Patch\n")
-	return t.String()
-}
-
-// caseCodex: a 500-hunk apply-patch document on a 50k-line file, our
-// check against Codex's apply_patch (which also writes the file, in a
-// scratch copy restored before each run). Codex works on the file as
-// checked out, and so is our check measured first, the repository's
-// working tree holding the file (check reads it there when it hashes
-// to the staged blob); then with the file only in the object store
-// (a loose object to inflate), as before issue 16's last stop.
-func (b *bench) caseCodex() {
-	n, hunks := *lines, 500
-	name := fmt.Sprintf("13. %d-hunk apply-patch on a %d-line file: check vs Codex apply_patch %s", hunks, n, codexVersion)
-	content := hunkFile(n)
-	r := b.makeRepo("codex", func(emit func(string, string)) { emit("calc.py", content) })
-	doc := hunkDoc("calc.py", n, hunks)
-	reply := b.writeReply("codex-doc.txt", doc)
-	stored := median(nil, func() { run(b.env, r.dir, b.bin, "check", "-q", "--format", "apply-patch", reply) })
-	run(b.env, r.dir, "git", "checkout-index", "--all", "--force")
-	run(b.env, r.dir, "git", "update-index", "-q", "--refresh")
-	ours := median(nil, func() { run(b.env, r.dir, b.bin, "check", "-q", "--format", "apply-patch", reply) })
-	storedName := "13. the same, the file only in the object store (not checked out)"
-	ap, why := b.codexApplyPatch()
-	if ap == "" {
-		b.rows = append(b.rows, row{name: name + " (file checked out)", ours: ours, note: ms(ours) + "; Codex " + why, bound: "≤ 1.0 × Codex", ok: true},
-			row{name: storedName, ours: stored, note: ms(stored) + "; Codex " + why, bound: "(Codex reads a checked-out file)", ok: true})
-		return
-	}
-	scratch := filepath.Join(b.dir, "codex-scratch")
-	check(os.MkdirAll(scratch, 0o755))
-	restore := func() { check(os.WriteFile(filepath.Join(scratch, "calc.py"), []byte(content), 0o644)) }
-	// The document on standard input: as an argument it would pass
-	// Linux's 128 KB limit of one argument.
-	theirs := median(restore, func() { runStdin(b.env, scratch, reply, ap) })
-	// Both must have made the same file: Codex's result against ours.
-	restore()
-	runStdin(b.env, scratch, reply, ap)
-	got, err := os.ReadFile(filepath.Join(scratch, "calc.py"))
-	check(err)
-	run(b.env, r.dir, b.bin, "apply", "-q", "--format", "apply-patch", "-b", "codex", reply)
-	if want := output(b.env, r.dir, "git", "show", "codex:calc.py"); string(got) != want {
-		fail("%s: Codex and git-llm-apply made different files", name)
-	}
-	b.rows = append(b.rows, row{name: name + " (file checked out)", ours: ours, gits: theirs, bound: "≤ 1.0 × Codex (aim 0.5)", ok: ours <= theirs},
-		row{name: storedName, ours: stored, gits: theirs, bound: "(Codex reads a checked-out file)", ok: true})
-}
-
 // caseHugeFile: one edit near the end of a 1,000,000-line (26 MB)
 // file, check against git apply --cached --check of the same diff,
 // and check's peak memory against the file's size.
@@ -275,7 +162,8 @@ func fsyncs(env []string, dir string, name string, args ...string) int {
 
 // round2 runs the cases of issue 16.
 func (b *bench) round2(big *repo) {
-	b.caseCodex()
+	b.caseCodex(false)
+	b.caseCodex(true)
 	b.caseHugeFile()
 	b.caseScale()
 	b.caseColdApply(big)
