@@ -70,6 +70,7 @@ func exitCode(err error) int {
 	case errors.As(err, &usage), errors.As(err, &flag),
 		errors.Is(err, errNoEdit), errors.Is(err, errMalformed), errors.Is(err, errOverLimit),
 		errors.Is(err, gitops.ErrNoRepository), errors.Is(err, gitops.ErrUnsupportedRepository),
+		errors.Is(err, gitops.ErrDubiousOwnership),
 		errors.Is(err, gitops.ErrBadAbbrev), errors.Is(err, gitops.ErrUnknownRevision),
 		errors.Is(err, gitops.ErrUnbornHead), errors.Is(err, gitops.ErrBadBranchName),
 		errors.Is(err, gitops.ErrBranchCheckedOut), errors.Is(err, gitops.ErrWorktreePath),

@@ -9,12 +9,16 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 )
 
 func main() {
 	startLate()
 	ctx, stop := signalContext()
+	poll.Watch(ctx)
 	code := profiled(func() int { return run(ctx, os.Args, "", os.Stdin, os.Stdout, os.Stderr) })
+	poll.Report() // the test hook, when its variable is set
 	stop()
 	os.Exit(code)
 }

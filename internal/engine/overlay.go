@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sort"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -61,14 +62,23 @@ func (o *overlay) Read(p string) ([]byte, error) {
 	return o.base.Read(p)
 }
 
+// ReadContext reads from the base through its ContextReader when it
+// has one.
+func (o *overlay) ReadContext(ctx context.Context, p string) ([]byte, error) {
+	if _, ok := o.files[p]; !ok && !o.deleted[p] {
+		return readContext(ctx, o.base, p)
+	}
+	return o.Read(p)
+}
+
 // ReadAhead reads ahead from the base when it can (see AheadReader).
-func (o *overlay) ReadAhead(p string) ([]byte, func() bool, error) {
+func (o *overlay) ReadAhead(ctx context.Context, p string) ([]byte, func() bool, error) {
 	if _, ok := o.files[p]; !ok && !o.deleted[p] {
 		if a, ok := o.base.(AheadReader); ok {
-			return a.ReadAhead(p)
+			return a.ReadAhead(ctx, p)
 		}
 	}
-	data, err := o.Read(p)
+	data, err := o.ReadContext(ctx, p)
 	return data, nil, err
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -21,7 +22,7 @@ func (s *aheadSource) Read(p string) ([]byte, error) {
 	return s.memSource.Read(p)
 }
 
-func (s *aheadSource) ReadAhead(p string) ([]byte, func() bool, error) {
+func (s *aheadSource) ReadAhead(_ context.Context, p string) ([]byte, func() bool, error) {
 	data, ok := s.ahead[p]
 	if !ok {
 		b, err := s.memSource.Read(p)
@@ -81,10 +82,10 @@ func TestOverlayReadsAhead(t *testing.T) {
 	src := &aheadSource{memSource: files("a.txt", "a\n", "b.txt", "b\n"), ahead: map[string]string{"a.txt": "a\n", "b.txt": "b\n"}}
 	o := newOverlay(src)
 	o.apply([]patch.FileChange{{OldPath: "b.txt", NewPath: "b.txt", OldMode: patch.ModeRegular, NewMode: patch.ModeRegular, Old: []byte("b\n"), New: []byte("B\n")}})
-	if data, check, err := o.ReadAhead("a.txt"); err != nil || string(data) != "a\n" || check == nil {
+	if data, check, err := o.ReadAhead(context.Background(), "a.txt"); err != nil || string(data) != "a\n" || check == nil {
 		t.Fatalf("ReadAhead(a.txt) = %q, check %v, %v; want the base's, read ahead", data, check != nil, err)
 	}
-	if data, check, err := o.ReadAhead("b.txt"); err != nil || string(data) != "B\n" || check != nil {
+	if data, check, err := o.ReadAhead(context.Background(), "b.txt"); err != nil || string(data) != "B\n" || check != nil {
 		t.Fatalf("ReadAhead(b.txt) = %q, check %v, %v; want the overlay's, nothing to check", data, check != nil, err)
 	}
 }

@@ -197,14 +197,18 @@ var errReadAhead = errors.New("a file read ahead is not the base's")
 // plainReads is a Source without its AheadReader.
 type plainReads struct{ Source }
 
+func (p plainReads) ReadContext(ctx context.Context, path string) ([]byte, error) {
+	return readContext(ctx, p.Source, path)
+}
+
 // read returns the base's content of p, read ahead when the source can
 // (see AheadReader); the check is kept for the end of the resolution.
 func (r *resolver) read(p string) ([]byte, error) {
 	a, ok := r.src.(AheadReader)
 	if !ok {
-		return r.src.Read(p)
+		return readContext(r.ctx, r.src, p)
 	}
-	data, check, err := a.ReadAhead(p)
+	data, check, err := a.ReadAhead(r.ctx, p)
 	if check != nil {
 		r.checks = append(r.checks, check)
 	}
@@ -323,7 +327,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 				return nil, err
 			}
 			if f.refused = r.opts.Limits.checkSize(p, len(f.orig)); f.refused == "" {
-				f.setDoc(newDoc(f.orig))
+				f.setDoc(newDocStop(r.ctx, f.orig))
 				f.binary = patch.IsBinary(f.orig)
 				if !f.binary {
 					// Lines matter where text is matched; a binary file

@@ -37,9 +37,27 @@ type Source interface {
 // waits for it and reports whether the content is the base's (nil: it
 // is). The resolver reads a reply's files this way and calls every
 // check before its result is used; when one fails, the reply is
-// resolved again from Read.
+// resolved again from Read. ReadAhead stops when ctx ends, returning
+// its error, as ContextReader's ReadContext does.
 type AheadReader interface {
-	ReadAhead(path string) (data []byte, check func() bool, err error)
+	ReadAhead(ctx context.Context, path string) (data []byte, check func() bool, err error)
+}
+
+// ContextReader is a Source whose reads stop when ctx ends, returning
+// its error: reading, inflating and hashing a large file look at ctx
+// every few megabytes (SPEC section 2). The resolver reads through it
+// when a Source has it.
+type ContextReader interface {
+	ReadContext(ctx context.Context, path string) ([]byte, error)
+}
+
+// readContext reads path from src through its ContextReader when it
+// has one.
+func readContext(ctx context.Context, src Source, path string) ([]byte, error) {
+	if c, ok := src.(ContextReader); ok {
+		return c.ReadContext(ctx, path)
+	}
+	return src.Read(path)
 }
 
 // Recorder is where resolved replies go: each Record call makes one

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 )
 
 // doc is a text file as the engine edits it: its lines with their own
@@ -81,13 +83,18 @@ type spliceRec struct{ at, removed, added int }
 // newDoc is the doc of data, which it keeps: the bytes a Source reads
 // are never written afterwards, so its lines are read in place instead
 // of from a copy of the file.
-func newDoc(data []byte) *doc {
+func newDoc(data []byte) *doc { return newDocStop(nil, data) }
+
+// newDocStop is newDoc whose indexing, and all later loops over its
+// lines, look at stop (see doc.stop): finding a long file's lines
+// looks every poll.Step bytes (SPEC section 2).
+func newDocStop(stop context.Context, data []byte) *doc {
 	s := unsafe.String(unsafe.SliceData(data), len(data))
 	bom := ""
 	if strings.HasPrefix(s, utf8BOM) {
 		bom, s = utf8BOM, s[len(utf8BOM):]
 	}
-	d := &doc{text: s, bom: bom}
+	d := &doc{text: s, bom: bom, stop: stop}
 	crlf, lf := d.index()
 	d.eol = "\n"
 	if crlf > lf {
@@ -110,10 +117,10 @@ func (d *doc) index() (crlf, lf int) {
 	d.textLines, d.offs, d.wide = n, nil, nil
 	if len(s) <= math.MaxInt32 {
 		d.offs = make([]int32, n+1)
-		crlf, lf = lineStarts(s, d.offs, &d.longest)
+		crlf, lf = lineStarts(d.stop, s, d.offs, &d.longest)
 	} else {
 		d.wide = make([]int, n+1)
-		crlf, lf = lineStarts(s, d.wide, &d.longest)
+		crlf, lf = lineStarts(d.stop, s, d.wide, &d.longest)
 	}
 	d.pieces, d.gap, d.gapEnd, d.total = nil, 0, 0, n
 	if n > 0 {
@@ -138,9 +145,18 @@ func (d *doc) startsOf(data []byte) []int32 {
 // line of s starts and, last, len(s); it raises *longest to the length
 // of the longest line and counts the lines that end with CRLF and with
 // LF alone.
-func lineStarts[T int32 | int](s string, offs []T, longest *int) (crlf, lf int) {
-	k, at := 0, 0
+func lineStarts[T int32 | int](stop context.Context, s string, offs []T, longest *int) (crlf, lf int) {
+	k, at, next := 0, 0, 0
+	if stop != nil && len(s) > poll.Step {
+		poll.Begin("index", len(s))
+	}
 	for at < len(s) {
+		if at >= next && stop != nil {
+			if err := poll.Check(stop, min(poll.Step, len(s)-at)); err != nil {
+				panic(stopped{err})
+			}
+			next = at + poll.Step
+		}
 		offs[k] = T(at)
 		k++
 		i := strings.IndexByte(s[at:], '\n')

@@ -4,6 +4,7 @@ package gitops
 // store, when the file there is the staged content byte for byte.
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
 )
@@ -33,52 +35,64 @@ const minCheckedOut = 64 << 10
 // not used. Reading and hashing a file costs less than inflating its
 // blob: 2.3 MB took 4 ms against 7 in a fresh process, and the hashing
 // goes on while the content is used (see ReadAhead). ok is false
-// when there is no such copy; the caller then reads the blob.
-func (r *Repo) readCheckedOut(path string, e index.Entry) (data []byte, check func() bool, ok bool) {
+// when there is no such copy; the caller then reads the blob. Reading
+// and hashing look at ctx every poll.Step bytes (SPEC section 2): err
+// is its error when it ended during the read, and a hash it stops is
+// no match.
+func (r *Repo) readCheckedOut(ctx context.Context, path string, e index.Entry) (data []byte, check func() bool, ok bool, err error) {
 	if r.root == "" || !e.Mode.Editable() || e.Size < minCheckedOut {
-		return nil, nil, false
+		return nil, nil, false, nil
 	}
 	full := filepath.Join(r.root, filepath.FromSlash(path))
 	fi, err := os.Lstat(full)
 	if err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
-		return nil, nil, false
+		return nil, nil, false, nil
 	}
 	// Not waiting: should a FIFO take the file's place before it is
 	// opened, opening must not wait for a writer.
 	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, false, nil
 	}
 	defer f.Close()
 	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
-		return nil, nil, false
+		return nil, nil, false, nil
 	}
 	data = make([]byte, fi.Size())
-	if err := readHalves(f, data); err != nil {
-		return nil, nil, false
+	poll.Begin("read", len(data))
+	if err := readHalves(ctx, f, data); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, false, ctx.Err()
+		}
+		return nil, nil, false, nil
 	}
 	h := oid.NewHasher(oid.Blob, fi.Size())
-	done := make(chan struct{})
+	done := make(chan bool, 1)
 	go func() {
-		defer close(done)
 		// A megabyte a call: a hash of many megabytes in one call
 		// cannot be preempted (see engine's copyInSteps).
-		for b := data; len(b) > 0; {
+		for b, at := data, 0; len(b) > 0; at++ {
 			n := min(len(b), 1<<20)
+			if at%(poll.Step>>20) == 0 && poll.Check(ctx, min(len(b), poll.Step)) != nil {
+				done <- false
+				return
+			}
 			h.Write(b[:n])
 			b = b[n:]
 		}
+		done <- true
 	}()
 	return data, sync.OnceValue(func() bool {
-		<-done
-		return h.Sum() == e.ID
-	}), true
+		return <-done && h.Sum() == e.ID
+	}), true, nil
 }
 
 // readHalves reads len(data) bytes of f from its start into data; a
 // long file in two halves side by side, each goroutine taking the page
 // faults of its half of the fresh buffer (2.3 MB: 0.8 ms against 1.2).
-func readHalves(f *os.File, data []byte) error {
+// Each half is read poll.Step bytes at a time, looking at ctx before
+// each.
+func readHalves(ctx context.Context, f *os.File, data []byte) error {
 	if len(data) < 1<<20 {
 		_, err := io.ReadFull(f, data)
 		return err
@@ -86,8 +100,50 @@ func readHalves(f *os.File, data []byte) error {
 	half := len(data) / 2
 	var first error
 	var wg sync.WaitGroup
-	wg.Go(func() { _, first = f.ReadAt(data[:half], 0) })
-	_, err := f.ReadAt(data[half:], int64(half))
+	wg.Go(func() { first = readSteps(ctx, f, data[:half], 0) })
+	err := readSteps(ctx, f, data[half:], int64(half))
 	wg.Wait()
 	return errors.Join(first, err)
+}
+
+// readSteps fills data from f at off, a step at a time.
+func readSteps(ctx context.Context, f *os.File, data []byte, off int64) error {
+	for at := 0; at < len(data); at += poll.Step {
+		b := data[at:min(at+poll.Step, len(data))]
+		if err := poll.Check(ctx, len(b)); err != nil {
+			return err
+		}
+		if _, err := f.ReadAt(b, off+int64(at)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readFileContext reads the file at name as os.ReadFile does, a step
+// at a time, looking at ctx before each (SPEC section 2).
+func readFileContext(ctx context.Context, name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() <= poll.Step {
+		return io.ReadAll(f)
+	}
+	data := make([]byte, fi.Size())
+	poll.Begin("read", len(data))
+	if err := readSteps(ctx, f, data, 0); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	// A file grown since: the rest, as os.ReadFile would read it.
+	rest, err := io.ReadAll(io.NewSectionReader(f, fi.Size(), 1<<62))
+	return append(data, rest...), err
 }

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -117,7 +118,7 @@ func TestReadCheckedOut(t *testing.T) {
 			}
 			// Read ahead: the content handed out is the staged one
 			// unless its check fails.
-			if data, check, aerr := src.(engine.AheadReader).ReadAhead("big.txt"); aerr == nil {
+			if data, check, aerr := src.(engine.AheadReader).ReadAhead(context.Background(), "big.txt"); aerr == nil {
 				if (check == nil || check()) && !bytes.Equal(data, []byte(tc.content)) {
 					t.Fatalf("ReadAhead handed out %d bytes that are not the staged content, and its check passed", len(data))
 				}

@@ -9,11 +9,14 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 )
 
 // ErrConversion: a working tree file needs a clean conversion that git
@@ -96,7 +99,7 @@ func crlfOf(v string) crlfAction {
 // path; staged reads the path's staged blob (nil when there is none),
 // for text=auto's "safe autocrlf" rule. A clean filter or an encoding is
 // ErrConversion.
-func (c checkin) clean(path string, data []byte, staged func() ([]byte, error)) ([]byte, error) {
+func (c checkin) clean(ctx context.Context, path string, data []byte, staged func() ([]byte, error)) ([]byte, error) {
 	if c.filter != "" {
 		return nil, fmt.Errorf("%w: %s has the attribute filter=%s, and %s configures a command that git add runs on it; git llm-apply runs no command the repository configures: resolve against the index (--base index) instead",
 			ErrConversion, path, c.filter, c.filterBy)
@@ -105,7 +108,7 @@ func (c checkin) clean(path string, data []byte, staged func() ([]byte, error)) 
 		return nil, fmt.Errorf("%w: %s has the attribute working-tree-encoding=%s, which git add re-encodes as UTF-8 and git llm-apply does not: resolve against the index (--base index) instead",
 			ErrConversion, path, c.encoding)
 	}
-	data, err := c.crlfToGit(data, staged)
+	data, err := c.crlfToGit(ctx, data, staged)
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +119,14 @@ func (c checkin) clean(path string, data []byte, staged func() ([]byte, error)) 
 }
 
 // crlfToGit is git's crlf_to_git.
-func (c checkin) crlfToGit(data []byte, staged func() ([]byte, error)) ([]byte, error) {
+func (c checkin) crlfToGit(ctx context.Context, data []byte, staged func() ([]byte, error)) ([]byte, error) {
 	if c.crlf == crlfBinary || len(data) == 0 {
 		return data, nil
 	}
-	st := textStats(data)
+	st, err := textStatsContext(ctx, data)
+	if err != nil {
+		return nil, err
+	}
 	if st.crlf == 0 {
 		return data, nil
 	}
@@ -151,8 +157,22 @@ type stats struct {
 }
 
 func textStats(b []byte) stats {
+	s, _ := textStatsContext(context.Background(), b)
+	return s
+}
+
+// textStatsContext is textStats that looks at ctx every poll.Step
+// bytes, and returns its error when it has ended (SPEC section 2).
+func textStatsContext(ctx context.Context, b []byte) (stats, error) {
 	var s stats
+	next := 0
 	for i := 0; i < len(b); i++ {
+		if i >= next {
+			if err := poll.Check(ctx, min(poll.Step, len(b)-i)); err != nil {
+				return s, err
+			}
+			next = i + poll.Step
+		}
 		switch c := b[i]; {
 		case c == '\r':
 			if i+1 < len(b) && b[i+1] == '\n' {
@@ -183,7 +203,7 @@ func textStats(b []byte) stats {
 	if len(b) > 0 && b[len(b)-1] == 0x1a {
 		s.nonPrintable--
 	}
-	return s
+	return s, nil
 }
 
 // binary is git's convert_is_binary.

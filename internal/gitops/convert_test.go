@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -150,7 +151,7 @@ func FuzzCheckin(f *testing.F) {
 	f.Add([]byte("$Id:$Id:$"), []byte(""))
 	f.Fuzz(func(t *testing.T, data, staged []byte) {
 		for _, c := range []checkin{{crlf: crlfText}, {crlf: crlfAuto}, {crlf: crlfBinary, ident: true}} {
-			out, err := c.clean("p", data, func() ([]byte, error) { return staged, nil })
+			out, err := c.clean(context.Background(), "p", data, func() ([]byte, error) { return staged, nil })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package gitops
 // The index as a base: where it is, and the staged content it names.
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -99,35 +100,43 @@ func (s *indexSource) entry(path string) (index.Entry, error) {
 // when that is the staged blob byte for byte (see readCheckedOut), else
 // the blob.
 func (s *indexSource) Read(path string) ([]byte, error) {
-	data, check, err := s.ReadAhead(path)
+	return s.ReadContext(context.Background(), path)
+}
+
+// ReadContext is Read that stops when ctx ends (engine.ContextReader).
+func (s *indexSource) ReadContext(ctx context.Context, path string) ([]byte, error) {
+	data, check, err := s.ReadAhead(ctx, path)
 	if err == nil && check != nil && !check() {
-		return s.readBlob(path)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return s.readBlob(ctx, path)
 	}
 	return data, err
 }
 
-// ReadAhead is Read handing out the working tree's copy of a staged
-// file before its hash is checked (see engine.AheadReader).
-func (s *indexSource) ReadAhead(path string) ([]byte, func() bool, error) {
+// ReadAhead is ReadContext handing out the working tree's copy of a
+// staged file before its hash is checked (see engine.AheadReader).
+func (s *indexSource) ReadAhead(ctx context.Context, path string) ([]byte, func() bool, error) {
 	e, err := s.entry(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if data, check, ok := s.r.readCheckedOut(path, e); ok {
-		return data, check, nil
+	if data, check, ok, err := s.r.readCheckedOut(ctx, path, e); ok || err != nil {
+		return data, check, err
 	}
-	data, err := s.r.readBlob(path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
+	data, err := s.r.readBlob(ctx, path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
 	return data, nil, err
 }
 
 // readBlob reads the staged blob of path, passing over the working
 // tree.
-func (s *indexSource) readBlob(path string) ([]byte, error) {
+func (s *indexSource) readBlob(ctx context.Context, path string) ([]byte, error) {
 	e, err := s.entry(path)
 	if err != nil {
 		return nil, err
 	}
-	return s.r.readBlob(path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
+	return s.r.readBlob(ctx, path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
 }
 
 func (s *indexSource) Paths() ([]string, error) {
@@ -145,9 +154,9 @@ func (s *indexSource) Paths() ([]string, error) {
 
 // readBlob loads the blob of an index or tree entry; a submodule has
 // no blob to read.
-func (r *Repo) readBlob(path string, e engine.Entry) ([]byte, error) {
+func (r *Repo) readBlob(ctx context.Context, path string, e engine.Entry) ([]byte, error) {
 	if e.Mode == patch.ModeGitlink {
 		return nil, fmt.Errorf("%s is a submodule, not a file", path)
 	}
-	return r.readObject(oid.Blob, oid.FromHex(e.ID))
+	return r.readObjectContext(ctx, oid.Blob, oid.FromHex(e.ID))
 }

@@ -4,6 +4,7 @@ package gitops
 // (pack indexes read in place, as git reads them).
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"runtime"
@@ -34,7 +35,12 @@ func (r *Repo) objects() *odb.Store {
 // any other missing one odb.ErrNotFound. The content is the
 // caller's.
 func (r *Repo) readRaw(id oid.ID) (oid.Type, []byte, error) {
-	t, data, err := r.objects().Read(id)
+	return r.readRawContext(context.Background(), id)
+}
+
+// readRawContext is readRaw that stops when ctx ends (SPEC section 2).
+func (r *Repo) readRawContext(ctx context.Context, id oid.ID) (oid.Type, []byte, error) {
+	t, data, err := r.objects().ReadContext(ctx, id)
 	if !errors.Is(err, odb.ErrNotFound) {
 		return t, data, err
 	}

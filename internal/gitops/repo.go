@@ -65,8 +65,10 @@ type Repo struct {
 // being a git dir (bare repository). GIT_CEILING_DIRECTORIES stops the
 // search. GIT_DIR and GIT_WORK_TREE (relative to dir) and core.worktree
 // say where the repository and its working tree are, as they do for
-// git. It returns ErrNoRepository when there is none, and refuses a
-// repository whose format git-llm-apply does not support, saying why.
+// git. It returns ErrNoRepository when there is none, refuses a
+// repository another user owns unless safe.directory names it
+// (ErrDubiousOwnership, as git), and refuses a repository whose format
+// git-llm-apply does not support, saying why.
 func Open(dir string) (*Repo, error) {
 	return open(dir, os.LookupEnv)
 }
@@ -94,6 +96,13 @@ func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 	} else {
 		ceil, _ := env("GIT_CEILING_DIRECTORIES")
 		if root, gitDir, err = discover(abs, ceilings(ceil)); err != nil {
+			return nil, err
+		}
+		gitFile := ""
+		if root != "" && gitDir != filepath.Join(root, ".git") {
+			gitFile = filepath.Join(root, ".git")
+		}
+		if err := checkOwnership(gitFile, root, gitDir, env); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -93,11 +94,16 @@ func (s *treeSource) Lookup(path string) (engine.Entry, error) {
 }
 
 func (s *treeSource) Read(path string) ([]byte, error) {
+	return s.ReadContext(context.Background(), path)
+}
+
+// ReadContext is Read that stops when ctx ends (engine.ContextReader).
+func (s *treeSource) ReadContext(ctx context.Context, path string) ([]byte, error) {
 	e, err := s.Lookup(path)
 	if err != nil {
 		return nil, err
 	}
-	return s.r.readBlob(path, e)
+	return s.r.readBlob(ctx, path, e)
 }
 
 func (s *treeSource) Paths() ([]string, error) {
@@ -165,12 +171,12 @@ func (s *worktreeSource) readAttrs(path string) ([]byte, error) {
 	} else if err != nil && !errors.Is(err, engine.ErrNotExist) {
 		return nil, err
 	}
-	return s.staged(path)
+	return s.staged(context.Background(), path)
 }
 
 // staged returns the blob the index holds at path, nil when none does
 // (or a symbolic link or submodule is there).
-func (s *worktreeSource) staged(path string) ([]byte, error) {
+func (s *worktreeSource) staged(ctx context.Context, path string) ([]byte, error) {
 	e, ok := s.idx.Lookup(path)
 	if err := s.idx.Err(); err != nil {
 		return nil, err
@@ -178,17 +184,17 @@ func (s *worktreeSource) staged(path string) ([]byte, error) {
 	if !ok || e.IntentToAdd || (e.Mode != patch.ModeRegular && e.Mode != patch.ModeExec) {
 		return nil, nil
 	}
-	return s.r.readObject(oid.Blob, e.ID)
+	return s.r.readObjectContext(ctx, oid.Blob, e.ID)
 }
 
 // clean applies git add's clean conversion to data, the file at path.
-func (s *worktreeSource) clean(path string, data []byte) ([]byte, error) {
+func (s *worktreeSource) clean(ctx context.Context, path string, data []byte) ([]byte, error) {
 	st, err := s.attrs.stack(path)
 	if err != nil {
 		return nil, err
 	}
 	c := checkinOf(st.values(path, s.fold, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding"), s.cfg)
-	return c.clean(path, data, func() ([]byte, error) { return s.staged(path) })
+	return c.clean(ctx, path, data, func() ([]byte, error) { return s.staged(ctx, path) })
 }
 
 // lstat stats path without following links, also in its parents.
@@ -245,6 +251,12 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 }
 
 func (s *worktreeSource) Read(path string) ([]byte, error) {
+	return s.ReadContext(context.Background(), path)
+}
+
+// ReadContext is Read that stops when ctx ends (engine.ContextReader):
+// the file is read a step at a time.
+func (s *worktreeSource) ReadContext(ctx context.Context, path string) ([]byte, error) {
 	e, err := s.Lookup(path)
 	if err != nil {
 		return nil, err
@@ -260,11 +272,11 @@ func (s *worktreeSource) Read(path string) ([]byte, error) {
 		}
 		return []byte(target), nil
 	}
-	data, err := os.ReadFile(full)
+	data, err := readFileContext(ctx, full)
 	if err != nil {
 		return nil, err
 	}
-	return s.clean(path, data)
+	return s.clean(ctx, path, data)
 }
 
 func (s *worktreeSource) Paths() ([]string, error) {

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -155,7 +156,16 @@ func (r *Repo) readTree(id oid.ID) ([]treeEntry, error) {
 // t: an object of another type is odb.ErrNotFound, as
 // go-git's storage has it.
 func (r *Repo) readObject(t oid.Type, id oid.ID) ([]byte, error) {
-	got, data, err := r.readRaw(id)
+	return r.readObjectContext(context.Background(), t, id)
+}
+
+// readObjectContext is readObject that stops when ctx ends, returning
+// its error unwrapped (SPEC section 2).
+func (r *Repo) readObjectContext(ctx context.Context, t oid.Type, id oid.ID) ([]byte, error) {
+	got, data, err := r.readRawContext(ctx, id)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err == nil && got != t {
 		err = odb.ErrNotFound
 	}

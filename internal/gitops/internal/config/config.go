@@ -17,7 +17,8 @@ import (
 // ("section.key" or "section.subsection.key", section and key lower
 // case); the last value set wins, as in git.
 type Values struct {
-	vals map[string]string
+	vals  map[string]string
+	multi map[string][]string // every value of each key, in order
 }
 
 // Get returns the value of a canonical key.
@@ -37,7 +38,22 @@ func (c *Values) All() iter.Seq2[string, string] {
 	}
 }
 
-func (c *Values) set(key, value string) { c.vals[canonKey(key)] = value }
+// Multi returns every value set for a canonical key, lowest priority
+// first, for a multi-valued key (safe.directory). A bare name (no "=")
+// is "" here, where Get has "true": git hands such keys' readers no
+// value, which they take as empty.
+func (c *Values) Multi(key string) []string { return c.multi[key] }
+
+func (c *Values) set(key, value string) { c.add(canonKey(key), value, value) }
+
+// add sets a canonical key to value, and appends raw to its values.
+func (c *Values) add(key, value, raw string) {
+	c.vals[key] = value
+	if c.multi == nil {
+		c.multi = map[string][]string{}
+	}
+	c.multi[key] = append(c.multi[key], raw)
+}
 
 // includeCtx is what [include] and [includeIf] need to know.
 type includeCtx struct {
@@ -70,28 +86,7 @@ func Read(w Where) (*Values, error) {
 	c := &Values{vals: map[string]string{}}
 	home, _ := w.Env("HOME")
 	inc := &includeCtx{gitDir: w.GitDir, branch: w.Branch, home: home}
-
-	var files []string
-	if v, _ := w.Env("GIT_CONFIG_NOSYSTEM"); !Bool(v) {
-		sys := "/etc/gitconfig"
-		if v, ok := w.Env("GIT_CONFIG_SYSTEM"); ok {
-			sys = v
-		}
-		files = append(files, sys)
-	}
-	if v, ok := w.Env("GIT_CONFIG_GLOBAL"); ok {
-		files = append(files, ExpandHome(v, home))
-	} else {
-		if xdg, _ := w.Env("XDG_CONFIG_HOME"); xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		} else if home != "" {
-			files = append(files, filepath.Join(home, ".config", "git", "config"))
-		}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
-	}
-	files = append(files, filepath.Join(w.CommonDir, "config"))
+	files := append(userFiles(w.Env, home), filepath.Join(w.CommonDir, "config"))
 	for _, f := range files {
 		if err := c.addFile(f, inc, 0); err != nil {
 			return nil, err
@@ -106,6 +101,53 @@ func Read(w Where) (*Values, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ReadProtected reads git's protected configuration: the system and
+// global files and the command line's (GIT_CONFIG_COUNT...,
+// GIT_CONFIG_PARAMETERS), never a repository's, which its owner wrote
+// (git-config, SCOPES). It is what git trusts with safe.directory
+// before it has decided to read a repository. include.path is
+// followed; includeIf never holds, as no repository is known yet.
+func ReadProtected(env func(string) (string, bool)) (*Values, error) {
+	c := &Values{vals: map[string]string{}}
+	home, _ := env("HOME")
+	inc := &includeCtx{home: home}
+	for _, f := range userFiles(env, home) {
+		if err := c.addFile(f, inc, 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.addEnv(env); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// userFiles lists the system and global configuration files, lowest
+// priority first.
+func userFiles(env func(string) (string, bool), home string) []string {
+	var files []string
+	if v, _ := env("GIT_CONFIG_NOSYSTEM"); !Bool(v) {
+		sys := "/etc/gitconfig"
+		if v, ok := env("GIT_CONFIG_SYSTEM"); ok {
+			sys = v
+		}
+		files = append(files, sys)
+	}
+	if v, ok := env("GIT_CONFIG_GLOBAL"); ok {
+		files = append(files, ExpandHome(v, home))
+	} else {
+		if xdg, _ := env("XDG_CONFIG_HOME"); xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		} else if home != "" {
+			files = append(files, filepath.Join(home, ".config", "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	return files
 }
 
 // ReadFile reads one file, ignoring its includes; a missing file holds
@@ -136,6 +178,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 		if key == "" {
 			return nil // a section header
 		}
+		raw := value
 		if blank {
 			value = "true"
 		}
@@ -143,7 +186,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 		if sub != "" {
 			full = strings.ToLower(sect) + "." + sub + "." + strings.ToLower(key)
 		}
-		c.vals[full] = value
+		c.add(full, value, raw)
 		if inc == nil || strings.ToLower(key) != "path" {
 			return nil
 		}
@@ -175,6 +218,9 @@ func (inc *includeCtx) matches(cond, dir string) bool {
 	}
 	switch kind {
 	case "gitdir", "gitdir/i":
+		if inc.gitDir == "" {
+			return false
+		}
 		if strings.HasPrefix(pat, "~/") {
 			pat = inc.home + pat[1:]
 		} else if strings.HasPrefix(pat, "./") {

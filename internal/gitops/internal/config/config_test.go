@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -105,4 +106,54 @@ func writeFile(path, content string) error {
 		return err
 	}
 	return os.WriteFile(path, []byte(content), 0o644)
+}
+
+// The protected configuration (git-config, SCOPES) is the system and
+// global files and the command line, never a repository's; a
+// multi-valued key keeps every value in order, a bare name as "".
+func TestReadProtected(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sys := write("system", "[safe]\n\tdirectory = /sys\n")
+	inc := write("inc", "[safe]\n\tdirectory = /included\n")
+	cond := write("cond", "[safe]\n\tdirectory = /conditional\n")
+	global := write("global", "[safe]\n\tdirectory = /global\n\tdirectory\n[include]\n\tpath = "+inc+
+		"\n[includeIf \"gitdir:/\"]\n\tpath = "+cond+"\n")
+	repo := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(repo, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	write("repo/config", "[safe]\n\tdirectory = /repo\n")
+	env := map[string]string{
+		"HOME": dir, "GIT_CONFIG_SYSTEM": sys, "GIT_CONFIG_GLOBAL": global,
+		"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "/count",
+		"GIT_CONFIG_PARAMETERS": "'safe.directory'='/param'",
+	}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	c, err := ReadProtected(lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%q", c.Multi("safe.directory"))
+	if want := `["/sys" "/global" "" "/included" "/count" "/param"]`; got != want {
+		t.Errorf("safe.directory = %s, want %s", got, want)
+	}
+	if v, _ := c.Get("safe.directory"); v != "/param" {
+		t.Errorf("Get = %q", v)
+	}
+	// Read, for a repository, has the repository's value too.
+	all, err := Read(Where{GitDir: repo, CommonDir: repo, Env: lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = fmt.Sprintf("%q", all.Multi("safe.directory"))
+	if want := `["/sys" "/global" "" "/included" "/conditional" "/repo" "/count" "/param"]`; got != want {
+		t.Errorf("Read: safe.directory = %s, want %s", got, want)
+	}
 }

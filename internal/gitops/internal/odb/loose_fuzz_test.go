@@ -3,6 +3,7 @@ package odb
 import (
 	"bytes"
 	"compress/zlib"
+	"context"
 	"crypto/sha1"
 	"fmt"
 	"io"
@@ -54,7 +55,7 @@ func FuzzReadLoose(f *testing.F) {
 		if err := os.WriteFile(p, raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		typ, got, err := readLoose(dir, id)
+		typ, got, err := readLoose(context.Background(), dir, id)
 		wellFormed := false
 		var content []byte
 		if stdOK {

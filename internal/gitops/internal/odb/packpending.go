@@ -5,6 +5,7 @@ package odb
 // pack has a trailer, an index or its name.
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -36,7 +37,7 @@ func (r *PendingReader) Read(off, size int64) (oid.Type, []byte, error) {
 	if h.typ >= ofsDeltaType {
 		return oid.Invalid, nil, fmt.Errorf("%w: a delta at %d of a pack being written", errCorrupt, off)
 	}
-	data, err := r.rd.inflate(h)
+	data, err := r.rd.inflate(context.Background(), h)
 	if err != nil {
 		return oid.Invalid, nil, err
 	}

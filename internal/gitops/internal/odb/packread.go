@@ -10,6 +10,7 @@ package odb
 import (
 	"bufio"
 	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -139,7 +140,7 @@ func (rd *reader) short(err error) error {
 
 // inflate inflates the data of entry h, which must be exactly h.size
 // bytes and end the zlib stream (whose checksum is then checked).
-func (rd *reader) inflate(h entryHeader) ([]byte, error) {
+func (rd *reader) inflate(ctx context.Context, h entryHeader) ([]byte, error) {
 	src := rd.br
 	switch {
 	case h.size >= bigEntry:
@@ -156,7 +157,7 @@ func (rd *reader) inflate(h entryHeader) ([]byte, error) {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
 	}
 	buf := make([]byte, h.size)
-	if err := rd.zs.fill(buf, nil); err != nil {
+	if err := rd.zs.fill(ctx, buf, nil); err != nil {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
 	}
 	if err := rd.zs.end(); err != nil {
@@ -167,7 +168,7 @@ func (rd *reader) inflate(h entryHeader) ([]byte, error) {
 
 // read returns the type and content of the object at off, resolving
 // deltas; the content is the caller's.
-func (p *pack) readAt(off int64, cache *baseCache) (oid.Type, []byte, error) {
+func (p *pack) readAt(ctx context.Context, off int64, cache *baseCache) (oid.Type, []byte, error) {
 	// Walk down to a base that is whole or cached, then apply the
 	// deltas back up.
 	type step struct {
@@ -190,7 +191,7 @@ func (p *pack) readAt(off int64, cache *baseCache) (oid.Type, []byte, error) {
 			return oid.Invalid, nil, err
 		}
 		if h.typ < ofsDeltaType {
-			if data, err = p.rd.inflate(h); err != nil {
+			if data, err = p.rd.inflate(ctx, h); err != nil {
 				return oid.Invalid, nil, err
 			}
 			typ = oid.Type(h.typ)
@@ -219,7 +220,7 @@ func (p *pack) readAt(off int64, cache *baseCache) (oid.Type, []byte, error) {
 		}
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		delta, err := p.rd.inflate(chain[i].h)
+		delta, err := p.rd.inflate(ctx, chain[i].h)
 		if err != nil {
 			return oid.Invalid, nil, err
 		}

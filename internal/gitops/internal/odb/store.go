@@ -2,6 +2,7 @@ package odb
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -59,6 +60,12 @@ func (s *Store) Root() string { return s.root }
 // listed (a concurrent repack may have moved a loose object into one).
 // ErrNotFound when none holds it. The content is the caller's.
 func (s *Store) Read(id oid.ID) (oid.Type, []byte, error) {
+	return s.ReadContext(context.Background(), id)
+}
+
+// ReadContext is Read that stops when ctx ends, returning its error:
+// a long object is inflated a step at a time (SPEC section 2).
+func (s *Store) ReadContext(ctx context.Context, id oid.ID) (oid.Type, []byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for attempt := 0; attempt < 2; attempt++ {
@@ -66,12 +73,12 @@ func (s *Store) Read(id oid.ID) (oid.Type, []byte, error) {
 			return oid.Invalid, nil, err
 		}
 		for _, d := range s.dirs {
-			if t, data, err := d.readPacked(id, s.cache); !errors.Is(err, ErrNotFound) {
+			if t, data, err := d.readPacked(ctx, id, s.cache); !errors.Is(err, ErrNotFound) {
 				return t, data, err
 			}
 		}
 		for _, d := range s.dirs {
-			if t, data, err := readLoose(d.path, id); !errors.Is(err, ErrNotFound) {
+			if t, data, err := readLoose(ctx, d.path, id); !errors.Is(err, ErrNotFound) {
 				return t, data, err
 			}
 		}
@@ -223,7 +230,7 @@ func listPacks(dir string, old map[string]*pack) []*pack {
 }
 
 // readPacked reads id from the first pack of d holding it.
-func (d *objectDir) readPacked(id oid.ID, c *baseCache) (oid.Type, []byte, error) {
+func (d *objectDir) readPacked(ctx context.Context, id oid.ID, c *baseCache) (oid.Type, []byte, error) {
 	for _, p := range d.packs {
 		if p.idx == nil && p.err == nil {
 			p.err = p.open()
@@ -242,7 +249,7 @@ func (d *objectDir) readPacked(id oid.ID, c *baseCache) (oid.Type, []byte, error
 		if err != nil {
 			return oid.Invalid, nil, err
 		}
-		t, data, err := p.readAt(off, c)
+		t, data, err := p.readAt(ctx, off, c)
 		if err != nil {
 			return oid.Invalid, nil, fmt.Errorf("%s: %s: %w", filepath.Base(p.packPath), id, err)
 		}
@@ -262,7 +269,7 @@ func LoosePath(dir string, id oid.ID) string {
 // <size>\x00<content>", inflated into a buffer of the size its header
 // gives, and checks its name (git's loose objects are named by the
 // hash of what they hold) and the stream's checksum.
-func readLoose(dir string, id oid.ID) (oid.Type, []byte, error) {
+func readLoose(ctx context.Context, dir string, id oid.ID) (oid.Type, []byte, error) {
 	f, err := os.Open(LoosePath(dir, id))
 	if errors.Is(err, os.ErrNotExist) {
 		return oid.Invalid, nil, ErrNotFound
@@ -291,7 +298,7 @@ func readLoose(dir string, id oid.ID) (oid.Type, []byte, error) {
 	}
 	data := make([]byte, size)
 	h := oid.NewHasher(t, size)
-	if err := zs.fill(data, h); err != nil {
+	if err := zs.fill(ctx, data, h); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return fail(fmt.Errorf("content ends before the %d bytes its header says", size))
 		}

@@ -7,6 +7,7 @@ package odb
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash"
@@ -14,6 +15,8 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/flate"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 )
 
 // zstream reads one zlib stream from br: a two-byte header, a deflate
@@ -74,8 +77,9 @@ const fillStep = 1 << 20
 // checksummed and hashed on another goroutine a step behind the
 // inflating: for a 2.3 MB blob the two took a third as long as the
 // inflating, and the object's hash (collision-detecting SHA-1) of a
-// 28 MB one half as long.
-func (z *zstream) fill(data []byte, also io.Writer) error {
+// 28 MB one half as long. It looks at ctx before each step, and
+// returns its error when it has ended (SPEC section 2).
+func (z *zstream) fill(ctx context.Context, data []byte, also io.Writer) error {
 	sum := func(b []byte) {
 		z.adler.Write(b)
 		if also != nil {
@@ -89,6 +93,7 @@ func (z *zstream) fill(data []byte, also io.Writer) error {
 		sum(data)
 		return nil
 	}
+	poll.Begin("inflate", len(data))
 	steps := make(chan []byte, 4)
 	done := make(chan struct{})
 	go func() {
@@ -100,6 +105,9 @@ func (z *zstream) fill(data []byte, also io.Writer) error {
 	var err error
 	for at := 0; at < len(data) && err == nil; at += fillStep {
 		b := data[at:min(at+fillStep, len(data))]
+		if err = poll.Check(ctx, len(b)); err != nil {
+			break
+		}
 		if _, err = io.ReadFull(z.fr, b); err == nil {
 			steps <- b
 		}
