@@ -536,7 +536,8 @@ type matcher struct {
 	// views' indexes then hold only the lines of their keys.
 	want   [][]string
 	views  map[Rung]*view
-	near   *nearIndex // built by the first search for a closest place
+	near   *nearIndex  // built by the first search for a closest place
+	opened *constructs // what each line starts inside, for near matches
 	work   nearWork
 	cached *searchCache
 	cut    bool // the last closest-place search passed over common lines or words

@@ -137,8 +137,20 @@ type ClosestReport struct {
 	Similarity float64 `json:"similarity"`
 	Text       string  `json:"text"`
 	Differ     []int   `json:"differ"`
-	Rung       *string `json:"rung"`
-	Fuzz       *string `json:"fuzz"`
+	// Missing is the edit's lines that none of these lines reads as
+	// (see Closest.Missing).
+	Missing []MissingReport `json:"missing,omitempty"`
+	Rung    *string         `json:"rung"`
+	Fuzz    *string         `json:"fuzz"`
+}
+
+// MissingReport is a line of the edit that none of the closest lines
+// reads as: its number among the edit's lines to find, the closest line
+// it stands after, and its text.
+type MissingReport struct {
+	Line  int    `json:"line"`
+	After int    `json:"after"`
+	Text  string `json:"text"`
 }
 
 // FileReport is one changed file: status A, M, D or R, and the lines
@@ -230,6 +242,9 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 			}
 			if c := o.Err.Closest; c != nil {
 				e.Closest = &ClosestReport{Lines: [2]int{c.Start, c.End}, Similarity: c.Similarity, Text: c.Text, Differ: append([]int{}, c.Differ...)}
+				for _, l := range c.Missing {
+					e.Closest.Missing = append(e.Closest.Missing, MissingReport{Line: l.Line, After: l.After, Text: l.Text})
+				}
 				if c.Rung != 0 {
 					e.Closest.Rung, e.Closest.Fuzz = opt(c.Rung.String()), opt(c.Fuzz.String())
 				}
