@@ -60,14 +60,17 @@ func NewReport(results []*ReplyResult, o ReportOptions) Report {
 
 // ReplyReport is one reply's part of a Report.
 type ReplyReport struct {
-	Source      string        `json:"source"`
-	Format      string        `json:"format"`
-	Description string        `json:"description"`
-	Status      string        `json:"status"`
-	Commit      *string       `json:"commit"`
-	Branch      *string       `json:"branch"`
-	Patch       *string       `json:"patch"`
-	Error       *string       `json:"error"`
+	Source      string  `json:"source"`
+	Format      string  `json:"format"`
+	Description string  `json:"description"`
+	Status      string  `json:"status"`
+	Commit      *string `json:"commit"`
+	Branch      *string `json:"branch"`
+	Patch       *string `json:"patch"`
+	Error       *string `json:"error"`
+	// RecordedAs is the commit that recorded this very reply before
+	// (status unchanged): nothing was applied again.
+	RecordedAs  *string       `json:"recorded_as,omitempty"`
 	Edits       []EditReport  `json:"edits"`
 	Files       []FileReport  `json:"files"`
 	Shell       []ShellReport `json:"shell"`
@@ -209,6 +212,7 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 	if r.Err != nil {
 		rr.Error = opt(r.Err.Error())
 	}
+	rr.RecordedAs = opt(r.RecordedAs)
 	for _, s := range r.Shell {
 		rr.Shell = append(rr.Shell, ShellReport{Line: s.Line, Lang: s.Lang, Text: s.Text})
 	}
