@@ -131,6 +131,9 @@ func (r *Repository) Record(ctx context.Context, reply string, o RecordOptions) 
 	expect := ""
 	if t.exists {
 		expect = t.parent
+		// A reply the branch recorded already (a call sent again) is
+		// not applied twice (SPEC section 5).
+		ro.Recorded = r.repo.RecordedReplies(t.parent)
 	}
 	w, err := r.repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect, ReflogMsg: t.reflog})
 	if err != nil {

@@ -47,12 +47,15 @@ type Report struct {
 	Status string `json:"status" jsonschema:"checked, recorded, partial, unchanged or failed"`
 	// Error says why the reply could not be read at all (no edit in
 	// it, over a limit).
-	Error    string       `json:"error,omitempty" jsonschema:"why the reply could not be read at all"`
-	Edits    []EditReport `json:"edits" jsonschema:"every edit of the reply, in reply order"`
-	Files    []FileStat   `json:"files" jsonschema:"the changed files: status A, M, D or R and the lines added and deleted"`
-	Shell    []ShellBlock `json:"shell,omitempty" jsonschema:"shell blocks the reply suggests; they are never run"`
-	Notes    []string     `json:"notes,omitempty" jsonschema:"things worth knowing about the result"`
-	Warnings []string     `json:"warnings,omitempty" jsonschema:"things in the reply worth a second look"`
+	Error string `json:"error,omitempty" jsonschema:"why the reply could not be read at all"`
+	// RecordedAs is the commit that recorded this very reply before on
+	// the branch (status unchanged): nothing was applied again.
+	RecordedAs string       `json:"recorded_as,omitempty" jsonschema:"the commit that recorded this same reply before; nothing was applied again"`
+	Edits      []EditReport `json:"edits" jsonschema:"every edit of the reply, in reply order"`
+	Files      []FileStat   `json:"files" jsonschema:"the changed files: status A, M, D or R and the lines added and deleted"`
+	Shell      []ShellBlock `json:"shell,omitempty" jsonschema:"shell blocks the reply suggests; they are never run"`
+	Notes      []string     `json:"notes,omitempty" jsonschema:"things worth knowing about the result"`
+	Warnings   []string     `json:"warnings,omitempty" jsonschema:"things in the reply worth a second look"`
 }
 
 // OK reports whether the reply was read and no edit failed.
@@ -142,7 +145,7 @@ func newResult(r *engine.ReplyResult, branch string) *Result {
 	}
 	rr := engine.NewReplyReport(r, branch, "")
 	rep := Report{Format: rr.Format, Description: rr.Description, Status: rr.Status, Edits: []EditReport{}, Files: []FileStat{},
-		Notes: rr.Notes, Warnings: rr.Warnings}
+		Notes: rr.Notes, Warnings: rr.Warnings, RecordedAs: r.RecordedAs}
 	if r.Err != nil {
 		rep.Error = r.Err.Error()
 	}
@@ -239,6 +242,9 @@ func (r Report) headline(failed int) string {
 	case "partial":
 		return fmt.Sprintf("[recorded; %d of %s failed and left out]", failed, plural(n, "edit"))
 	case "unchanged":
+		if r.RecordedAs != "" {
+			return "[nothing to record: this reply is already recorded]"
+		}
 		return "[nothing to record: every edit is already applied]"
 	case "checked":
 		if failed > 0 {

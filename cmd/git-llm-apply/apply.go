@@ -191,10 +191,16 @@ func (rc *recording) close() {
 // runOptions are the engine's options for o; progress is the meter's
 // hook.
 func (rc *recording) runOptions(o applyOptions, progress func(int, engine.Phase)) engine.RunOptions {
-	return engine.RunOptions{
+	ro := engine.RunOptions{
 		Format: o.Format, Fuzz: o.Fuzz, Partial: o.Partial, Message: o.Message, Parent: rc.t.tree, ShellOps: o.ShellOps,
 		Limits: o.Limits, Progress: progress, Other: rc.other, OtherName: rc.otherName, Patch: rc.patch,
 	}
+	if rc.t.exists {
+		// A reply the branch recorded already is not applied twice
+		// (SPEC section 5).
+		ro.Recorded = rc.repo.RecordedReplies(rc.t.parent)
+	}
+	return ro
 }
 
 // finish ends a run whose engine error is runErr: it moves the branch

@@ -130,7 +130,9 @@ func TestRerunRecordsNothing(t *testing.T) {
 	if r.git("rev-parse", "work") != tip {
 		t.Errorf("rerun recorded a commit")
 	}
-	if !strings.Contains(res.stderr, "already applied") {
+	// The branch's last commit carries the reply's digest (SPEC
+	// section 5): it is not resolved again.
+	if !strings.Contains(res.stderr, "already recorded as "+tip[:7]) {
 		t.Errorf("rerun report:\n%s", res.stderr)
 	}
 }

@@ -48,8 +48,8 @@ func TestCommitMessageFromHostileProse(t *testing.T) {
 	}
 	r.git("check-ref-format", "refs/heads/"+branch)
 	for rev, want := range map[string]string{
-		branch: "Import sys[2J \uFFFD now.\n\nIt is needed ]0;titleby caf\uFFFD.\n\nLLM-Edit-Format: diff\n",
-		"m":    "Mine[2J\uFFFD\n\nbody text[0m\n\nLLM-Edit-Format: diff\n",
+		branch: "Import sys[2J \uFFFD now.\n\nIt is needed ]0;titleby caf\uFFFD.\n\nLLM-Edit-Format: diff\nLLM-Reply: a38aeebfdb7a9157\n",
+		"m":    "Mine[2J\uFFFD\n\nbody text[0m\n\nLLM-Edit-Format: diff\nLLM-Reply: a38aeebfdb7a9157\n",
 	} {
 		obj := r.git("cat-file", "commit", rev)
 		_, msg, _ := strings.Cut(obj, "\n\n")

@@ -26,21 +26,21 @@ func TestDefaultBranchAndMessage(t *testing.T) {
 			branch: "llm/modify-greet-function-in-src-app-py",
 			msg: "Modify the greet function in src/app.py to greet people politely\n\n" +
 				"I'll modify the `greet` function in `src/app.py` to greet people politely, so that the output reads better for everyone who runs it.\n\n" +
-				"This change makes the greeting polite.\n\nLLM-Edit-Format: diff\n",
+				"This change makes the greeting polite.\n\nLLM-Edit-Format: diff\nLLM-Reply: 4cbc25f6b0f33ad2\n",
 			secondBranch: "llm/modify-greet-function-in-src-app-py-2",
 		},
 		{
 			name:         "courtesy and announcement only",
 			reply:        "I apologize for the confusion. Here is the updated code:\n\n" + greet,
 			branch:       "llm/edit-app-py",
-			msg:          "Apply 1 edit to app.py\n\nLLM-Edit-Format: diff\n",
+			msg:          "Apply 1 edit to app.py\n\nLLM-Edit-Format: diff\nLLM-Reply: 4cbc25f6b0f33ad2\n",
 			secondBranch: "llm/edit-app-py-2",
 		},
 		{
 			name:   "short first sentence",
 			reply:  "Sure! Let's greet people politely.\n\nThe old greeting was curt.\n\n" + greet,
 			branch: "llm/greet-people-politely",
-			msg:    "Greet people politely.\n\nThe old greeting was curt.\n\nLLM-Edit-Format: diff\n",
+			msg:    "Greet people politely.\n\nThe old greeting was curt.\n\nLLM-Edit-Format: diff\nLLM-Reply: 4cbc25f6b0f33ad2\n",
 		},
 	}
 	for _, tt := range tests {

@@ -110,12 +110,18 @@ func TestRerunOnOwnBranchIsAlreadyApplied(t *testing.T) {
 		t.Fatalf("first run recorded:\n%s", s)
 	}
 	for _, rep := range []string{reply, patch} {
-		res := r.run("apply", "-b", "work", rep)
+		// On a new branch from work's tip, where no commit carries the
+		// reply's digest, every edit is found done.
+		res := r.run("apply", "--base", "work", "-b", "again", rep)
 		if res.code != 0 {
 			t.Fatalf("second run: exit %d\n%s", res.code, res.stderr)
 		}
 		if !strings.Contains(res.stderr, "every edit is already applied") {
 			t.Errorf("second run report:\n%s", res.stderr)
+		}
+		// On work itself, the reply is known by its digest.
+		if res = r.run("apply", "-b", "work", rep); res.code != 0 || !strings.Contains(res.stderr, "already recorded as ") {
+			t.Errorf("second run on work: exit %d\n%s", res.code, res.stderr)
 		}
 	}
 	if r.git("rev-parse", "work") != tip {
@@ -172,7 +178,9 @@ func TestPureAdditionHunks(t *testing.T) {
 			if tc.file != "" && !strings.Contains(res.stderr, "added at the end of list.txt") && strings.Contains(tc.reply, "@@\n") {
 				t.Errorf("no note of the end:\n%s", res.stderr)
 			}
-			again := r.run("apply", "-b", "work", reply)
+			// A new branch from work's tip: no commit there carries the
+			// reply's digest, so the edits are resolved and found done.
+			again := r.run("apply", "--base", "work", "-b", "again", reply)
 			if again.code != 0 || !strings.Contains(again.stderr, "every edit is already applied") {
 				t.Errorf("second run: exit %d\n%s", again.code, again.stderr)
 			}

@@ -209,6 +209,9 @@ func headline(r *engine.ReplyResult, branch string, failed int) string {
 	case engine.Partial:
 		return fmt.Sprintf("%s [%s on %s; %d of %s failed and %s left out]", subject, short, branch, failed, plural(len(r.Outcomes), "edit", "edits"), wasWere(failed))
 	case engine.Unchanged:
+		if r.RecordedAs != "" {
+			return fmt.Sprintf("%s [nothing to record: already recorded as %s]", subject, r.ShortRecordedAs)
+		}
 		return fmt.Sprintf("%s [nothing to record: every edit is already applied]", subject)
 	case engine.Checked:
 		if failed > 0 {

@@ -201,6 +201,9 @@ func (m *matcher) loose(pattern []string) *place {
 			return nil
 		}
 	}
+	if !m.sameConstructs(pattern, best.start) {
+		return nil
+	}
 	p := place{rung: RungLoose, lines: make([]int, len(pattern)), score: best.sim}
 	for i := range p.lines {
 		p.lines[i] = best.start + i
@@ -318,12 +321,14 @@ func (m *matcher) describe(pattern []string, from, to int, sim float64, mark Run
 	if sim >= 1 && !m.same(pattern, from, to) {
 		sim = 0.99
 	}
+	differ, missing := m.differing(pattern, from, to, mark)
 	return &Closest{
 		Start:      from + 1,
 		End:        to,
 		Similarity: sim,
 		Text:       m.lines(from, to),
-		Differ:     m.differing(pattern, from, to, mark),
+		Differ:     differ,
+		Missing:    missing,
 	}
 }
 
@@ -344,8 +349,11 @@ func (m *matcher) same(pattern []string, from, to int) bool {
 // differing returns the 1-based numbers of doc lines [from, to) that
 // do not read as a line of pattern, compared as rung r compares lines
 // and in order: the lines a report marks. At the rungs that ignore
-// blank lines, a blank line never differs.
-func (m *matcher) differing(pattern []string, from, to int, r Rung) []int {
+// blank lines, a blank line never differs. missing is pattern's lines
+// that read as none of those lines, each with the doc line it stands
+// after in that order, so that a report can show every line of the
+// edit, not only those the file has.
+func (m *matcher) differing(pattern []string, from, to int, r Rung) (out []int, missing []MissingLine) {
 	r = min(r, RungTypography)
 	keyed := func(lines []string) []string {
 		key := keyFunc(r, m.lang)
@@ -361,16 +369,25 @@ func (m *matcher) differing(pattern []string, from, to int, r Rung) []int {
 	}
 	a, b := keyed(file), keyed(pattern)
 	matched := make([]bool, len(a))
+	after := from // the doc line (1-based) the next pattern line stands after
 	for _, e := range diff.Edits(a, b) {
-		if e.Op == diff.Match {
+		switch e.Op {
+		case diff.Match:
 			matched[e.PosX] = true
+			after = from + e.PosX + 1
+		case diff.Delete:
+			after = from + e.PosX + 1
+		case diff.Insert:
+			if !(r.skipsBlank() && b[e.PosY] == "") {
+				missing = append(missing, MissingLine{Line: e.PosY + 1, After: after, Text: strings.TrimSuffix(pattern[e.PosY], "\r")})
+			}
 		}
 	}
-	out := []int{}
+	out = []int{}
 	for i, ok := range matched {
 		if !ok && !(r.skipsBlank() && a[i] == "") {
 			out = append(out, from+i+1)
 		}
 	}
-	return out
+	return out, missing
 }

@@ -12,9 +12,10 @@ type commentSyntax struct {
 	block  [2]string
 	quotes string   // characters that open a one-line string literal
 	long   []string // openers of strings that may span lines; each closes with itself
-	// docstrings: a long string that starts a statement is
-	// documentation, ignored like a comment (Python).
-	docstrings bool
+	// A string literal is code at every rung, a Python docstring
+	// included: a docstring a later commit rewrote is not the one a
+	// stale edit quotes, and reading both as nothing let --fuzz loose
+	// write the old one under the new (SPEC section 5).
 }
 
 var (
@@ -22,7 +23,7 @@ var (
 	rustLk = commentSyntax{line: []string{"//"}, block: [2]string{"/*", "*/"}, quotes: "\""}
 	cssLk  = commentSyntax{block: [2]string{"/*", "*/"}, quotes: "\"'"}
 	hashLk = commentSyntax{line: []string{"#"}, quotes: "\"'"}
-	pyLk   = commentSyntax{line: []string{"#"}, quotes: "\"'", long: []string{`"""`, "'''"}, docstrings: true}
+	pyLk   = commentSyntax{line: []string{"#"}, quotes: "\"'", long: []string{`"""`, "'''"}}
 	phpLk  = commentSyntax{line: []string{"//", "#"}, block: [2]string{"/*", "*/"}, quotes: "\"'"}
 	dashLk = commentSyntax{line: []string{"--"}, quotes: "\"'"}
 	semiLk = commentSyntax{line: []string{";"}, quotes: "\""}
@@ -95,8 +96,8 @@ func stripComment(s, lang string) string {
 }
 
 // stripper removes comments from the lines of a text read in order,
-// carrying block comments, docstrings and multi-line strings from one
-// line to the next.
+// carrying block comments and multi-line strings (docstrings among
+// them, kept as code) from one line to the next.
 type stripper struct {
 	syn   commentSyntax
 	known bool
@@ -159,14 +160,8 @@ func (st *stripper) strip(s string) string {
 		}
 		rest, c := s[i:], s[i]
 		if open := st.longOpener(rest); open != "" {
-			st.close = open
-			lead := bytes.TrimRight(b, "rRbBuUfF")
-			st.keep = !st.syn.docstrings || len(bytes.TrimSpace(lead)) > 0
-			if st.keep {
-				write(open)
-			} else {
-				b, gap = lead, true
-			}
+			st.close, st.keep = open, true
+			write(open)
 			i += len(open)
 			continue
 		}
@@ -195,6 +190,109 @@ func (st *stripper) strip(s string) string {
 		b = bytes.TrimRight(b, " \t")
 	}
 	return string(b)
+}
+
+// sameConstructs reports whether the file's lines from start, as many
+// as pattern's, open and close strings and block comments as pattern's
+// lines do, both read from the state the file is in at start: a near
+// match must not cut a string or comment in two (SPEC section 5). A
+// SEARCH quoting a one-line docstring a later commit made three lines
+// reads 0.8 alike the new docstring's first line, and taking it left
+// the new docstring's rest as code. It is false when the file's budget
+// does not allow reading up to start.
+func (m *matcher) sameConstructs(pattern []string, start int) bool {
+	syn := languages[m.lang]
+	if !syn.spansLines() {
+		return true
+	}
+	delimits := func(l string) bool {
+		if syn.block[0] != "" && (strings.Contains(l, syn.block[0]) || strings.Contains(l, syn.block[1])) {
+			return true
+		}
+		for _, o := range syn.long {
+			if strings.Contains(l, o) {
+				return true
+			}
+		}
+		return false
+	}
+	any := false // no delimiter in either: both leave the state as it was
+	for i, l := range pattern {
+		if delimits(l) || delimits(m.d.content(start+i)) {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return true
+	}
+	at, ok := m.constructAt(start)
+	if !ok {
+		return false
+	}
+	file := newStripper(m.lang)
+	file.close, file.keep = at.close, at.keep
+	edit := &stripper{syn: file.syn, known: file.known, close: at.close, keep: at.keep}
+	for i, l := range pattern {
+		file.strip(m.d.content(start + i))
+		edit.strip(strings.TrimSuffix(l, "\r"))
+	}
+	return file.state() == edit.state()
+}
+
+// constructs is the string or comment each line of a file starts
+// inside, for the file as its edit log stood when it was read.
+type constructs struct {
+	log    int
+	states []uint8 // 0 none, 1 a block comment, 2+k the k-th long string; +128 kept
+}
+
+// constructAt returns the stripper's state at the start of line i,
+// reading the file once for as long as it is not edited; ok is false
+// when the file's budget does not allow reading it.
+func (m *matcher) constructAt(i int) (at stripper, ok bool) {
+	if m.opened == nil || m.opened.log != len(m.d.log) {
+		if m.workLeft() < m.d.len() {
+			return at, false
+		}
+		m.work.indexed += m.d.len()
+		st := newStripper(m.lang)
+		c := &constructs{log: len(m.d.log), states: make([]uint8, 0, m.d.len())}
+		m.d.each(0, func(_ int, l string) bool {
+			c.states = append(c.states, st.state())
+			st.strip(trimEOL(l))
+			return true
+		})
+		m.opened = c
+	}
+	s := m.opened.states[i]
+	at.keep = s&128 != 0
+	switch s &^= 128; {
+	case s == 1:
+		at.close = m.syn().block[1]
+	case s >= 2:
+		at.close = m.syn().long[s-2]
+	}
+	return at, true
+}
+
+func (m *matcher) syn() commentSyntax { return languages[m.lang] }
+
+// state encodes what the next line starts inside (see constructs).
+func (st *stripper) state() uint8 {
+	var s uint8
+	if st.close != "" {
+		s = 1
+		for k, o := range st.syn.long {
+			if st.close == o {
+				s = uint8(2 + k)
+			}
+		}
+	}
+	if st.keep && st.close != "" {
+		s |= 128
+	}
+	return s
 }
 
 func (st *stripper) longOpener(rest string) string {

@@ -6,7 +6,8 @@ import (
 )
 
 // TestStripper feeds each case's lines in order to one stripper: block
-// comments, docstrings and multi-line strings carry from line to line.
+// comments and multi-line strings (docstrings are strings) carry from
+// line to line.
 func TestStripper(t *testing.T) {
 	cases := []struct {
 		name, lang string
@@ -20,8 +21,11 @@ func TestStripper(t *testing.T) {
 		{"continuation star", "cpp", []string{" * text"}, []string{""}},
 		{"raw string over lines", "go", []string{"s := `a", "// not a comment", "b` // c"}, []string{"s := `a", "// not a comment", "b`"}},
 		{"hash in a python string", "py", []string{"x = '#' + b  # note"}, []string{"x = '#' + b"}},
-		{"docstring over lines", "py", []string{`    """Doc.`, "", "    # text", `    """`, "    return 1"}, []string{"", "", "", "", "    return 1"}},
-		{"one-line docstring", "py", []string{`    r"""Doc."""`}, []string{""}},
+		// A docstring is a string literal: code, kept, its # lines
+		// text (SPEC section 5).
+		{"docstring over lines", "py", []string{`    """Doc.`, "", "    # text", `    """`, "    return 1"}, []string{`    """Doc.`, "", "    # text", `    """`, "    return 1"}},
+		{"one-line docstring", "py", []string{`    r"""Doc."""`}, []string{`    r"""Doc."""`}},
+		{"docstring then a comment", "py", []string{"    '''Doc.'''  # note"}, []string{"    '''Doc.'''"}},
 		{"assigned long string", "py", []string{`T = """`, "# kept", `"""  # gone`}, []string{`T = """`, "# kept", `"""`}},
 		{"unknown language", "", []string{"a // b"}, []string{"a // b"}},
 		{"shell keeps quotes", "sh", []string{`echo "#x" # y`}, []string{`echo "#x"`}},

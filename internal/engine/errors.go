@@ -33,11 +33,23 @@ type Closest struct {
 	// Differ lists the lines (1-based) that do not read as a line the
 	// edit looked for, compared as its format compares lines.
 	Differ []int
+	// Missing lists the edit's lines that read as none of these lines,
+	// compared as Differ compares them.
+	Missing []MissingLine
 	// Rung is the rung above the edit's own at which these lines match
 	// the edit's, and Fuzz the --fuzz level that climbs to it (Rung is
 	// 0 when no rung does).
 	Rung Rung
 	Fuzz Fuzz
+}
+
+// MissingLine is a line of the edit's lines to find that none of the
+// closest lines reads as: its number among them (1-based), its text,
+// and the closest line it stands after in their order (Start-1 when it
+// comes first).
+type MissingLine struct {
+	Line, After int
+	Text        string
 }
 
 // EditError is a failed edit: which one, where it came from, and why.

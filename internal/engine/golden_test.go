@@ -164,7 +164,16 @@ func dumpResult(r *ReplyResult) string {
 		}
 	}
 	if r.Message != "" {
-		fmt.Fprintf(&b, "message:\n%s", indentText(r.Message, "  | "))
+		// The LLM-Reply trailer is a digest of the edits, which
+		// TestReplyDigest and the already-recorded tests check: in
+		// goldens it would be a hash that changes with any field of
+		// the operations.
+		msg := r.Message
+		if i := strings.Index(msg, ReplyTrailer+": "); i >= 0 {
+			end := strings.IndexByte(msg[i:], '\n') + i + 1
+			msg = msg[:i] + msg[end:]
+		}
+		fmt.Fprintf(&b, "message:\n%s", indentText(msg, "  | "))
 	}
 	return b.String()
 }

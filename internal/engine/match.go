@@ -536,8 +536,9 @@ type matcher struct {
 	// views' indexes then hold only the lines of their keys.
 	want   [][]string
 	views  map[Rung]*view
-	scopes *view      // the file's lines by scope key (see scopeView)
-	near   *nearIndex // built by the first search for a closest place
+	scopes *view       // the file's lines by scope key (see scopeView)
+	near   *nearIndex  // built by the first search for a closest place
+	opened *constructs // what each line starts inside, for near matches
 	work   nearWork
 	cached *searchCache
 	cut    bool // the last closest-place search passed over common lines or words

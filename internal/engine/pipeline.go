@@ -61,6 +61,11 @@ type RunOptions struct {
 	// Progress, when set, is called as each reply (by its index in the
 	// inputs) enters a phase, before the work of that phase.
 	Progress func(reply int, phase Phase)
+	// Recorded, when set, names the commit that recorded a reply of
+	// this digest (ReplyDigest) on the branch before the run, "" when
+	// none did: such a reply is not resolved again but reported
+	// Unchanged, as already recorded (SPEC section 5).
+	Recorded func(digest string) (commit string, err error)
 }
 
 // ReplyStatus is what became of one reply (SPEC section 8).
@@ -92,6 +97,10 @@ type ReplyResult struct {
 	Shell    []translate.Shell
 	Warnings []translate.Warning
 	Notes    []string
+	// RecordedAs is the commit that recorded this very reply before
+	// (see RunOptions.Recorded), and ShortRecordedAs that commit as git
+	// would show it; the reply is then Unchanged.
+	RecordedAs, ShortRecordedAs string
 
 	// ShortCommit is Commit abbreviated as git would show it (see
 	// patch.Options.ShortID), for reports.
@@ -250,6 +259,21 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		res.Err, res.Status = err, ReplyFailed
 		return res, nil
 	}
+	digest := ReplyDigest(reply.Ops)
+	if opts.Recorded != nil {
+		// A retry, or a client sending a call again, must not apply
+		// the edits a second time: a first match would take the next
+		// place, insertions would stand twice (SPEC section 5).
+		was, err := opts.Recorded(digest)
+		if err != nil {
+			return res, err
+		}
+		if was != "" {
+			res.RecordedAs, res.ShortRecordedAs, res.Status = was, opts.Patch.ShortID(was), Unchanged
+			res.Notes = append(res.Notes, fmt.Sprintf("already recorded as %s (%s)", res.ShortRecordedAs, replyTrailer(digest)))
+			return res, nil
+		}
+	}
 	if err := enter(PhaseResolve); err != nil {
 		return nil, err
 	}
@@ -274,7 +298,7 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 		return res, nil
 	}
 	res.Changes = result.Changes
-	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops), in.Trailers...)
+	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops), append([]string{replyTrailer(digest)}, in.Trailers...)...)
 	if len(res.Changes) == 0 {
 		res.Status = Unchanged
 		if failed {

@@ -60,14 +60,17 @@ func NewReport(results []*ReplyResult, o ReportOptions) Report {
 
 // ReplyReport is one reply's part of a Report.
 type ReplyReport struct {
-	Source      string        `json:"source"`
-	Format      string        `json:"format"`
-	Description string        `json:"description"`
-	Status      string        `json:"status"`
-	Commit      *string       `json:"commit"`
-	Branch      *string       `json:"branch"`
-	Patch       *string       `json:"patch"`
-	Error       *string       `json:"error"`
+	Source      string  `json:"source"`
+	Format      string  `json:"format"`
+	Description string  `json:"description"`
+	Status      string  `json:"status"`
+	Commit      *string `json:"commit"`
+	Branch      *string `json:"branch"`
+	Patch       *string `json:"patch"`
+	Error       *string `json:"error"`
+	// RecordedAs is the commit that recorded this very reply before
+	// (status unchanged): nothing was applied again.
+	RecordedAs  *string       `json:"recorded_as,omitempty"`
 	Edits       []EditReport  `json:"edits"`
 	Files       []FileReport  `json:"files"`
 	Shell       []ShellReport `json:"shell"`
@@ -140,8 +143,20 @@ type ClosestReport struct {
 	Similarity float64 `json:"similarity"`
 	Text       string  `json:"text"`
 	Differ     []int   `json:"differ"`
-	Rung       *string `json:"rung"`
-	Fuzz       *string `json:"fuzz"`
+	// Missing is the edit's lines that none of these lines reads as
+	// (see Closest.Missing).
+	Missing []MissingReport `json:"missing,omitempty"`
+	Rung    *string         `json:"rung"`
+	Fuzz    *string         `json:"fuzz"`
+}
+
+// MissingReport is a line of the edit that none of the closest lines
+// reads as: its number among the edit's lines to find, the closest line
+// it stands after, and its text.
+type MissingReport struct {
+	Line  int    `json:"line"`
+	After int    `json:"after"`
+	Text  string `json:"text"`
 }
 
 // FileReport is one changed file: status A, M, D or R, and the lines
@@ -200,6 +215,7 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 	if r.Err != nil {
 		rr.Error = opt(r.Err.Error())
 	}
+	rr.RecordedAs = opt(r.RecordedAs)
 	for _, s := range r.Shell {
 		rr.Shell = append(rr.Shell, ShellReport{Line: s.Line, Lang: s.Lang, Text: s.Text})
 	}
@@ -233,6 +249,9 @@ func NewReplyReport(r *ReplyResult, branch, patch string) ReplyReport {
 			}
 			if c := o.Err.Closest; c != nil {
 				e.Closest = &ClosestReport{Lines: [2]int{c.Start, c.End}, Similarity: c.Similarity, Text: c.Text, Differ: append([]int{}, c.Differ...)}
+				for _, l := range c.Missing {
+					e.Closest.Missing = append(e.Closest.Missing, MissingReport{Line: l.Line, After: l.After, Text: l.Text})
+				}
 				if c.Rung != 0 {
 					e.Closest.Rung, e.Closest.Fuzz = opt(c.Rung.String()), opt(c.Fuzz.String())
 				}

@@ -21,9 +21,9 @@
 // HooksDir). Object names are abbreviated as git abbreviates them
 // (Abbrev, ShortID).
 //
-// gitops, with the packages under gitops/internal that only it can
-// use, is the only package of the module that imports go-git.
-// Reading a repository and recording on it run no git and no code the
+// git's formats are read and written by the packages under
+// gitops/internal, which only gitops can use; no git library is
+// linked. Reading a repository and recording on it run no git and no code the
 // repository configures (hooks, filters, fsmonitor, a fetch's
 // transport), so a hostile configuration cannot run anything through
 // check, translate or apply. The git CLI runs only for porcelain steps
