@@ -79,6 +79,7 @@ func exitCode(err error) int {
 		errors.Is(err, gitops.ErrUnbornHead), errors.Is(err, gitops.ErrBadBranchName),
 		errors.Is(err, gitops.ErrBranchCheckedOut), errors.Is(err, gitops.ErrWorktreePath),
 		errors.Is(err, gitops.ErrMissingObject), errors.Is(err, gitops.ErrConversion),
+		errors.Is(err, gitops.ErrSign),
 		errors.Is(err, translate.ErrNoEdits), errors.Is(err, translate.ErrUnknownFormat),
 		errors.Is(err, engine.ErrTooLarge), errors.Is(err, patch.ErrMismatch):
 		return exitUsage

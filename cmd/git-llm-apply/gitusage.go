@@ -231,9 +231,9 @@ func optionLine(f cli.Flag) (left, help string) {
 		}
 	}
 	left = "    " + strings.Join(append(short, long...), ", ")
-	if sw, ok := f.(switchFlag); ok {
-		if w, ok := sw.Value.(*whenValue); ok && w.orWhen {
-			left += "[=<when>]"
+	if _, ok := f.(switchFlag); ok {
+		if a := optionalArg(f); a != "" {
+			left += "[=<" + a + ">]"
 		}
 	} else if takesValue(f) {
 		if arg == "" {

@@ -27,6 +27,9 @@ func TestSplitShortOptions(t *testing.T) {
 		{"hook install -fz", "hook install -fz"}, // -z is not a flag of hook install
 		{"hook install -f", "hook install -f"},
 		{"check - -qv", "check - -q -v"},
+		{"apply -qSKEY r.md", "apply -q -S=KEY r.md"}, // -S<keyid>: the rest of the bundle, as git
+		{"apply -S r.md", "apply -S r.md"},
+		{"apply -Sq r.md", "apply -S=q r.md"},
 	} {
 		app := newApp(streams{})
 		got := splitShortOptions(app, append([]string{"git-llm-apply"}, strings.Fields(tc.in)...))[1:]
