@@ -51,7 +51,10 @@ func run(ctx context.Context, args []string, dir string, in io.Reader, out, errw
 		err = app.Run(ctx, args)
 	}
 	say(s, err)
-	reportStop(app, s, err, jsonDone)
+	var help shortHelp
+	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) && !errors.As(err, &help) {
+		reportStop(app, s, err, jsonDone)
+	}
 	return exitCode(err)
 }
 

@@ -77,7 +77,7 @@ func checkOptions(root *cli.Command, args []string) error {
 			value = args[i]
 		}
 		if _, isInt := f.(*cli.IntFlag); isInt {
-			if _, err := strconv.ParseInt(strings.TrimSpace(value), 0, 64); err != nil {
+			if _, err := strconv.ParseInt(value, 0, 64); err != nil {
 				return &flagError{err: fmt.Errorf("%s expects a numerical value", optionName(name))}
 			}
 		}
@@ -126,6 +126,8 @@ func gitFlagMessage(msg string) string {
 	switch {
 	case m == nil:
 		return msg
+	case m[1] != "" && strings.HasPrefix(m[2], "strconv."):
+		return optionName(m[1]) + " expects a numerical value"
 	case m[1] != "":
 		return optionName(m[1]) + " " + m[2]
 	case m[3] != "":

@@ -221,3 +221,21 @@ func TestOneMessageEach(t *testing.T) {
 		t.Errorf("outside a repository: exit %d\n%s", res.code, res.stderr)
 	}
 }
+
+// urfave/cli's own flag errors, for what checkOptions leaves to it,
+// read as git's too.
+func TestGitFlagMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		`invalid value "x" for flag -max-edits: strconv.ParseInt: parsing "x": invalid syntax`:     "option `max-edits' expects a numerical value",
+		`invalid value "bogus" for flag -color: expects "always", "auto", or "never", not "bogus"`: "option `color' expects \"always\", \"auto\", or \"never\", not \"bogus\"",
+		`invalid value "x" for flag -no-color: takes no value`:                                     "option `no-color' takes no value",
+		"flag needs an argument: -b":            "switch `b' requires a value",
+		"flag needs an argument: --format":      "option `format' requires a value",
+		"flag provided but not defined: -frmat": "unknown option `frmat'",
+		"something else":                        "something else",
+	} {
+		if got := gitFlagMessage(in); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
