@@ -45,12 +45,45 @@ func run(ctx context.Context, args []string, dir string, in io.Reader, out, errw
 	jsonDone := false
 	s := streams{in: in, out: out, err: termWriter{errw}, rawErr: errw, jsonDone: &jsonDone, dir: dir}
 	app := newApp(s)
-	err := app.Run(ctx, splitShortOptions(app, args))
-	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) {
-		fmt.Fprintf(s.err, "git llm-apply: %s\n", err.Error())
+	args = splitShortOptions(app, args)
+	err := checkOptions(app, args)
+	if err == nil {
+		err = app.Run(ctx, args)
+	}
+	say(s, err)
+	var help shortHelp
+	if err != nil && !errors.Is(err, errEditsFailed) && !errors.Is(err, errVersionShown) && !errors.As(err, &help) {
 		reportStop(app, s, err, jsonDone)
 	}
 	return exitCode(err)
+}
+
+// say writes what ends a run on standard error as git does (SPEC
+// section 2): "fatal: " and what stopped it; "error: " and a mistake in
+// the options, with the command's short usage when git gives it; an
+// unknown command with the most similar ones; -h's short usage on
+// standard output. Nothing for an error the report has already told.
+func say(s streams, err error) {
+	var (
+		flag    *flagError
+		help    shortHelp
+		unknown *unknownCommandError
+	)
+	switch {
+	case err == nil, errors.Is(err, errEditsFailed), errors.Is(err, errVersionShown),
+		errors.Is(err, errNoEdit), errors.Is(err, errMalformed), errors.Is(err, errOverLimit):
+	case errors.As(err, &help):
+		writeShortUsage(s.out, help.at)
+	case errors.As(err, &flag):
+		fmt.Fprintf(s.err, "error: %s\n", flag.Error())
+		if flag.usage {
+			writeShortUsage(s.err, flag.at)
+		}
+	case errors.As(err, &unknown):
+		fmt.Fprintf(s.err, "%s\n", unknown.Error())
+	default:
+		fmt.Fprintf(s.err, "fatal: %s\n", err.Error())
+	}
 }
 
 // commonOptions are the flags apply, translate and check share.
@@ -137,9 +170,9 @@ per reply on a branch. Your working tree, index and HEAD are never changed.
 
 Exit status: 0 every edit resolved (or was already applied), 1 an edit
 failed, 2 bad usage, unreadable input, no repository, no edit found or a
-reply over a limit, 3 the branch moved under us (or is locked), 130
-interrupted (SIGINT or SIGTERM; the replies finished before it are kept,
-the one in hand records nothing).`,
+reply over a limit, 3 the branch moved under us (or is locked), 129
+-h printed the short usage, 130 interrupted (SIGINT or SIGTERM; the
+replies finished before it are kept, the one in hand records nothing).`,
 		Flags: []cli.Flag{
 			&cli.GenericFlag{Name: "C", Value: &startDir{base: s.dir}, Usage: "run as if started in `DIR` (each -C relative to the one before)"},
 			versionFlag(s),
@@ -151,14 +184,12 @@ the one in hand records nothing).`,
 		ErrWriter:      s.err,
 		HideVersion:    true,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
-		OnUsageError: func(_ context.Context, _ *cli.Command, err error, _ bool) error {
-			return usageError("%s", gitFlagNames(err.Error()))
-		},
+		OnUsageError:   usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageError("unknown command %q (see git llm-apply --help)", cmd.Args().First())
+				return unknownCommand(cmd.Lineage(), cmd.Args().First())
 			}
-			return usageError("a command is needed: apply, replay, translate, check, hook, mcp, formats, prompt, version, man or completion (see git llm-apply --help)")
+			return &flagError{err: errors.New("a command is needed"), at: cmd.Lineage(), usage: true}
 		},
 	}
 	for _, c := range app.Commands {
@@ -172,7 +203,8 @@ the one in hand records nothing).`,
 	return app
 }
 
-// usageOnError makes a subcommand's flag errors exit with status 2.
-func usageOnError(_ context.Context, _ *cli.Command, err error, _ bool) error {
-	return &flagError{err}
+// usageOnError makes a command's flag errors, those checkOptions left
+// to urfave/cli, git's, exiting with status 2.
+func usageOnError(_ context.Context, cmd *cli.Command, err error, _ bool) error {
+	return &flagError{err: err, at: cmd.Lineage()}
 }

@@ -22,6 +22,7 @@ type applyOptions struct {
 	Partial  bool
 	Worktree string
 	PatchDir string
+	Sign     signChoice // -S, --gpg-sign, --no-gpg-sign
 }
 
 func applyCommand(s streams) *cli.Command {
@@ -60,14 +61,14 @@ commit, which git am applies.`,
 
 // applyFlags are apply's flags, which replay shares.
 func applyFlags() []cli.Flag {
-	return append(commonFlags(),
+	return append(append(commonFlags(),
 		&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record on `NAME` (appending when it exists)"},
 		&cli.StringFlag{Name: "onto", Value: "HEAD", Usage: "start a new branch at `REV`"},
 		&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "use `MSG` as the commit message of every reply"},
 		&cli.BoolFlag{Name: "partial", Usage: "record the edits that resolved even when others failed"},
 		&cli.StringFlag{Name: "worktree", Usage: "also add a linked worktree at `PATH` with the branch checked out"},
 		&cli.StringFlag{Name: "patch-dir", Aliases: []string{"o"}, Usage: "also write one format-patch file per recorded commit into `DIR`"},
-	)
+	), signFlags()...)
 }
 
 func readApplyOptions(cmd *cli.Command) (applyOptions, error) {
@@ -77,7 +78,7 @@ func readApplyOptions(cmd *cli.Command) (applyOptions, error) {
 	}
 	return applyOptions{commonOptions: c, Branch: cmd.String("branch"), Onto: cmd.String("onto"),
 		OntoSet: cmd.IsSet("onto"), Message: cmd.String("message"), Partial: cmd.Bool("partial"),
-		Worktree: cmd.String("worktree"), PatchDir: cmd.String("patch-dir")}, nil
+		Worktree: cmd.String("worktree"), PatchDir: cmd.String("patch-dir"), Sign: readSign(cmd)}, nil
 }
 
 // target is where apply records: the branch, what its commits build
@@ -165,7 +166,7 @@ func (rc *recording) prepare(o applyOptions, describe func() (string, []string))
 		expect = t.parent
 	}
 	w, err := rc.repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect,
-		ReflogMsg: t.reflog, Worktree: wt.follow})
+		ReflogMsg: t.reflog, Worktree: wt.follow, Sign: o.Sign.mode, SigningKey: o.Sign.key})
 	if err != nil {
 		if moved := notRecorded(err); moved != nil {
 			report(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
@@ -230,7 +231,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 		return err
 	}
 	out, stopErr := stopped(runErr)
-	out.branch = t.branch
+	out.branch, out.signed = t.branch, w.Signed()
 	var after []error // what failed once the commits were recorded
 	if o.PatchDir != "" {
 		if out.patches, err = writePatches(o.Dir, o.PatchDir, results, w.Author()); err != nil {

@@ -16,6 +16,7 @@ const (
 	exitFailed      = 1   // at least one edit failed
 	exitUsage       = 2   // bad usage, unreadable input, no repository, no edit in a reply
 	exitMoved       = 3   // the branch moved under us; nothing recorded
+	exitShortHelp   = 129 // -h printed the short usage, as git's parse-options exits
 	exitInterrupted = 130 // the shell's status for a run stopped by SIGINT
 )
 
@@ -55,19 +56,23 @@ func exitCode(err error) int {
 	var (
 		usage   *usageErr
 		flag    *flagError
+		help    shortHelp
+		unknown *unknownCommandError
 		debris  *debrisError
 		stopped *turnFailedError
 	)
 	switch {
 	case err == nil, errors.Is(err, errVersionShown):
 		return exitOK
+	case errors.As(err, &help):
+		return exitShortHelp
 	case errors.Is(err, errInterrupted), errors.Is(err, engine.ErrInterrupted):
 		return exitInterrupted
 	case errors.Is(err, errEditsFailed), errors.As(err, &debris), errors.As(err, &stopped):
 		return exitFailed
 	case errors.Is(err, gitops.ErrRefMoved), errors.Is(err, gitops.ErrRefLocked):
 		return exitMoved
-	case errors.As(err, &usage), errors.As(err, &flag),
+	case errors.As(err, &usage), errors.As(err, &flag), errors.As(err, &unknown),
 		errors.Is(err, errNoEdit), errors.Is(err, errMalformed), errors.Is(err, errOverLimit),
 		errors.Is(err, gitops.ErrNoRepository), errors.Is(err, gitops.ErrUnsupportedRepository),
 		errors.Is(err, gitops.ErrDubiousOwnership),
@@ -75,6 +80,7 @@ func exitCode(err error) int {
 		errors.Is(err, gitops.ErrUnbornHead), errors.Is(err, gitops.ErrBadBranchName),
 		errors.Is(err, gitops.ErrBranchCheckedOut), errors.Is(err, gitops.ErrWorktreePath),
 		errors.Is(err, gitops.ErrMissingObject), errors.Is(err, gitops.ErrConversion),
+		errors.Is(err, gitops.ErrSign),
 		errors.Is(err, translate.ErrNoEdits), errors.Is(err, translate.ErrUnknownFormat),
 		errors.Is(err, engine.ErrTooLarge), errors.Is(err, patch.ErrMismatch):
 		return exitUsage

@@ -32,7 +32,7 @@ func TestExitCodeOfEverySentinel(t *testing.T) {
 		{"interruptedError", interruptedError(nil, []engine.Input{{Source: "r.md"}}, outputs{cut: "r.md"}, ""), exitInterrupted},
 		{"engine.ErrInterrupted", &engine.InterruptError{Cut: "r.md"}, exitInterrupted},
 		{"usageError", usageError("bad %s", "flag"), exitUsage},
-		{"flagError", &flagError{errors.New("flag provided but not defined: -x")}, exitUsage},
+		{"flagError", &flagError{err: errors.New("unknown option `x'")}, exitUsage},
 		{"errNoEdit", errNoEdit, exitUsage},
 		{"errMalformed", errMalformed, exitUsage},
 		{"errOverLimit", errOverLimit, exitUsage},

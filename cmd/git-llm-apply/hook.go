@@ -59,9 +59,9 @@ llm-apply-check of this repository's .pre-commit-hooks.yaml.`,
 		OnUsageError: usageOnError,
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return usageError("unknown hook command %q (want install or run)", cmd.Args().First())
+				return unknownCommand(cmd.Lineage(), cmd.Args().First())
 			}
-			return usageError("hook needs a command: install or run (see git llm-apply hook --help)")
+			return &flagError{err: errors.New("hook needs a command: install or run"), at: cmd.Lineage(), usage: true}
 		},
 	}
 }

@@ -92,15 +92,15 @@ func TestJSONEscapesOnlyWhatJSONNeeds(t *testing.T) {
 	}
 }
 
-// A bad value names its flag as -h and the user write it, --max-edits,
-// not as Go's flag package does (-max-edits); a letter stays -b.
+// A bad value names its option as git's parse-options does: `max-edits'
+// (not Go's -max-edits), a letter as a switch, `b'.
 func TestFlagErrorsNameLongFlags(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for args, want := range map[string]string{
-		"check --max-edits x r.md": `invalid value "x" for flag --max-edits:`,
-		"check --color=bogus r.md": `invalid value "bogus" for flag --color:`,
-		"apply -b":                 "flag needs an argument: -b\n",
+		"check --max-edits x r.md": "error: option `max-edits' expects a numerical value\n",
+		"check --color=bogus r.md": "error: option `color' expects \"always\", \"auto\", or \"never\", not \"bogus\"\n",
+		"apply -b":                 "error: switch `b' requires a value\n",
 	} {
 		res := r.run(strings.Fields(args)...)
 		if res.code != 2 || !strings.Contains(res.stderr, want) {

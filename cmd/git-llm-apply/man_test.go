@@ -89,7 +89,7 @@ func TestManMatchesHelp(t *testing.T) {
 	page := inProcess(t, "man")
 	manCommands, manFlags := manSections(page)
 
-	rootCommands, _, rootGlobal := helpSections(inProcess(t, "-h"))
+	rootCommands, _, rootGlobal := helpSections(inProcess(t, "--help"))
 	// The root's -h lists its own flags as GLOBAL OPTIONS.
 	if got, want := sorted(manFlags["Global options"]), sorted(rootGlobal); !slices.Equal(got, want) {
 		t.Errorf("global options: man has %v, -h has %v", got, want)
@@ -107,7 +107,7 @@ func TestManMatchesHelp(t *testing.T) {
 			}
 			full := append(slices.Clone(path), name)
 			helpCommands = append(helpCommands, strings.Join(full, " "))
-			subs, flags, _ := helpSections(inProcess(t, append(slices.Clone(full), "-h")...))
+			subs, flags, _ := helpSections(inProcess(t, append(slices.Clone(full), "--help")...))
 			var own []string
 			for _, f := range flags {
 				if f != "--help" && f != "-h" {

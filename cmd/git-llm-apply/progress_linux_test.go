@@ -160,7 +160,7 @@ func TestProgressInterrupted(t *testing.T) {
 		if strings.Contains(l, "replies:") {
 			t.Errorf("the terminal still shows %q:\n%q", l, got)
 		}
-		reported = reported || strings.HasPrefix(l, "git llm-apply: interrupted: ")
+		reported = reported || strings.HasPrefix(l, "fatal: interrupted: ")
 	}
 	if !reported {
 		t.Errorf("no report of the interrupt:\n%q", got)

@@ -48,7 +48,7 @@ func TestQuietPrintsOnlyErrors(t *testing.T) {
 	}
 	// An error that stops the run is still said.
 	res := r.run("check", "-q", filepath.Join(tmp, "missing.md"))
-	if res.code != 2 || !strings.HasPrefix(res.stderr, "git llm-apply: cannot read reply") || strings.Count(res.stderr, "\n") != 1 {
+	if res.code != 2 || !strings.HasPrefix(res.stderr, "fatal: cannot read reply") || strings.Count(res.stderr, "\n") != 1 {
 		t.Errorf("missing reply: exit %d\n%s", res.code, res.stderr)
 	}
 }

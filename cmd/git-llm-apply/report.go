@@ -51,6 +51,8 @@ type outputs struct {
 	// fatal is what stopped the run before it could record (a base
 	// that cannot be read, the branch moved).
 	fatal error
+	// signed: the commits recorded are signed (SPEC section 3).
+	signed bool
 }
 
 // report prints the run's account: JSON on stdout with --json, and the
@@ -58,7 +60,7 @@ type outputs struct {
 func report(s streams, o commonOptions, results []*engine.ReplyResult, out outputs) {
 	branch := out.branch
 	if o.JSON {
-		doc := engine.NewReport(results, engine.ReportOptions{Branch: branch, Patches: out.patches, Turns: out.turns, Diffs: out.diffs})
+		doc := engine.NewReport(results, engine.ReportOptions{Branch: branch, Patches: out.patches, Turns: out.turns, Diffs: out.diffs, Signed: out.signed})
 		doc.OK = statusOf(results) == nil && !out.stopped && out.fatal == nil
 		doc.Interrupted, doc.Cut, doc.Unread = out.stopped, out.cut, out.unread
 		if out.fatal != nil {
@@ -70,6 +72,9 @@ func report(s streams, o commonOptions, results []*engine.ReplyResult, out outpu
 		}
 	}
 	p := s.reportPainter()
+	if out.signed {
+		branch += ", signed" // the headline's "[abc1234 on llm/x, signed]"
+	}
 	for i, r := range results {
 		printReply(p, o, r, branch, out.patches[i], s.at, lineWord(out.turns[i]))
 		printTurn(p, o, r, out.turns[i])

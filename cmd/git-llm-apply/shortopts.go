@@ -71,6 +71,11 @@ func splitBundle(cmd []*cli.Command, letters string) (split []string, consumed b
 		if f == nil {
 			return nil, false
 		}
+		if rest := letters[j+len(string(c)):]; rest != "" && optionalArg(f) != "" {
+			// -SKEYID: a letter whose value is optional takes the rest
+			// of the bundle, as git's -S<keyid>.
+			return append(split, "-"+string(c)+"="+rest), false
+		}
 		split = append(split, "-"+string(c))
 		if takesValue(f) {
 			if rest := letters[j+len(string(c)):]; rest != "" {
@@ -107,6 +112,17 @@ func lookupFlag(cmd []*cli.Command, name string) cli.Flag {
 		}
 	}
 	return nil
+}
+
+// optionalArg is the placeholder of the value a switch may take
+// (--gpg-sign[=<key-id>]), "" for none.
+func optionalArg(f cli.Flag) string {
+	if sw, ok := f.(switchFlag); ok {
+		if v, ok := sw.Value.(interface{ optionalArg() string }); ok {
+			return v.optionalArg()
+		}
+	}
+	return ""
 }
 
 func takesValue(f cli.Flag) bool {

@@ -28,6 +28,9 @@ func TestSplitShortOptions(t *testing.T) {
 		{"hook install -fz", "hook install -fz"}, // -z is not a flag of hook install
 		{"hook install -f", "hook install -f"},
 		{"check - -qv", "check - -q -v"},
+		{"apply -qSKEY r.md", "apply -q -S=KEY r.md"}, // -S<keyid>: the rest of the bundle, as git
+		{"apply -S r.md", "apply -S r.md"},
+		{"apply -Sq r.md", "apply -S=q r.md"},
 	} {
 		app := newApp(streams{})
 		got := splitShortOptions(app, append([]string{"git-llm-apply"}, strings.Fields(tc.in)...))[1:]
@@ -61,7 +64,7 @@ func TestBundledShortFlags(t *testing.T) {
 	if got := strings.TrimSpace(r.git("log", "-1", "--format=%s", "two")); got != "Subject" {
 		t.Errorf("-mSubject gave the subject %q", got)
 	}
-	if res := r.run("check", "-qx", reply); res.code != 2 || !strings.Contains(res.stderr, "-qx") {
+	if res := r.run("check", "-qx", reply); res.code != 2 || !strings.HasPrefix(res.stderr, "error: unknown switch `x'\n") {
 		t.Errorf("check -qx: exit %d\n%s", res.code, res.stderr)
 	}
 	r.assertUntouched(before)

@@ -45,9 +45,21 @@ type whenValue struct {
 	orWhen bool   // also takes =always, =never, =auto
 }
 
+// errTakesNoValue is the complaint of a switch given a value; the
+// option's name goes before it (git's "option `no-color' takes no
+// value").
+var errTakesNoValue = errors.New("takes no value")
+
 func (v *whenValue) IsBoolFlag() bool { return true }
 func (v *whenValue) Get() any         { return *v.dst }
-func (v *whenValue) String() string   { return "" }
+
+func (v *whenValue) optionalArg() string {
+	if v.orWhen {
+		return "when"
+	}
+	return ""
+}
+func (v *whenValue) String() string { return "" }
 
 func (v *whenValue) Set(s string) error {
 	if s == "true" { // the flag alone
@@ -60,10 +72,10 @@ func (v *whenValue) Set(s string) error {
 			*v.dst = s
 			return nil
 		}
-		return errors.New("takes no value")
+		return errTakesNoValue
 	}
 	if v.orWhen {
 		return fmt.Errorf(`expects "always", "auto", or "never", not %q`, s)
 	}
-	return errors.New("takes no value")
+	return errTakesNoValue
 }

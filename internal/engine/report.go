@@ -36,6 +36,7 @@ type ReportOptions struct {
 	Patches map[int]string      // the patch file written of each result, by index
 	Turns   map[int]*TurnReport // replay: the session turn each result is, by index
 	Diffs   bool                // each reply's diff in its "diff" (translate)
+	Signed  bool                // the commits are signed
 }
 
 // NewReport is the report of a run's results; OK and how the run
@@ -48,6 +49,7 @@ func NewReport(results []*ReplyResult, o ReportOptions) Report {
 			branch = o.Branch
 		}
 		rr := NewReplyReport(r, branch, o.Patches[i])
+		rr.Signed = o.Signed && r.Commit != ""
 		rr.TurnReport = o.Turns[i]
 		if o.Diffs && len(r.Patch) > 0 {
 			d := string(r.Patch)
@@ -65,6 +67,7 @@ type ReplyReport struct {
 	Description string  `json:"description"`
 	Status      string  `json:"status"`
 	Commit      *string `json:"commit"`
+	Signed      bool    `json:"signed,omitempty"` // the commit is signed (SPEC section 3)
 	Branch      *string `json:"branch"`
 	Patch       *string `json:"patch"`
 	Error       *string `json:"error"`

@@ -131,6 +131,11 @@ func tagTarget(id oid.ID, data []byte) (oid.ID, oid.Type, error) {
 // tree, parents, author, committer, a blank line and the message
 // (which the caller ends with a newline).
 func encodeCommit(tree oid.ID, parents []oid.ID, author, committer Ident, message string) encodedObject {
+	return newObject(oid.Commit, commitData(tree, parents, author, committer, message))
+}
+
+// commitData is the data of the commit object encodeCommit writes.
+func commitData(tree oid.ID, parents []oid.ID, author, committer Ident, message string) []byte {
 	var b strings.Builder
 	b.WriteString("tree " + tree.String() + "\n")
 	for _, p := range parents {
@@ -140,7 +145,7 @@ func encodeCommit(tree oid.ID, parents []oid.ID, author, committer Ident, messag
 	b.WriteString("committer " + signature(committer) + "\n")
 	b.WriteString("\n")
 	b.WriteString(message)
-	return newObject(oid.Commit, []byte(b.String()))
+	return []byte(b.String())
 }
 
 // signature is an identity as a commit header carries it: "Name

@@ -33,6 +33,12 @@ type WriteOptions struct {
 	// Finish (see HeadAt, UpdateWorktree). A branch checked out
 	// anywhere else is refused.
 	Worktree string
+	// Sign says whether the commits are signed: by commit.gpgSign, or
+	// always or never as -S and --no-gpg-sign say (see newSigner).
+	Sign Sign
+	// SigningKey is the key of --gpg-sign=<keyid>; "" takes
+	// user.signingKey's.
+	SigningKey string
 }
 
 // Validate checks that Branch is a valid branch name (ErrBadBranchName)
@@ -66,7 +72,8 @@ type BranchWriter struct {
 	// fixedDate: the committer date came from GIT_COMMITTER_DATE, so the
 	// reflog entry carries it too (else the time of Finish).
 	fixedDate bool
-	logRefs   bool // core.logAllRefUpdates allows creating the reflog
+	logRefs   bool    // core.logAllRefUpdates allows creating the reflog
+	signer    *signer // nil: commits are not signed
 
 	// pack is the pack the run writes its objects to, nil until the
 	// first and after Finish names it.
@@ -118,6 +125,9 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 		return nil, err
 	}
 	if w.committer, w.fixedDate, err = identFrom("committer", cfg, r.env, time.Now); err != nil {
+		return nil, err
+	}
+	if w.signer, err = r.newSigner(opts, cfg, w.committer); err != nil {
 		return nil, err
 	}
 	w.logRefs = r.mainRoot != "" || r.root != ""
@@ -172,7 +182,17 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	if !w.tip.IsZero() {
 		parents = []oid.ID{w.tip}
 	}
-	co := encodeCommit(treeID, parents, w.author, w.committer, msg)
+	data := commitData(treeID, parents, w.author, w.committer, msg)
+	if w.signer != nil {
+		// Signed before anything is written: a commit that cannot be
+		// signed leaves nothing behind (SPEC section 3).
+		sig, err := w.signer.sign(ctx, data)
+		if err != nil {
+			return "", err
+		}
+		data = withSignature(data, sig)
+	}
+	co := newObject(oid.Commit, data)
 	pending = append(pending, pendingObject{co.Hash(), co})
 	if err := w.writeObjects(ctx, pending); err != nil {
 		return "", err
@@ -198,6 +218,9 @@ func (w *BranchWriter) Close() {
 
 // Commits returns the ids recorded so far, in order.
 func (w *BranchWriter) Commits() []string { return append([]string(nil), w.commits...) }
+
+// Signed reports whether the writer signs its commits.
+func (w *BranchWriter) Signed() bool { return w.signer != nil }
 
 // Author is the author the writer's commits carry.
 func (w *BranchWriter) Author() Ident { return w.author }

@@ -72,6 +72,11 @@ type Where struct {
 	CommonDir string // where the repository's config is
 	Branch    string // the current branch (includeIf onbranch:), "" when detached
 	Env       func(string) (string, bool)
+	// Protected reads only what git calls protected configuration:
+	// system, global and command line, never the repository's own
+	// files (config, config.worktree), which whoever made the
+	// repository wrote. A program to run is taken from it alone.
+	Protected bool
 }
 
 // Read reads git configuration as git does for a command run in a
@@ -86,13 +91,16 @@ func Read(w Where) (*Values, error) {
 	c := &Values{vals: map[string]string{}}
 	home, _ := w.Env("HOME")
 	inc := &includeCtx{gitDir: w.GitDir, branch: w.Branch, home: home}
-	files := append(userFiles(w.Env, home), filepath.Join(w.CommonDir, "config"))
+	files := userFiles(w.Env, home)
+	if !w.Protected {
+		files = append(files, filepath.Join(w.CommonDir, "config"))
+	}
 	for _, f := range files {
 		if err := c.addFile(f, inc, 0); err != nil {
 			return nil, err
 		}
 	}
-	if v, _ := c.Get("extensions.worktreeconfig"); Bool(v) {
+	if v, _ := c.Get("extensions.worktreeconfig"); Bool(v) && !w.Protected {
 		if err := c.addFile(filepath.Join(w.GitDir, "config.worktree"), inc, 0); err != nil {
 			return nil, err
 		}

@@ -157,3 +157,40 @@ func TestReadProtected(t *testing.T) {
 		t.Errorf("Read: safe.directory = %s, want %s", got, want)
 	}
 }
+
+// Protected configuration is system, global and command line: the
+// repository's config and config.worktree are not read.
+func TestProtected(t *testing.T) {
+	dir := t.TempDir()
+	home, git := filepath.Join(dir, "home"), filepath.Join(dir, "repo", ".git")
+	for path, content := range map[string]string{
+		filepath.Join(home, ".gitconfig"):     "[gpg]\n\tprogram = global\n[user]\n\tsigningKey = global\n",
+		filepath.Join(git, "config"):          "[gpg]\n\tprogram = repo\n[extensions]\n\tworktreeConfig = true\n[core]\n\teditor = repo\n",
+		filepath.Join(git, "config.worktree"): "[gpg \"ssh\"]\n\tprogram = worktree\n",
+	} {
+		if err := writeFile(path, content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_PARAMETERS": "'gpg.x509.program'='cli'"}
+	for _, tc := range []struct {
+		protected bool
+		want      map[string]string // "" for unset
+	}{
+		{true, map[string]string{"gpg.program": "global", "user.signingkey": "global", "gpg.ssh.program": "", "core.editor": "", "gpg.x509.program": "cli"}},
+		{false, map[string]string{"gpg.program": "repo", "user.signingkey": "global", "gpg.ssh.program": "worktree", "core.editor": "repo", "gpg.x509.program": "cli"}},
+	} {
+		c, err := Read(Where{GitDir: git, CommonDir: git, Protected: tc.protected, Env: func(k string) (string, bool) {
+			v, ok := env[k]
+			return v, ok
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range tc.want {
+			if got, _ := c.Get(k); got != want {
+				t.Errorf("protected %v: %s = %q, want %q", tc.protected, k, got, want)
+			}
+		}
+	}
+}
