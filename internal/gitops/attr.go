@@ -306,7 +306,11 @@ func (r *Repo) newAttrReader(cfg *config.Values, read func(string) ([]byte, erro
 	ar := &attrReader{outer: []*attrFile{&builtinAttrs}, dirs: map[string]*attrFile{}, read: read}
 	home, _ := r.env("HOME")
 	var files []string
-	if v, _ := r.env("GIT_ATTR_NOSYSTEM"); !config.Bool(v) {
+	noSystem, err := config.EnvBool(r.env, "GIT_ATTR_NOSYSTEM")
+	if err != nil {
+		return nil, err
+	}
+	if !noSystem {
 		files = append(files, "/etc/gitattributes")
 	}
 	if v, ok := cfg.Get("core.attributesfile"); ok && v != "" {

@@ -60,7 +60,7 @@ func checkinOf(attrs map[string]string, cfg *config.Values) checkin {
 	}
 	if c.crlf == crlfUndefined {
 		v, _ := cfg.Get("core.autocrlf")
-		if v == "input" || config.Bool(v) {
+		if strings.EqualFold(v, "input") || cfgBool(cfg, "core.autocrlf", false) {
 			c.crlf = crlfAuto
 		} else {
 			c.crlf = crlfBinary

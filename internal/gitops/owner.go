@@ -34,8 +34,11 @@ func (e *ownershipError) Unwrap() error { return ErrDubiousOwnership }
 // top, or its git dir when bare (SPEC section 5). Like git, a
 // repository GIT_DIR names is not checked.
 func checkOwnership(gitFile, top, gitDir string, env func(string) (string, bool)) error {
-	if v, _ := env("GIT_TEST_ASSUME_DIFFERENT_OWNER"); !config.Bool(v) &&
-		ownedByUs(gitFile, env) && ownedByUs(top, env) && ownedByUs(gitDir, env) {
+	assume, err := config.EnvBool(env, "GIT_TEST_ASSUME_DIFFERENT_OWNER")
+	if err != nil {
+		return err
+	}
+	if !assume && ownedByUs(gitFile, env) && ownedByUs(top, env) && ownedByUs(gitDir, env) {
 		return nil
 	}
 	path := top

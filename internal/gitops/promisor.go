@@ -15,7 +15,6 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
@@ -35,8 +34,8 @@ func (r *Repo) isPartialClone() bool {
 	if v, _ := cfg.Get("extensions.partialclone"); v != "" {
 		return true
 	}
-	for k, v := range cfg.All() {
-		if strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".promisor") && config.Bool(v) {
+	for k := range cfg.All() {
+		if strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".promisor") && cfgBool(cfg, k, false) {
 			return true
 		}
 	}

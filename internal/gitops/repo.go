@@ -114,6 +114,9 @@ func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 	if err := checkFormat(cfg, r.commonDir); err != nil {
 		return nil, err
 	}
+	if err := checkBooleans(cfg); err != nil {
+		return nil, err
+	}
 	if r.root, err = r.workTree(abs, explicit, cfg, env); err != nil {
 		return nil, err
 	}
@@ -169,7 +172,7 @@ func (r *Repo) workTree(cwd string, explicit bool, cfg *config.Values, env func(
 		if !filepath.IsAbs(top) {
 			top = filepath.Join(cwd, top)
 		}
-	case config.Bool(bare):
+	case mustBool(bare):
 		return "", nil
 	case hasCfgWt:
 		top, from = cfgWt, "core.worktree"
@@ -311,7 +314,7 @@ func (r *Repo) findMainRoot(cfg *config.Values) string {
 	if filepath.Base(r.commonDir) != ".git" {
 		return ""
 	}
-	if v, ok := cfg.Get("core.bare"); ok && config.Bool(v) {
+	if cfgBool(cfg, "core.bare", false) {
 		return ""
 	}
 	return filepath.Dir(r.commonDir)
@@ -324,6 +327,9 @@ func (r *Repo) config() (*config.Values, error) {
 	r.cfgOnce.Do(func() {
 		branch, _ := r.CurrentBranch()
 		r.cfg, r.cfgErr = config.Read(config.Where{GitDir: r.gitDir, CommonDir: r.commonDir, Branch: branch, Env: r.env})
+		if r.cfgErr == nil {
+			r.cfgErr = checkBooleans(r.cfg)
+		}
 	})
 	return r.cfg, r.cfgErr
 }

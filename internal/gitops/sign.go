@@ -49,7 +49,11 @@ func (r *Repo) newSigner(opts WriteOptions, cfg *config.Values, committer Ident)
 	case SignNever:
 		return nil, nil
 	case SignByConfig:
-		if v, _ := cfg.Get("commit.gpgsign"); !config.Bool(v) {
+		sign, err := cfg.Bool("commit.gpgsign", false)
+		if err != nil {
+			return nil, err
+		}
+		if !sign {
 			return nil, nil
 		}
 	}

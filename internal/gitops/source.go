@@ -137,12 +137,8 @@ func (r *Repo) WorktreeSource() (engine.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	fileMode := true
-	if v, ok := cfg.Get("core.filemode"); ok {
-		fileMode = config.Bool(v)
-	}
-	v, _ := cfg.Get("core.ignorecase")
-	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: config.Bool(v)}
+	fileMode := cfgBool(cfg, "core.filemode", true)
+	s := &worktreeSource{r: r, root: r.root, idx: idx, fileMode: fileMode, cfg: cfg, fold: cfgBool(cfg, "core.ignorecase", false)}
 	if s.attrs, err = r.newAttrReader(cfg, s.readAttrs); err != nil {
 		return nil, err
 	}

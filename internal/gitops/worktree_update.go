@@ -17,7 +17,6 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -237,10 +236,7 @@ func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *inde
 	if err != nil {
 		return "", err
 	}
-	fileMode := true
-	if v, ok := cfg.Get("core.filemode"); ok {
-		fileMode = config.Bool(v)
-	}
+	fileMode := cfgBool(cfg, "core.filemode", true)
 	slices.Sort(paths)
 	for _, p := range paths {
 		w, inTree := want[p]

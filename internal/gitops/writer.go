@@ -10,7 +10,6 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
@@ -132,7 +131,7 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 	}
 	w.logRefs = r.mainRoot != "" || r.root != ""
 	if v, ok := cfg.Get("core.logallrefupdates"); ok {
-		w.logRefs = config.Bool(v) || strings.EqualFold(v, "always")
+		w.logRefs = strings.EqualFold(v, "always") || cfgBool(cfg, "core.logallrefupdates", false)
 	}
 	return w, nil
 }

@@ -91,7 +91,10 @@ func Read(w Where) (*Values, error) {
 	c := &Values{vals: map[string]string{}}
 	home, _ := w.Env("HOME")
 	inc := &includeCtx{gitDir: w.GitDir, branch: w.Branch, home: home}
-	files := userFiles(w.Env, home)
+	files, err := userFiles(w.Env, home)
+	if err != nil {
+		return nil, err
+	}
 	if !w.Protected {
 		files = append(files, filepath.Join(w.CommonDir, "config"))
 	}
@@ -100,7 +103,11 @@ func Read(w Where) (*Values, error) {
 			return nil, err
 		}
 	}
-	if v, _ := c.Get("extensions.worktreeconfig"); Bool(v) && !w.Protected {
+	wtConfig, err := c.Bool("extensions.worktreeconfig", false)
+	if err != nil {
+		return nil, err
+	}
+	if wtConfig && !w.Protected {
 		if err := c.addFile(filepath.Join(w.GitDir, "config.worktree"), inc, 0); err != nil {
 			return nil, err
 		}
@@ -121,7 +128,11 @@ func ReadProtected(env func(string) (string, bool)) (*Values, error) {
 	c := &Values{vals: map[string]string{}}
 	home, _ := env("HOME")
 	inc := &includeCtx{home: home}
-	for _, f := range userFiles(env, home) {
+	files, err := userFiles(env, home)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
 		if err := c.addFile(f, inc, 0); err != nil {
 			return nil, err
 		}
@@ -134,9 +145,13 @@ func ReadProtected(env func(string) (string, bool)) (*Values, error) {
 
 // userFiles lists the system and global configuration files, lowest
 // priority first.
-func userFiles(env func(string) (string, bool), home string) []string {
+func userFiles(env func(string) (string, bool), home string) ([]string, error) {
 	var files []string
-	if v, _ := env("GIT_CONFIG_NOSYSTEM"); !Bool(v) {
+	noSystem, err := EnvBool(env, "GIT_CONFIG_NOSYSTEM")
+	if err != nil {
+		return nil, err
+	}
+	if !noSystem {
 		sys := "/etc/gitconfig"
 		if v, ok := env("GIT_CONFIG_SYSTEM"); ok {
 			sys = v
@@ -155,7 +170,7 @@ func userFiles(env func(string) (string, bool), home string) []string {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	return files
+	return files, nil
 }
 
 // ReadFile reads one file, ignoring its includes; a missing file holds
@@ -357,16 +372,6 @@ func canonKey(k string) string {
 		return strings.ToLower(k)
 	}
 	return strings.ToLower(k[:first]) + k[first:last] + strings.ToLower(k[last:])
-}
-
-// Bool reads a git boolean; anything unrecognised is false.
-func Bool(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "yes", "on":
-		return true
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	return err == nil && n != 0
 }
 
 // ExpandHome expands a leading "~/" (or "~" alone) to home, as git

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,11 +54,46 @@ func TestCanonKey(t *testing.T) {
 }
 
 func TestParseBool(t *testing.T) {
-	for in, want := range map[string]bool{"true": true, "Yes": true, "on": true, "1": true, "42": true,
-		"false": false, "no": false, "off": false, "0": false, "": false, "maybe": false} {
-		if got := Bool(in); got != want {
-			t.Errorf("Bool(%q) = %v, want %v", in, got, want)
+	// git_parse_maybe_bool: the words in any case, the empty value, and
+	// git_parse_int's integers (units too); git dies on anything else.
+	for in, want := range map[string]bool{"true": true, "Yes": true, "ON": true, "1": true, "42": true, "-1": true, "1k": true, "0x10": true, " 1": true,
+		"false": false, "No": false, "off": false, "0": false, "": false, "0k": false} {
+		if got, err := ParseBool("core.bare", in); err != nil || got != want {
+			t.Errorf("ParseBool(%q) = %v, %v, want %v", in, got, err, want)
 		}
+	}
+	for _, in := range []string{"maybe", "truthy", " true", "1x", "yes please", "4294967296", "k"} {
+		_, err := ParseBool("core.bare", in)
+		if want := "bad boolean config value '" + in + "' for 'core.bare'"; err == nil || err.Error() != want {
+			t.Errorf("ParseBool(%q): %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestReadRefusesABadBoolean(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeFile(filepath.Join(dir, "config"), "[extensions]\n\tworktreeConfig = sometimes\n"); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) (string, bool) {
+		if k == "GIT_CONFIG_GLOBAL" || k == "GIT_CONFIG_SYSTEM" {
+			return filepath.Join(dir, "none"), true
+		}
+		return "", false
+	}
+	_, err := Read(Where{GitDir: dir, CommonDir: dir, Env: env})
+	if err == nil || !strings.Contains(err.Error(), "bad boolean config value 'sometimes' for 'extensions.worktreeconfig'") {
+		t.Errorf("extensions.worktreeConfig = sometimes: %v", err)
+	}
+	noSystem := func(k string) (string, bool) {
+		if k == "GIT_CONFIG_NOSYSTEM" {
+			return "perhaps", true
+		}
+		return env(k)
+	}
+	_, err = Read(Where{GitDir: dir, CommonDir: dir, Env: noSystem})
+	if err == nil || !strings.Contains(err.Error(), "bad boolean config value 'perhaps' for 'GIT_CONFIG_NOSYSTEM'") {
+		t.Errorf("GIT_CONFIG_NOSYSTEM=perhaps: %v", err)
 	}
 }
 

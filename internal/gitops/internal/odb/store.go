@@ -286,7 +286,8 @@ func readLoose(ctx context.Context, dir string, id oid.ID) (oid.Type, []byte, er
 		return fail(err)
 	}
 	var zs zstream
-	if err := zs.reset(bufio.NewReader(f)); err != nil {
+	br := bufio.NewReader(f)
+	if err := zs.reset(br); err != nil {
 		return fail(err)
 	}
 	t, size, err := looseHeader(&zs)
@@ -306,6 +307,14 @@ func readLoose(ctx context.Context, dir string, id oid.ID) (oid.Type, []byte, er
 	}
 	if err := zs.end(); err != nil {
 		return fail(err)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		// git's unpack_loose_rest refuses any byte after the stream
+		// (SPEC section 5).
+		if err != nil {
+			return fail(err)
+		}
+		return oid.Invalid, nil, fmt.Errorf("garbage at end of loose object '%s'", id)
 	}
 	if got := h.Sum(); got != id {
 		return fail(fmt.Errorf("content hashes to %s", got))

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -440,4 +441,32 @@ func TestReadObjectsRepackedMeanwhile(t *testing.T) {
 		t.Fatalf("%d loose objects left", n)
 	}
 	checkObjects(t, tr, s)
+}
+
+// TestReadObjectsGarbageAfterLoose: bytes after a loose object's zlib
+// stream (after its checksum, or a second stream) make it git's
+// "garbage at end of loose object", however few, short or long the
+// content (SPEC section 5).
+func TestReadObjectsGarbageAfterLoose(t *testing.T) {
+	tr := newTestRepo(t)
+	objs := filepath.Join(tr.dir, ".git", "objects")
+	for _, n := range []int{2, 3<<20 + 7} {
+		content := strings.Repeat("a", n-1) + "\n"
+		id := tr.gitEnv(tr.dir, nil, content, "hash-object", "-w", "--stdin")
+		path := filepath.Join(objs, id[:2], id[2:])
+		good, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, tail := range map[string]string{"a zero byte": "\x00", "text": "garbage\n", "another stream": string(good)} {
+			os.Chmod(path, 0o644)
+			if err := os.WriteFile(path, append(slices.Clip(good), tail...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := tr.store().Read(oid.FromHex(id))
+			if want := "garbage at end of loose object '" + id + "'"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%d bytes, %s after the stream: %v, want %q", n, name, err, want)
+			}
+		}
+	}
 }
