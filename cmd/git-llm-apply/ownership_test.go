@@ -136,7 +136,8 @@ func TestRepositoryOwnedByAnotherUser(t *testing.T) {
 			}
 			msg := "detected dubious ownership in repository at '" + r.dir + "'\n" +
 				"To add an exception for this directory, call:\n\n\tgit config --global --add safe.directory " + shquote.Word(r.dir) + "\n"
-			if res.stderr != "git llm-apply: "+msg {
+			// git's words, prefix included (the same as git status's).
+			if res.stderr != "fatal: "+msg {
 				t.Errorf("stderr:\n%s\nwant:\n%s", res.stderr, msg)
 			}
 			if gitErr == nil || string(gitOut) != "fatal: "+msg {
