@@ -271,18 +271,11 @@ func (m *messagesReader) clineResolve(rs []clineResult, line int) {
 	}
 	m.xml = nil
 	for _, call := range m.calls {
-		res, answered := m.res[call.id]
-		path := inputPath(call.input)
-		ops, warn := toolOps(call.name, call.input, "", call.line, path)
-		if warn != "" {
-			m.b.warn(call.line, warn)
-		}
+		ops, path := m.callOps(call)
 		if len(ops) == 0 {
 			continue
 		}
-		if path == "" {
-			path = ops[0].Path
-		}
+		res, answered := m.res[call.id]
 		switch {
 		case !answered:
 			m.b.skip(call.line, path, call.name+" has no result in the log: Cline did not run it")

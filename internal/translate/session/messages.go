@@ -257,19 +257,11 @@ func (m *messagesReader) finish() *Turn {
 		return m.b.finish()
 	}
 	for _, call := range m.calls {
-		res, answered := m.res[call.id]
-		path := inputPath(call.input)
-		ops, warn := toolOps(call.name, call.input, "", call.line, path)
-		if warn != "" {
-			m.b.warn(call.line, warn)
-		}
+		ops, path := m.callOps(call)
 		if len(ops) == 0 {
 			continue
 		}
-		if answered && res.isError {
-			if path == "" {
-				path = ops[0].Path
-			}
+		if res, answered := m.res[call.id]; answered && res.isError {
 			m.b.skip(call.line, path, call.name+" failed: "+errorText(res.text))
 			continue
 		}
@@ -277,6 +269,21 @@ func (m *messagesReader) finish() *Turn {
 	}
 	m.calls, m.res = nil, nil
 	return m.b.finish()
+}
+
+// callOps reads a native call with toolOps, its warning noted, and
+// names the file it edits: its input's path, else its first
+// operation's. No operations: the call edits nothing.
+func (m *messagesReader) callOps(call claudeCall) ([]translate.Operation, string) {
+	path := inputPath(call.input)
+	ops, warn := toolOps(call.name, call.input, "", call.line, path)
+	if warn != "" {
+		m.b.warn(call.line, warn)
+	}
+	if len(ops) > 0 && path == "" {
+		path = ops[0].Path
+	}
+	return ops, path
 }
 
 // chatRequest reports whether a user message is a request: not only
