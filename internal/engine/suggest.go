@@ -213,7 +213,7 @@ func lowerASCII(c byte) byte {
 // beyond limit (then it returns limit+1).
 func distance(n, m int, same func(i, j int) bool, limit int) int {
 	var bufA, bufB [64]int // no allocation for the names of a path
-	prev, cur := bufA[:0], bufB[:0]
+	var prev, cur []int
 	if m+1 > len(bufA) {
 		prev, cur = make([]int, m+1), make([]int, m+1)
 	} else {

@@ -83,7 +83,7 @@ type spliceRec struct{ at, removed, added int }
 // newDoc is the doc of data, which it keeps: the bytes a Source reads
 // are never written afterwards, so its lines are read in place instead
 // of from a copy of the file.
-func newDoc(data []byte) *doc { return newDocStop(nil, data) }
+func newDoc(data []byte) *doc { return newDocStop(context.Background(), data) }
 
 // newDocStop is newDoc whose indexing, and all later loops over its
 // lines, look at stop (see doc.stop): finding a long file's lines

@@ -97,7 +97,7 @@ func plausibleName(s string, quoted, colon bool) bool {
 		}
 		// Clearly a path: a separator before the first space and none
 		// after it ("docs/My File.md", not "src/a.py and src/b.py").
-		return quoted || (sep >= 0 && sep < sp && strings.IndexAny(s[sp:], `/\`) < 0 && hasExtension(s))
+		return quoted || (sep >= 0 && sep < sp && !strings.ContainsAny(s[sp:], `/\`) && hasExtension(s))
 	}
 	if sep >= 0 || hasExtension(s) {
 		return true

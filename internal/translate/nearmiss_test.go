@@ -7,10 +7,6 @@ import (
 	"testing"
 )
 
-// nearMissFile is the file every near-miss reply edits; each reply
-// turns its "return 1" into "return 2".
-const nearMissFile = "def main():\n    x = 1\n    return 1\n\nprint(main())\n"
-
 // nearMissReply is a reply whose block, written with the given lines,
 // sits under the file name in a fence; the block starts at line 5.
 func nearMissReply(block ...string) string {

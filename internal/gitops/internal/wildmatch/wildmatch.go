@@ -86,10 +86,6 @@ func match(p, t string, f flags, steps *budget) result {
 			if pc = p[pi]; tc != pc {
 				return noMatch
 			}
-		default:
-			if tc != pc {
-				return noMatch
-			}
 		case '?':
 			if f&pathname != 0 && tc == '/' {
 				return noMatch
@@ -108,6 +104,10 @@ func match(p, t string, f flags, steps *budget) result {
 				return r
 			}
 			pi = next
+		default:
+			if tc != pc {
+				return noMatch
+			}
 		}
 	}
 	if ti < len(t) {
