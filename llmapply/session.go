@@ -105,15 +105,14 @@ func (r *Repository) UndoIn(branch, expect, worktree string) (string, error) {
 
 // Commit is a commit of a branch, as CommitsWithTrailer lists it.
 type Commit struct {
-	ID      string     `json:"id" jsonschema:"the full commit id"`
-	Subject string     `json:"subject" jsonschema:"the first line of the commit message"`
-	Files   []FileStat `json:"files" jsonschema:"the changed files: status A, M, D or R and the lines added and deleted"`
+	ID      string `json:"id" jsonschema:"the full commit id"`
+	Parent  string `json:"parent" jsonschema:"the full id of its first parent (empty for a root commit)"`
+	Subject string `json:"subject" jsonschema:"the first line of the commit message"`
 }
 
 // CommitsWithTrailer returns the commit branch is at ("" when it does
 // not exist) and, oldest first, those of its last 100 first-parent
-// commits whose message ends with the trailer "key: value", each with
-// the files it changes from its first parent.
+// commits whose message ends with the trailer "key: value".
 func (r *Repository) CommitsWithTrailer(branch, key, value string) (string, []Commit, error) {
 	tip, exists, err := r.repo.BranchTip(branch)
 	if err != nil || !exists {
@@ -126,19 +125,26 @@ func (r *Repository) CommitsWithTrailer(branch, key, value string) (string, []Co
 	slices.Reverse(found)
 	out := []Commit{}
 	for _, c := range found {
-		changes, err := r.repo.CommitChanges(c.ID)
-		if err != nil {
-			return "", nil, err
-		}
-		diff, err := patch.Format(changes, r.patch)
-		if err != nil {
-			return "", nil, err
-		}
-		files := []FileStat{}
-		for _, f := range engine.Stats(changes, diff) {
-			files = append(files, FileStat{Status: f.Status, Path: f.Path, OldPath: f.OldPath, Added: f.Added, Deleted: f.Deleted})
-		}
-		out = append(out, Commit{ID: c.ID, Subject: c.Subject, Files: files})
+		out = append(out, Commit{ID: c.ID, Parent: c.Parent, Subject: c.Subject})
 	}
 	return tip, out, nil
+}
+
+// CommitFiles returns the files commit (a full id) changes from its
+// first parent: status A, M or D (no renames are looked for) and the
+// lines its diff adds and deletes.
+func (r *Repository) CommitFiles(commit string) ([]FileStat, error) {
+	changes, err := r.repo.CommitChanges(commit)
+	if err != nil {
+		return nil, err
+	}
+	diff, err := patch.Format(changes, r.patch)
+	if err != nil {
+		return nil, err
+	}
+	files := []FileStat{}
+	for _, f := range engine.Stats(changes, diff) {
+		files = append(files, FileStat{Status: f.Status, Path: f.Path, OldPath: f.OldPath, Added: f.Added, Deleted: f.Deleted})
+	}
+	return files, nil
 }

@@ -13,6 +13,7 @@ import (
 // CommitInfo is a commit as a log of a branch lists it.
 type CommitInfo struct {
 	ID      string // full hex id
+	Parent  string // its first parent's id, "" for a root commit
 	Subject string // the first line of its message
 }
 
@@ -32,14 +33,15 @@ func (r *Repo) CommitsWithTrailer(tip, key, value string) ([]CommitInfo, error) 
 		if err != nil {
 			return nil, err
 		}
+		parent := ""
+		if len(c.Parents) > 0 {
+			parent = c.Parents[0].String()
+		}
 		if slices.Contains(trailerValues(c.Message, key), value) {
 			subject, _, _ := strings.Cut(strings.TrimLeft(c.Message, "\n"), "\n")
-			out = append(out, CommitInfo{ID: id, Subject: subject})
+			out = append(out, CommitInfo{ID: id, Parent: parent, Subject: subject})
 		}
-		id = ""
-		if len(c.Parents) > 0 {
-			id = c.Parents[0].String()
-		}
+		id = parent
 	}
 	return out, nil
 }
