@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -54,36 +55,21 @@ func (r *Repo) CommitChanges(commit string) ([]patch.FileChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	var from map[string]treeFile
+	parent := ""
 	fromSrc := &treeSource{r: r, trees: map[oid.ID][]treeEntry{}}
 	if len(c.Parents) > 0 {
-		p := c.Parents[0].String()
-		if from, err = r.treeFiles(p); err != nil {
-			return nil, err
-		}
+		parent = c.Parents[0].String()
 		pc, err := r.readCommit(c.Parents[0])
 		if err != nil {
 			return nil, err
 		}
 		fromSrc.root = pc.TreeHash
 	}
-	to, err := r.treeFiles(commit)
+	from, to, paths, err := r.changedCommitFiles(parent, commit)
 	if err != nil {
 		return nil, err
 	}
 	toSrc := &treeSource{r: r, root: c.TreeHash, trees: map[oid.ID][]treeEntry{}}
-	var paths []string
-	for p, f := range from {
-		if t, ok := to[p]; !ok || t != f {
-			paths = append(paths, p)
-		}
-	}
-	for p := range to {
-		if _, ok := from[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	slices.Sort(paths)
 	var out []patch.FileChange
 	for _, p := range paths {
 		if from[p].mode == patch.ModeGitlink || to[p].mode == patch.ModeGitlink {
@@ -105,4 +91,97 @@ func (r *Repo) CommitChanges(commit string) ([]patch.FileChange, error) {
 		out = append(out, ch)
 	}
 	return out, nil
+}
+
+// changedFiles compares the trees a and b (zero: the empty tree) and
+// returns the files that differ, by path, as each tree has them: a file
+// only one side has is in one map only. A subtree both sides share is
+// not read, so the cost is that of the change, not of the trees.
+func (r *Repo) changedFiles(a, b oid.ID) (from, to map[string]treeFile, err error) {
+	from, to = map[string]treeFile{}, map[string]treeFile{}
+	var walk func(a, b oid.ID, prefix string) error
+	walk = func(a, b oid.ID, prefix string) error {
+		if a == b {
+			return nil
+		}
+		ea, err := r.readTree(a)
+		if err != nil {
+			return err
+		}
+		eb, err := r.readTree(b)
+		if err != nil {
+			return err
+		}
+		type pair struct{ a, b *treeEntry }
+		byName := map[string]pair{}
+		for i := range ea {
+			p := byName[ea[i].name]
+			p.a = &ea[i]
+			byName[ea[i].name] = p
+		}
+		for i := range eb {
+			p := byName[eb[i].name]
+			p.b = &eb[i]
+			byName[eb[i].name] = p
+		}
+		for name, p := range byName {
+			if p.a != nil && p.b != nil && p.a.id == p.b.id && (p.a.isDir() == p.b.isDir()) && (p.a.isDir() || p.a.engineMode() == p.b.engineMode()) {
+				continue
+			}
+			var da, db oid.ID
+			if p.a != nil {
+				if p.a.isDir() {
+					da = p.a.id
+				} else {
+					from[prefix+name] = treeFile{mode: p.a.engineMode(), id: p.a.id}
+				}
+			}
+			if p.b != nil {
+				if p.b.isDir() {
+					db = p.b.id
+				} else {
+					to[prefix+name] = treeFile{mode: p.b.engineMode(), id: p.b.id}
+				}
+			}
+			if !da.IsZero() || !db.IsZero() {
+				if err := walk(da, db, prefix+name+"/"); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return from, to, walk(a, b, "")
+}
+
+// changedCommitFiles is changedFiles of two commits' trees ("" for
+// none: the empty tree), and the changed paths, sorted.
+func (r *Repo) changedCommitFiles(a, b string) (from, to map[string]treeFile, paths []string, err error) {
+	var ta, tb oid.ID
+	for _, x := range []struct {
+		id   string
+		tree *oid.ID
+	}{{a, &ta}, {b, &tb}} {
+		if x.id == "" {
+			continue
+		}
+		c, err := r.readCommit(oid.FromHex(x.id))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("reading commit %s: %w", x.id, err)
+		}
+		*x.tree = c.TreeHash
+	}
+	if from, to, err = r.changedFiles(ta, tb); err != nil {
+		return nil, nil, nil, err
+	}
+	for p := range from {
+		paths = append(paths, p)
+	}
+	for p := range to {
+		if _, ok := from[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return from, to, paths, nil
 }

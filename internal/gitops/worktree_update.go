@@ -147,29 +147,16 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if from == to {
 		return nil
 	}
-	fromFiles, err := r.treeFiles(from)
+	// Only the files that differ, as each commit has them: the paths
+	// checked and written, and (for the file-or-directory check) every
+	// file that turns into a directory or back, which differs too.
+	fromFiles, toFiles, changed, err := r.changedCommitFiles(from, to)
 	if err != nil {
 		return err
-	}
-	toFiles, err := r.treeFiles(to)
-	if err != nil {
-		return err
-	}
-	var changed []string
-	for p, f := range fromFiles {
-		if t, ok := toFiles[p]; !ok || t != f {
-			changed = append(changed, p)
-		}
-	}
-	for p := range toFiles {
-		if _, ok := fromFiles[p]; !ok {
-			changed = append(changed, p)
-		}
 	}
 	if len(changed) == 0 {
 		return nil
 	}
-	slices.Sort(changed)
 	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
 	if err != nil {
 		return err
