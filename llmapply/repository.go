@@ -108,6 +108,15 @@ type RecordOptions struct {
 	Base string
 	// Message is the commit message; "" takes the reply's description.
 	Message string
+	// Trailers are "Key: value" lines that end the commit message after
+	// its LLM-Reply trailer.
+	Trailers []string
+	// Worktree is the top of the linked worktree whose HEAD is Branch
+	// (see LinkedWorktree), if it is checked out there: Record moves
+	// the branch all the same, and the caller brings the worktree's
+	// files along with UpdateWorktree. A branch checked out anywhere
+	// else is refused.
+	Worktree string
 }
 
 // Record resolves reply as Resolve does and records its changes as one
@@ -135,12 +144,12 @@ func (r *Repository) Record(ctx context.Context, reply string, o RecordOptions) 
 		// not applied twice (SPEC section 5).
 		ro.Recorded = r.repo.RecordedReplies(t.parent)
 	}
-	w, err := r.repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect, ReflogMsg: t.reflog})
+	w, err := r.repo.NewBranchWriter(gitops.WriteOptions{Branch: t.branch, Parent: t.parent, Expect: expect, ReflogMsg: t.reflog, Worktree: o.Worktree})
 	if err != nil {
 		return nil, recordError(err)
 	}
 	defer w.Close()
-	res, err := runOne(ctx, reply, t.src, w, ro, t.branch)
+	res, err := runOne(ctx, engine.Input{Source: "reply", Text: reply, Trailers: o.Trailers}, t.src, w, ro, t.branch)
 	if err != nil {
 		return nil, err
 	}
@@ -273,15 +282,5 @@ func (r *Repository) FreeBranch(name string) (string, error) {
 // shows it) until git gc prunes it. A branch checked out in a worktree
 // is refused.
 func (r *Repository) Undo(branch, expect string) (string, error) {
-	if err := gitops.ValidBranchName(branch); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInvalidOption, err)
-	}
-	parent, err := r.repo.MoveBranchBack(branch, expect, "llm-apply: undo "+r.ShortID(expect))
-	if errors.Is(err, gitops.ErrNoParent) {
-		return "", fmt.Errorf("%w: %v", ErrRootCommit, err)
-	}
-	if err != nil {
-		return "", recordError(err)
-	}
-	return parent, nil
+	return r.UndoIn(branch, expect, "")
 }

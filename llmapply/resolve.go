@@ -69,12 +69,12 @@ func Resolve(ctx context.Context, reply string, src *Source, opts Options) (*Res
 	if src.repo != nil {
 		ro.Patch = src.repo.patch
 	}
-	return runOne(ctx, reply, src.src, nil, ro, "")
+	return runOne(ctx, engine.Input{Source: "reply", Text: reply}, src.src, nil, ro, "")
 }
 
 // runOne runs the engine over one reply.
-func runOne(ctx context.Context, reply string, src engine.Source, rec engine.Recorder, ro engine.RunOptions, branch string) (*Result, error) {
-	results, err := engine.Run(ctx, []engine.Input{{Source: "reply", Text: reply}}, src, rec, ro)
+func runOne(ctx context.Context, in engine.Input, src engine.Source, rec engine.Recorder, ro engine.RunOptions, branch string) (*Result, error) {
+	results, err := engine.Run(ctx, []engine.Input{in}, src, rec, ro)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -21,26 +22,47 @@ func mcpCommand(s streams) *cli.Command {
 		Usage: "serve the repository to agents over the Model Context Protocol (stdio)",
 		Description: `Serves the repository it is started in (-C DIR) to an agent as a Model
 Context Protocol server on standard input and output. Its tools are
-check, apply, translate, formats, prompt, log and undo; each takes the
-reply text in "reply" and the options of the command of the same name
-("format", "base", "fuzz", "branch", "onto", "message", "partial").
+check, apply, translate, formats, prompt, read, workspace, log and
+undo; check, apply and translate take the reply text in "reply" and the
+options of the command of the same name ("format", "base", "fuzz",
+"branch", "onto", "message", "partial").
 
 apply records each reply as one commit on the session's branch
 (llm/mcp-<date>-<time>-<random> unless -b names one), so that an
 agent's turns become a patch series; log lists them and undo moves the
-branch back one commit (compare-and-swap, with a reflog entry). The
-checkout, the index and HEAD are never changed. Shell blocks' file
-commands are taken as deletions and renames only with --shell-ops;
-nothing is ever run. A tool's failure is a result with isError set and
-the report as text: the server keeps running.`,
+branch back one commit (compare-and-swap, with a reflog entry). Each
+commit carries the trailer LLM-MCP-Branch: <branch>, so a later server
+on the same -b branch lists and undoes them too. read gives a file as
+the branch has it, with line numbers. With --worktree DIR the branch is
+checked out in a linked worktree at DIR that follows it: after each
+apply and undo its files are the branch's, except files with changes
+of their own there, which are never overwritten (the update stops and
+names them). The checkout, the index and HEAD are never changed. Shell
+blocks' file commands are taken as deletions and renames only with
+--shell-ops; nothing is ever run. A tool's failure is a result with
+isError set and the report as text: the server keeps running.
+
+--config HOST prints the configuration that starts this binary's mcp
+for claude (Claude Code's .mcp.json), codex (~/.codex/config.toml),
+cursor (.cursor/mcp.json) or gemini (.gemini/settings.json), with its
+absolute path, and exits.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record the session's replies on `NAME` (appending when it exists)"},
 			&cli.BoolFlag{Name: "shell-ops", Usage: "turn git rm, git mv, rm and mv lines of shell blocks into delete and rename operations (nothing is run)"},
+			&cli.StringFlag{Name: "worktree", Usage: "check the session's branch out in a linked worktree at `DIR` that follows it"},
+			&cli.StringFlag{Name: "config", Usage: "print the configuration that starts this server for `HOST` (claude, codex, cursor, gemini) and exit"},
 		}, limitFlags()...),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				return usageError("mcp takes no arguments (it reads requests on standard input)")
+			}
+			if host := cmd.String("config"); cmd.IsSet("config") {
+				exe, err := executable()
+				if err != nil {
+					return err
+				}
+				return writeMCPConfig(s.out, s.err, host, exe)
 			}
 			dir, arg := startOf(cmd)
 			if err := checkStartDir(dir, arg); err != nil {
@@ -56,12 +78,15 @@ the report as text: the server keeps running.`,
 			if err != nil {
 				return err
 			}
-			srv, err := newMCPServer(mcpOptions{Dir: dir, Branch: cmd.String("branch"), ShellOps: cmd.Bool("shell-ops"),
+			srv, err := newMCPServer(mcpOptions{Dir: dir, Branch: cmd.String("branch"), ShellOps: cmd.Bool("shell-ops"), Worktree: cmd.String("worktree"),
 				Limits: llmapply.Limits{ReplySize: limits.ReplySize, FileSize: limits.FileSize, LineLength: limits.LineLength, Edits: limits.Edits}})
 			if err != nil {
 				return err // exit 2, as every error of the repository (exitCode)
 			}
 			fmt.Fprintf(s.err, "git llm-apply mcp: serving %s on standard input and output; this session records on %s\n", srv.root, srv.branch)
+			if srv.note != "" {
+				fmt.Fprintf(s.err, "git llm-apply mcp: %s\n", srv.note)
+			}
 			err = srv.server().Run(ctx, filteredStdio(s.in, s.out))
 			if ctx.Err() != nil {
 				return nil // told to stop (SIGINT, SIGTERM): a server's normal end
@@ -76,6 +101,7 @@ type mcpOptions struct {
 	Dir      string
 	Branch   string // -b; "" names one for the session
 	ShellOps bool
+	Worktree string // --worktree; "" for none
 	Limits   llmapply.Limits
 }
 
@@ -85,7 +111,7 @@ func newMCPServer(o mcpOptions) (*mcpServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &mcpServer{dir: o.Dir, root: repo.Root(), shellOps: o.ShellOps, limits: o.Limits, branch: o.Branch, commits: map[string][]sessionCommit{}}
+	s := &mcpServer{dir: o.Dir, root: repo.Root(), shellOps: o.ShellOps, limits: o.Limits, branch: o.Branch}
 	if s.root == "" {
 		return nil, fmt.Errorf("%s is a bare repository: the server needs a working tree to serve", o.Dir)
 	}
@@ -98,6 +124,13 @@ func newMCPServer(o mcpOptions) (*mcpServer, error) {
 		}
 	} else if _, err := repo.FreeBranch(s.branch); err != nil {
 		return nil, err // not a valid branch name
+	}
+	if o.Worktree != "" {
+		if s.note, err = s.setWorktree(repo, o.Worktree); err != nil {
+			return nil, usageError("--worktree %s: %v", o.Worktree, err)
+		}
+	} else if linked, ok := repo.LinkedWorktree(s.branch); ok {
+		s.worktree = linked // -b names a branch a worktree has: it follows
 	}
 	return s, nil
 }
@@ -115,6 +148,8 @@ func (s *mcpServer) server() *mcp.Server {
 		Instructions: "Edits to the repository at " + s.root + " go through this server as replies in one of the formats the formats tool lists " +
 			"(get the instructions for one with prompt). check resolves a reply as apply would (against the session's branch once it exists) and shows what would change, writing nothing; " +
 			"apply records it as one commit on the session's branch (" + s.branch + "); log lists this session's commits and undo takes the last one back. " +
+			"read gives a file as the session's branch has it, with line numbers: quote lines from there, not from a copy read before an apply. " +
+			"workspace says where the branch is checked out (a linked worktree that follows it after each apply and undo, for reading files and running tests there) and can make one. " +
 			"A failed edit comes back with the closest lines of the file: send it again with its lines copied exactly from them. " +
 			"The user's checkout, index and HEAD are never changed.",
 	})
@@ -134,6 +169,11 @@ func (s *mcpServer) server() *mcp.Server {
 		"with a worked example."}, guard(s.prompt))
 	mcp.AddTool(srv, &mcp.Tool{Name: "log", Annotations: readOnly, Description: "The commits this session recorded on its branch " +
 		"(or branch), oldest first: id, subject and diffstat."}, guard(s.log))
+	mcp.AddTool(srv, &mcp.Tool{Name: "read", Annotations: readOnly, Description: "A file as it stands at the tip of the session's branch " +
+		"(the index before the first apply), with line numbers (from and to choose lines): the lines apply resolves the next edit against."}, guard(s.read))
+	mcp.AddTool(srv, &mcp.Tool{Name: "workspace", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool), IdempotentHint: true, OpenWorldHint: new(bool)},
+		Description: "The session's workspace: its branch, the commit it is at, and the linked worktree where it is checked out, whose files follow the branch " +
+			"after each apply and undo (files changed there are never overwritten). Give worktree (a new or empty directory) to have one."}, guard(s.workspace))
 	// undo takes a commit off the branch: clients ask their user first.
 	destroys := true
 	mcp.AddTool(srv, &mcp.Tool{Name: "undo", Annotations: &mcp.ToolAnnotations{DestructiveHint: &destroys, OpenWorldHint: new(bool)},
@@ -143,7 +183,10 @@ func (s *mcpServer) server() *mcp.Server {
 }
 
 // guard turns a panic of a tool into an error result: one bad input
-// must not end the session.
+// must not end the session. A result with text of its own gets its
+// structured output serialized as JSON in a second text block, as MCP
+// asks of a tool that returns structured content (2025-06-18, Tools,
+// Structured Content; SPEC section 2, mcp).
 func guard[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
@@ -152,6 +195,14 @@ func guard[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Ou
 				res, out, err = nil, zero, fmt.Errorf("internal error (a bug in git llm-apply; please report it): %v\n%s", p, debug.Stack())
 			}
 		}()
-		return h(ctx, req, in)
+		res, out, err = h(ctx, req, in)
+		if err == nil && res != nil && res.Content != nil {
+			b, jerr := json.Marshal(out)
+			if jerr != nil {
+				return nil, out, jerr
+			}
+			res.Content = append(res.Content, &mcp.TextContent{Text: string(b)})
+		}
+		return res, out, err
 	}
 }

@@ -97,7 +97,7 @@ func TestMCPTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"apply", "check", "formats", "log", "prompt", "translate", "undo"}; !slices.Equal(names, want) {
+	if want := []string{"apply", "check", "formats", "log", "prompt", "read", "translate", "undo", "workspace"}; !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
 	for _, tool := range tools.Tools {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -12,8 +14,11 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/llmapply"
 )
 
-// mcpServer is one MCP session's state: the repository and the commits
-// apply recorded, by branch, for log and undo.
+// mcpServer is one MCP session's state: the repository, the session's
+// branch and the worktree that follows it. The commits of the session
+// are the branch's own: those that carry its trailer (sessionTrailer),
+// so that a new server process on the same branch lists and undoes
+// what an earlier one recorded.
 type mcpServer struct {
 	mu       sync.Mutex // one tool call at a time: they share the branch
 	dir      string
@@ -21,10 +26,19 @@ type mcpServer struct {
 	shellOps bool
 	limits   llmapply.Limits
 	branch   string
-	commits  map[string][]sessionCommit
+	// worktree is where the session's branch is to be checked out (an
+	// absolute path; --worktree or the workspace tool), "" for none.
+	worktree string
+	note     string // what --worktree did, for the start-up line
 }
 
-// sessionCommit is a commit apply recorded in this session.
+// sessionTrailer is the trailer apply adds to each commit it records,
+// with the branch's name as its value: the commits of an MCP session on
+// a branch are those of its last 100 first-parent commits that carry
+// it (SPEC section 2, mcp).
+const sessionTrailer = "LLM-MCP-Branch"
+
+// sessionCommit is a commit of the session.
 type sessionCommit struct {
 	ID       string              `json:"id" jsonschema:"the full commit id"`
 	Short    string              `json:"short" jsonschema:"the commit id abbreviated as git shows it"`
@@ -42,9 +56,13 @@ type checkInput struct {
 }
 
 type checkOutput struct {
-	OK     bool            `json:"ok" jsonschema:"every edit resolved (or was already applied): apply would succeed"`
-	Report llmapply.Report `json:"report" jsonschema:"what became of the reply and of each edit"`
-	Diff   string          `json:"diff" jsonschema:"the git diff apply would record (empty when an edit failed)"`
+	OK bool `json:"ok" jsonschema:"every edit resolved (or was already applied): apply would succeed"`
+	// Advice is the report in words, as the text content says it: some
+	// hosts (Codex) hand the model only the structured content.
+	Advice  string          `json:"advice" jsonschema:"the report in words: what failed, where (with the closest lines of the file), and what to send next"`
+	LinesOf string          `json:"lines_of" jsonschema:"the file versions the line numbers speak of: the session's branch at a commit, the index, or a revision"`
+	Report  llmapply.Report `json:"report" jsonschema:"what became of the reply and of each edit"`
+	Diff    string          `json:"diff" jsonschema:"the git diff apply would record (empty when an edit failed)"`
 }
 
 type applyInput struct {
@@ -57,6 +75,9 @@ type applyInput struct {
 
 type applyOutput struct {
 	OK          bool            `json:"ok" jsonschema:"every edit resolved and the reply is recorded (or was already applied)"`
+	Advice      string          `json:"advice" jsonschema:"the report in words: what was recorded and how to review it, or what failed, where (with the closest lines of the file), and what to send next"`
+	LinesOf     string          `json:"lines_of" jsonschema:"the file versions the line numbers speak of: the session's branch at a commit, or what a new branch starts from"`
+	Worktree    *worktreeState  `json:"worktree,omitempty" jsonschema:"the worktree that follows the branch, and whether its files are the new commit's"`
 	Commit      string          `json:"commit" jsonschema:"the full id of the new commit (empty when nothing was recorded)"`
 	ShortCommit string          `json:"short_commit" jsonschema:"the commit id abbreviated"`
 	Branch      string          `json:"branch" jsonschema:"the branch the commit is on"`
@@ -65,7 +86,8 @@ type applyOutput struct {
 }
 
 type translateOutput struct {
-	Diff string `json:"diff" jsonschema:"the canonical git diff of the reply's edits; git apply takes it"`
+	Diff   string `json:"diff" jsonschema:"the canonical git diff of the reply's edits; git apply takes it"`
+	Advice string `json:"advice,omitempty" jsonschema:"when an edit failed: what failed, where, and what to send next"`
 }
 
 type formatsOutput struct {
@@ -93,9 +115,10 @@ type logOutput struct {
 }
 
 type undoOutput struct {
-	Branch string `json:"branch"`
-	Undone string `json:"undone" jsonschema:"the commit taken back (still in the reflog)"`
-	Tip    string `json:"tip" jsonschema:"the commit the branch is at now"`
+	Branch   string         `json:"branch"`
+	Undone   string         `json:"undone" jsonschema:"the commit taken back (still in the reflog)"`
+	Tip      string         `json:"tip" jsonschema:"the commit the branch is at now"`
+	Worktree *worktreeState `json:"worktree,omitempty" jsonschema:"the worktree that follows the branch, and whether its files are back at the branch's"`
 }
 
 func (s *mcpServer) options(format, fuzz string, partial bool) llmapply.Options {
@@ -105,35 +128,92 @@ func (s *mcpServer) options(format, fuzz string, partial bool) llmapply.Options 
 
 // resolve runs in on the base it names, writing nothing. With no base,
 // once the session's branch exists, that is its tip, which apply would
-// resolve the reply against: check then says what apply would do.
-func (s *mcpServer) resolve(ctx context.Context, in checkInput) (*llmapply.Result, error) {
-	repo, err := llmapply.OpenRepository(s.dir)
-	if err != nil {
-		return nil, err
+// resolve the reply against: check then says what apply would do. It
+// returns the words for what the line numbers speak of too.
+func (s *mcpServer) resolve(ctx context.Context, repo *llmapply.Repository, in checkInput) (*llmapply.Result, string, error) {
+	if err := s.notAPath(in.Reply); err != nil {
+		return nil, "", err
 	}
 	base := in.Base
+	linesOf := ""
 	if base == "" {
 		tip, exists, err := repo.BranchTip(s.branch)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if exists {
-			base = tip
+			base, linesOf = tip, s.branchAt(repo, s.branch, tip)
 		}
 	}
 	var src *llmapply.Source
+	var err error
 	switch base {
 	case "", "index":
 		src, err = repo.Index()
+		linesOf = "the files staged in the index"
 	case "worktree":
 		src, err = repo.Worktree()
+		linesOf = "the files of the working tree at " + s.root
 	default:
 		src, err = repo.Revision(base)
+		if linesOf == "" {
+			linesOf = "the files of " + base
+		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return llmapply.Resolve(ctx, in.Reply, src, s.options(in.Format, in.Fuzz, false))
+	res, err := llmapply.Resolve(ctx, in.Reply, src, s.options(in.Format, in.Fuzz, false))
+	return res, linesOf, err
+}
+
+// branchAt names the branch at a commit, as line numbers speak of it.
+func (s *mcpServer) branchAt(repo *llmapply.Repository, branch, tip string) string {
+	what := "the files of " + branch + " at " + repo.ShortID(tip)
+	if branch == s.branch {
+		what += ", the session's branch"
+	}
+	return what
+}
+
+// notAPath refuses a reply that is a file's name rather than its text
+// (SPEC section 2, mcp): one line naming an existing file, or ending in
+// .md, .diff, .patch or .txt. Such a reply holds no edit, and "no edit
+// found" would send the agent looking in the wrong place.
+func (s *mcpServer) notAPath(reply string) error {
+	t := strings.TrimSpace(reply)
+	if t == "" || strings.ContainsAny(t, "\n\r") || len(t) > 4096 {
+		return nil
+	}
+	isPath := false
+	switch strings.ToLower(filepath.Ext(t)) {
+	case ".md", ".diff", ".patch", ".txt":
+		isPath = !strings.ContainsAny(t, " \t") || fileExists(t, s.dir, s.root)
+	default:
+		isPath = fileExists(t, s.dir, s.root)
+	}
+	if !isPath {
+		return nil
+	}
+	return fmt.Errorf("reply must be the reply's text; this is a file name (%s): send the text of the reply, with its edits, as reply", t)
+}
+
+// fileExists reports whether name is a regular file, absolute or under
+// one of dirs.
+func fileExists(name string, dirs ...string) bool {
+	try := []string{name}
+	if !filepath.IsAbs(name) {
+		try = try[:0]
+		for _, d := range dirs {
+			try = append(try, filepath.Join(d, name))
+		}
+	}
+	for _, p := range try {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 // failed is the result of a reply that was read but did not succeed:
@@ -164,30 +244,68 @@ func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
+// failureText is the report of a reply with a failed edit, as the
+// model is to read it: the report, with the hints of stale edits in
+// place of a looser fuzz, and which files its line numbers speak of.
+func (s *mcpServer) failureText(ctx context.Context, repo *llmapply.Repository, in checkInput, branch string, rep *llmapply.Report, linesOf string) string {
+	hints := s.staleHints(ctx, repo, in, branch, rep)
+	text := rep.String()
+	for _, h := range hints {
+		text += "  hint: " + h + "\n"
+	}
+	for _, e := range rep.Edits {
+		if e.Closest != nil && linesOf != "" {
+			text += "Line numbers are those of " + linesOf + ".\n"
+			break
+		}
+	}
+	return text + s.shellNote(in.Reply)
+}
+
 func (s *mcpServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res, err := s.resolve(ctx, in)
+	repo, err := llmapply.OpenRepository(s.dir)
 	if err != nil {
 		return nil, checkOutput{}, err
 	}
-	out := checkOutput{OK: res.OK(), Report: res.Report, Diff: res.Diff}
-	text := res.Report.String()
-	if !out.OK {
-		return failed(text + s.shellNote(in.Reply)), out, nil
+	res, linesOf, err := s.resolve(ctx, repo, in)
+	if err != nil {
+		return nil, checkOutput{}, err
 	}
-	return textResult(text + res.Diff), out, nil
+	out := checkOutput{OK: res.OK(), Diff: res.Diff, LinesOf: linesOf}
+	if !out.OK {
+		branch := ""
+		if in.Base == "" {
+			branch = s.branch
+		}
+		out.Advice = s.failureText(ctx, repo, in, branch, &res.Report, linesOf)
+		out.Report = res.Report
+		return failed(out.Advice), out, nil
+	}
+	out.Report = res.Report
+	out.Advice = res.Report.String()
+	return textResult(out.Advice + res.Diff), out, nil
 }
 
 func (s *mcpServer) translate(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, translateOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res, err := s.resolve(ctx, in)
+	repo, err := llmapply.OpenRepository(s.dir)
+	if err != nil {
+		return nil, translateOutput{}, err
+	}
+	res, linesOf, err := s.resolve(ctx, repo, in)
 	if err != nil {
 		return nil, translateOutput{}, err
 	}
 	if !res.OK() {
-		return failed(res.Report.String() + s.shellNote(in.Reply)), translateOutput{}, nil
+		branch := ""
+		if in.Base == "" {
+			branch = s.branch
+		}
+		out := translateOutput{Advice: s.failureText(ctx, repo, in, branch, &res.Report, linesOf)}
+		return failed(out.Advice), out, nil
 	}
 	return textResult(res.Diff), translateOutput{Diff: res.Diff}, nil
 }
@@ -195,6 +313,9 @@ func (s *mcpServer) translate(ctx context.Context, _ *mcp.CallToolRequest, in ch
 func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyInput) (*mcp.CallToolResult, applyOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.notAPath(in.Reply); err != nil {
+		return nil, applyOutput{}, err
+	}
 	repo, err := llmapply.OpenRepository(s.dir)
 	if err != nil {
 		return nil, applyOutput{}, err
@@ -203,23 +324,136 @@ func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyI
 	if branch == "" {
 		branch = s.branch
 	}
+	before, exists, err := repo.BranchTip(branch)
+	if err != nil {
+		return nil, applyOutput{}, err
+	}
+	follow := ""
+	if exists {
+		follow, _ = repo.LinkedWorktree(branch)
+	}
 	res, err := repo.Record(ctx, in.Reply, llmapply.RecordOptions{Options: s.options(in.Format, in.Fuzz, in.Partial),
-		Branch: branch, Onto: in.Onto, Base: in.Base, Message: in.Message})
+		Branch: branch, Onto: in.Onto, Base: in.Base, Message: in.Message,
+		Trailers: []string{sessionTrailer + ": " + branch}, Worktree: follow})
 	if err != nil {
 		return nil, applyOutput{}, err
 	}
 	out := applyOutput{OK: res.OK(), Commit: res.Commit, Branch: branch, Diffstat: shortstat(res.Report.Files), Report: res.Report}
-	text := res.Report.String()
+	if exists {
+		out.LinesOf = s.branchAt(repo, branch, before)
+	} else {
+		out.LinesOf = "the files of " + orDefault(in.Base, "the index")
+	}
+	var text string
+	if !out.OK && res.Commit == "" {
+		text = s.failureText(ctx, repo, in.checkInput, branch, &out.Report, out.LinesOf)
+	} else {
+		text = res.Report.String()
+	}
 	if res.Commit != "" {
 		out.ShortCommit = repo.ShortID(res.Commit)
-		s.commits[branch] = append(s.commits[branch], sessionCommit{ID: res.Commit, Short: out.ShortCommit,
-			Subject: subjectOf(in.Message, res.Report.Description), Diffstat: out.Diffstat, Files: res.Report.Files})
-		text += fmt.Sprintf("Recorded as %s on %s (%s). Review with: git log -p %s\n", out.ShortCommit, branch, out.Diffstat, branch)
+		text += fmt.Sprintf("Recorded as %s on %s (%s). Review with: git log -p %s\n", out.ShortCommit, branch, out.Diffstat,
+			shellArg(s.reviewRange(repo, branch, res.Commit)))
+		out.Worktree = s.follow(repo, branch, follow, before, res.Commit)
+		if out.Worktree != nil {
+			text += out.Worktree.Note + "\n"
+		}
 	}
+	out.Advice = text
 	if !out.OK {
 		return failed(text + s.shellNote(in.Reply)), out, nil
 	}
 	return textResult(text), out, nil
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// reviewRange is what git log -p shows of the session's commits on
+// branch, now at tip: from the parent of its first commit to the
+// branch (SPEC section 2, mcp); the branch alone when that first commit
+// is a root commit.
+func (s *mcpServer) reviewRange(repo *llmapply.Repository, branch, tip string) string {
+	_, commits, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
+	if err != nil || len(commits) == 0 {
+		return branch
+	}
+	if p := commits[0].Parent; p != "" {
+		return repo.ShortID(p) + ".." + branch
+	}
+	return branch
+}
+
+// staleHints are the hints for failed edits of rep that match their
+// file as it was before a commit of the session on branch changed it
+// (SPEC section 8): the model quoted lines it read before that commit.
+// Such an edit's looser fuzz is not proposed: its lines are stale, not
+// loosely written. A session's commit is tried newest first, at most
+// five of them.
+func (s *mcpServer) staleHints(ctx context.Context, repo *llmapply.Repository, in checkInput, branch string, rep *llmapply.Report) []string {
+	if branch == "" {
+		return nil
+	}
+	failedPaths := map[string]bool{}
+	for _, e := range rep.Edits {
+		if e.Status == "failed" && e.Path != "" {
+			failedPaths[e.Path] = true
+		}
+	}
+	if len(failedPaths) == 0 {
+		return nil
+	}
+	_, commits, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
+	if err != nil || len(commits) == 0 {
+		return nil
+	}
+	var hints []string
+	hinted := map[int]bool{}
+	tried := 0
+	for i := len(commits) - 1; i >= 0 && tried < 5; i-- {
+		c := commits[i]
+		if c.Parent == "" {
+			continue
+		}
+		files, err := repo.CommitFiles(c.ID)
+		if err != nil {
+			continue
+		}
+		touches := false
+		for _, f := range files {
+			touches = touches || failedPaths[f.Path] || failedPaths[f.OldPath]
+		}
+		if !touches {
+			continue
+		}
+		tried++
+		src, err := repo.Revision(c.Parent)
+		if err != nil {
+			continue
+		}
+		there, err := llmapply.Resolve(ctx, in.Reply, src, s.options(in.Format, in.Fuzz, true))
+		if err != nil {
+			continue
+		}
+		for k, e := range rep.Edits {
+			if e.Status != "failed" || hinted[e.N] || k >= len(there.Report.Edits) {
+				continue
+			}
+			if t := there.Report.Edits[k]; t.N == e.N && t.Status == "applied" {
+				hinted[e.N] = true
+				if rep.Edits[k].Closest != nil {
+					rep.Edits[k].Closest.Fuzz = ""
+				}
+				hints = append(hints, fmt.Sprintf("edit %d matches %s as it was before %s of this session (%s), which changed it since: its lines are stale. Read %s as it is on %s now (the read tool, or the session's worktree) and send the edit again with its lines copied from there.",
+					e.N, e.Path, repo.ShortID(c.ID), c.Subject, e.Path, branch))
+			}
+		}
+	}
+	return hints
 }
 
 // subjectOf is the first line of the commit message.
@@ -275,6 +509,24 @@ func (s *mcpServer) branchOf(in branchInput) string {
 	return s.branch
 }
 
+// sessionCommits are the commits of the session on branch, oldest
+// first, and the commit the branch is at.
+func (s *mcpServer) sessionCommits(repo *llmapply.Repository, branch string) (string, []sessionCommit, error) {
+	tip, commits, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
+	if err != nil {
+		return "", nil, err
+	}
+	out := []sessionCommit{}
+	for _, c := range commits {
+		files, err := repo.CommitFiles(c.ID)
+		if err != nil {
+			return "", nil, err
+		}
+		out = append(out, sessionCommit{ID: c.ID, Short: repo.ShortID(c.ID), Subject: c.Subject, Diffstat: shortstat(files), Files: files})
+	}
+	return tip, out, nil
+}
+
 func (s *mcpServer) log(_ context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, logOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -282,12 +534,11 @@ func (s *mcpServer) log(_ context.Context, _ *mcp.CallToolRequest, in branchInpu
 	if err != nil {
 		return nil, logOutput{}, err
 	}
-	out := logOutput{Branch: s.branchOf(in), Commits: append([]sessionCommit{}, s.commits[s.branchOf(in)]...)}
-	tip, _, err := repo.BranchTip(out.Branch)
+	out := logOutput{Branch: s.branchOf(in)}
+	out.Tip, out.Commits, err = s.sessionCommits(repo, out.Branch)
 	if err != nil {
 		return nil, logOutput{}, err
 	}
-	out.Tip = tip
 	var b strings.Builder
 	if len(out.Commits) == 0 {
 		fmt.Fprintf(&b, "This session has recorded nothing on %s yet.\n", out.Branch)
@@ -295,9 +546,9 @@ func (s *mcpServer) log(_ context.Context, _ *mcp.CallToolRequest, in branchInpu
 	for _, c := range out.Commits {
 		fmt.Fprintf(&b, "%s %s (%s)\n", c.Short, c.Subject, c.Diffstat)
 	}
-	if n := len(out.Commits); n > 0 && out.Commits[n-1].ID != tip {
+	if n := len(out.Commits); n > 0 && out.Commits[n-1].ID != out.Tip {
 		out.Moved = true
-		fmt.Fprintf(&b, "%s has moved since (it is at %s): someone else changed it.\n", out.Branch, orNone(repo.ShortID(tip)))
+		fmt.Fprintf(&b, "%s has moved since (it is at %s): someone else changed it.\n", out.Branch, orNone(repo.ShortID(out.Tip)))
 	}
 	return textResult(b.String()), out, nil
 }
@@ -313,24 +564,35 @@ func (s *mcpServer) undo(_ context.Context, _ *mcp.CallToolRequest, in branchInp
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	branch := s.branchOf(in)
-	cs := s.commits[branch]
-	if len(cs) == 0 {
-		return nil, undoOutput{}, fmt.Errorf("this session has recorded nothing on %s to undo", branch)
-	}
 	repo, err := llmapply.OpenRepository(s.dir)
 	if err != nil {
 		return nil, undoOutput{}, err
 	}
+	tip, cs, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
+	if err != nil {
+		return nil, undoOutput{}, err
+	}
+	if len(cs) == 0 {
+		return nil, undoOutput{}, fmt.Errorf("this session has recorded nothing on %s to undo", branch)
+	}
 	last := cs[len(cs)-1]
-	parent, err := repo.Undo(branch, last.ID)
+	if last.ID != tip {
+		return nil, undoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it; it is at %s); nothing was undone: %w",
+			branch, repo.ShortID(last.ID), orNone(repo.ShortID(tip)), llmapply.ErrBranchMoved)
+	}
+	follow, _ := repo.LinkedWorktree(branch)
+	parent, err := repo.UndoIn(branch, last.ID, follow)
 	if errors.Is(err, llmapply.ErrBranchMoved) {
-		return nil, undoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it); nothing was undone: %w", branch, last.Short, err)
+		return nil, undoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it); nothing was undone: %w", branch, repo.ShortID(last.ID), err)
 	}
 	if err != nil {
 		return nil, undoOutput{}, err
 	}
-	s.commits[branch] = cs[:len(cs)-1]
 	out := undoOutput{Branch: branch, Undone: last.ID, Tip: parent}
-	return textResult(fmt.Sprintf("%s is back at %s; %s %s is taken back (git reflog %s still shows it).\n",
-		branch, repo.ShortID(parent), last.Short, last.Subject, branch)), out, nil
+	text := fmt.Sprintf("%s is back at %s; %s %s is taken back (git reflog %s still shows it).\n",
+		branch, repo.ShortID(parent), repo.ShortID(last.ID), last.Subject, branch)
+	if out.Worktree = s.follow(repo, branch, follow, last.ID, parent); out.Worktree != nil {
+		text += out.Worktree.Note + "\n"
+	}
+	return textResult(text), out, nil
 }

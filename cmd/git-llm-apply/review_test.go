@@ -69,8 +69,10 @@ func TestWorktreePathNotEmptyRecordsNothing(t *testing.T) {
 }
 
 // A branch checked out in a linked worktree: the next turn's commit is
-// recorded, and the worktree follows only when it is clean.
-func TestWorktreeFollowsTheBranchWhenClean(t *testing.T) {
+// recorded, and the worktree follows, keeping a local change to a file
+// the commit leaves alone; a local change to a file the commit changes
+// stops the update, which names the file (SPEC section 3, worktrees).
+func TestWorktreeFollowsTheBranch(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, map[string]string{"src/app.py": appPy, "notes.txt": "notes\n"})
 	wt := filepath.Join(t.TempDir(), "review")
@@ -95,33 +97,49 @@ func TestWorktreeFollowsTheBranchWhenClean(t *testing.T) {
 		t.Errorf("report:\n%s", res.stderr)
 	}
 
-	// A local change in the worktree: the commit is recorded, the files stay.
+	// A local change and an untracked file elsewhere: they stay, and
+	// the worktree follows all the same.
 	os.WriteFile(filepath.Join(wt, "notes.txt"), []byte("my notes\n"), 0o644)
+	os.WriteFile(filepath.Join(wt, "out.log"), []byte("test output\n"), 0o644)
 	r3 := r.reply("r3.md", "Print the args.\n\n"+block("src/app.py", "ARGS = sys.argv\n", "ARGS = sys.argv\nprint(ARGS)\n"))
 	res = r.run("apply", "-b", "feature", r3)
 	if res.code != 0 {
 		t.Fatalf("turn 3: exit %d\n%s", res.code, res.stderr)
 	}
-	if s := r.show("feature", "src/app.py"); !strings.Contains(s, "print(ARGS)") {
-		t.Errorf("turn 3 not recorded:\n%s", s)
+	if data, _ := os.ReadFile(filepath.Join(wt, "src/app.py")); !strings.Contains(string(data), "print(ARGS)") {
+		t.Errorf("the worktree did not follow past a local change elsewhere:\n%s\n%s", data, res.stderr)
 	}
-	if data, _ := os.ReadFile(filepath.Join(wt, "src/app.py")); strings.Contains(string(data), "print(ARGS)") {
-		t.Errorf("a worktree with local changes was updated")
+	if st := w.git("status", "--porcelain"); st != " M notes.txt\n?? out.log\n" {
+		t.Errorf("status after following: %q", st)
 	}
-	if data, _ := os.ReadFile(filepath.Join(wt, "notes.txt")); string(data) != "my notes\n" {
-		t.Errorf("the local change was lost: %q", data)
+
+	// A manual fix of the file the next commit changes: the commit is
+	// recorded, the worktree's files stay, and the report names it.
+	os.WriteFile(filepath.Join(wt, "src/app.py"), []byte(appPy+"# my fix\n"), 0o644)
+	r4 := r.reply("r4.md", "Print twice.\n\n"+block("src/app.py", "print(ARGS)\n", "print(ARGS)\nprint(ARGS)\n"))
+	res = r.run("apply", "-b", "feature", r4)
+	if res.code != 0 {
+		t.Fatalf("turn 4: exit %d\n%s", res.code, res.stderr)
 	}
-	if !strings.Contains(res.stderr, "has local changes") || !strings.Contains(res.stderr, "git read-tree -m -u") {
+	if s := r.show("feature", "src/app.py"); !strings.Contains(s, "print(ARGS)\nprint(ARGS)") {
+		t.Errorf("turn 4 not recorded:\n%s", s)
+	}
+	if data, _ := os.ReadFile(filepath.Join(wt, "src/app.py")); string(data) != appPy+"# my fix\n" {
+		t.Errorf("a file with local changes was overwritten:\n%s", data)
+	}
+	if !strings.Contains(res.stderr, "src/app.py has changes of its own") || !strings.Contains(res.stderr, "git read-tree -m -u") {
 		t.Errorf("report:\n%s", res.stderr)
 	}
-	// The command the report gives brings it up to date, keeping the change.
+	// The command the report gives brings it up to date once the fix
+	// is put away, keeping the other change.
+	w.git("checkout", "--", "src/app.py")
 	i := strings.Index(res.stderr, "git read-tree -m -u ")
 	args := strings.Fields(strings.SplitN(res.stderr[i:], "\n", 2)[0])[1:]
 	w.git(args...)
-	if data, _ := os.ReadFile(filepath.Join(wt, "src/app.py")); !strings.Contains(string(data), "print(ARGS)") {
+	if data, _ := os.ReadFile(filepath.Join(wt, "src/app.py")); !strings.Contains(string(data), "print(ARGS)\nprint(ARGS)") {
 		t.Errorf("the suggested command did not update the worktree")
 	}
-	if st := w.git("status", "--porcelain"); st != " M notes.txt\n" {
+	if st := w.git("status", "--porcelain"); st != " M notes.txt\n?? out.log\n" {
 		t.Errorf("status after the suggested command: %q", st)
 	}
 	r.fsck()

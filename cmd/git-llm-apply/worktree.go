@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
@@ -17,7 +18,6 @@ type worktreePlan struct {
 	add    string // add a linked worktree here once the branch exists
 	name   string // add as the user gave it (relative to -C), for the report
 	follow string // the linked worktree where the branch is checked out
-	clean  bool   // follow had no local changes before anything was recorded
 }
 
 // planWorktrees checks, before anything is recorded, what the
@@ -33,11 +33,7 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 				return nil, fmt.Errorf("%w: %s is checked out in the worktree at %s, which is your checkout (or is rebasing or bisecting it); name another branch with -b",
 					gitops.ErrBranchCheckedOut, t.branch, at)
 			}
-			clean, err := repo.WorktreeClean(head)
-			if err != nil {
-				return nil, err
-			}
-			p.follow, p.clean = head, clean
+			p.follow = head
 		}
 	}
 	if o.Worktree == "" {
@@ -64,18 +60,21 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 }
 
 // finish runs once the commits are recorded: the followed worktree is
-// brought up to date when it was clean, and the new worktree is added.
-// It returns what to tell the user.
+// brought up to date, unless a file the commits change has changes of
+// its own there, which are never overwritten (SPEC section 3,
+// worktrees); and the new worktree is added. It returns what to tell
+// the user.
 func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
 	var notes []string
 	if p.follow != "" && len(commits) > 0 {
 		tip := commits[len(commits)-1]
-		if !p.clean {
-			notes = append(notes, fmt.Sprintf("The worktree at %s has local changes, so its files were left as they were; to bring them up to date, keeping your changes, run there: git read-tree -m -u %s %s",
-				p.follow, t.parent[:12], tip[:12]))
-		} else if err := repo.UpdateWorktree(p.follow, t.parent, tip); err != nil {
+		var lc *gitops.LocalChangesError
+		switch err := repo.UpdateWorktree(p.follow, t.parent, tip); {
+		case errors.As(err, &lc):
+			notes = append(notes, worktreeNotUpdated(lc, t.parent, tip))
+		case err != nil:
 			return notes, fmt.Errorf("the worktree at %s could not be brought up to date: %w", p.follow, err)
-		} else {
+		default:
 			notes = append(notes, fmt.Sprintf("Updated the worktree at %s to the new commits.", p.follow))
 		}
 	}
@@ -89,4 +88,12 @@ func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, re
 		return notes, fmt.Errorf("the worktree could not be added: %w", err)
 	}
 	return append(notes, fmt.Sprintf("Added a worktree at %s with %s checked out.", p.name, t.branch)), nil
+}
+
+// worktreeNotUpdated says which files kept a linked worktree from
+// following its branch from one commit to another, and how to bring it
+// along once they are dealt with.
+func worktreeNotUpdated(lc *gitops.LocalChangesError, from, to string) string {
+	return fmt.Sprintf("The worktree at %s was not brought up to date, so that your changes there are kept: %s. To bring it up to date once they are committed, stashed or removed, run there: git read-tree -m -u %s %s",
+		lc.Root, strings.Join(lc.Paths, ", ")+map[bool]string{true: " has changes of its own", false: " have changes of their own"}[len(lc.Paths) == 1], from[:12], to[:12])
 }

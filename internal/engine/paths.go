@@ -230,3 +230,12 @@ func (ps *pathSet) checkPlace(p string) error {
 	}
 	return nil
 }
+
+// CheckPath checks a path a tool names (the MCP server's read) as an
+// edit's path is checked (SPEC section 5): relative, inside the
+// repository, not inside .git. It returns the path cleaned; the error
+// wraps ErrUnsafePath.
+func CheckPath(name string) (string, error) {
+	r := checkReading(name, name)
+	return r.path, r.err
+}

@@ -16,10 +16,12 @@ var ErrNoParent = errors.New("the branch tip has no parent")
 // it), with a reflog entry saying msg, so that git reflog shows the
 // commit the branch left and git reset can bring it back. A branch
 // checked out in a worktree is refused (ErrBranchCheckedOut): its files
-// would no longer match it. It returns the parent's id. The commit
+// would no longer match it; but not in worktree, a linked worktree
+// whose HEAD is the branch, which the caller brings back with
+// UpdateWorktree ("" for none). It returns the parent's id. The commit
 // itself stays in the object store until git gc prunes it.
-func (r *Repo) MoveBranchBack(branch, expect, msg string) (string, error) {
-	opts := WriteOptions{Branch: branch, Expect: expect, ReflogMsg: msg}
+func (r *Repo) MoveBranchBack(branch, expect, msg, worktree string) (string, error) {
+	opts := WriteOptions{Branch: branch, Expect: expect, ReflogMsg: msg, Worktree: worktree}
 	if err := opts.Validate(); err != nil {
 		return "", err
 	}

@@ -552,28 +552,35 @@ func TestUpdateWorktree(t *testing.T) {
 		ok    bool
 		// kept are local changes that must survive an update.
 		kept map[string]string
+		// named are the files a refusal names.
+		named []string
 	}{
-		{"clean", func(*testRepo, string) {}, true, nil},
+		{"clean", func(*testRepo, string) {}, true, nil, nil},
 		{"unrelated changes", func(tr *testRepo, wt string) {
 			mustWrite(tr.t, filepath.Join(wt, "other/x.txt"), "local\n")
 			mustWrite(tr.t, filepath.Join(wt, "ab.txt"), "staged\n")
 			tr.gitAt(wt, "add", "ab.txt")
 			mustWrite(tr.t, filepath.Join(wt, "untracked.txt"), "u\n")
-		}, true, map[string]string{"other/x.txt": "local\n", "ab.txt": "staged\n", "untracked.txt": "u\n"}},
-		{"changed file touched", func(tr *testRepo, wt string) { touch(tr.t, filepath.Join(wt, "a.txt")) }, true, nil},
+		}, true, map[string]string{"other/x.txt": "local\n", "ab.txt": "staged\n", "untracked.txt": "u\n"}, nil},
+		{"changed file touched", func(tr *testRepo, wt string) { touch(tr.t, filepath.Join(wt, "a.txt")) }, true, nil, nil},
 		{"changed file modified", func(tr *testRepo, wt string) {
 			mustWrite(tr.t, filepath.Join(wt, "a.txt"), "local\n")
-		}, false, nil},
+		}, false, nil, []string{"a.txt"}},
 		{"changed file staged", func(tr *testRepo, wt string) {
 			mustWrite(tr.t, filepath.Join(wt, "a.txt"), "local\n")
 			tr.gitAt(wt, "add", "a.txt")
-		}, false, nil},
+		}, false, nil, []string{"a.txt"}},
 		{"deleted file modified", func(tr *testRepo, wt string) {
 			mustWrite(tr.t, filepath.Join(wt, "dir/b.txt"), "local\n")
-		}, false, nil},
+		}, false, nil, []string{"dir/b.txt"}},
 		{"untracked file in the way", func(tr *testRepo, wt string) {
 			mustWrite(tr.t, filepath.Join(wt, "fresh/dir/f.sh"), "mine\n")
-		}, false, nil},
+		}, false, nil, []string{"fresh/dir/f.sh"}},
+		{"several files", func(tr *testRepo, wt string) {
+			mustWrite(tr.t, filepath.Join(wt, "a.txt"), "local\n")
+			mustWrite(tr.t, filepath.Join(wt, "added.txt"), "mine\n")
+			mustWrite(tr.t, filepath.Join(wt, "other/x.txt"), "unrelated\n")
+		}, false, nil, []string{"a.txt", "added.txt"}},
 	}
 	for _, m := range gitModes {
 		for _, tc := range cases {
@@ -592,6 +599,13 @@ func TestUpdateWorktree(t *testing.T) {
 						t.Fatal("UpdateWorktree succeeded over a local change")
 					}
 					t.Logf("error: %v", err)
+					var lc *LocalChangesError
+					if !errors.As(err, &lc) {
+						t.Fatalf("error %v is no LocalChangesError", err)
+					}
+					if !slices.Equal(lc.Paths, tc.named) {
+						t.Errorf("refusal names %q, want %q", lc.Paths, tc.named)
+					}
 					if d := cmp.Diff(files, snapshot(t, wt)); d != "" {
 						t.Errorf("files changed:\n%s", d)
 					}

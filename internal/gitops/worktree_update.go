@@ -97,8 +97,24 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 	if err := idx.Err(); err != nil {
 		return false, err
 	}
-	changed, err := r.firstLocalChange(wt, want, idx, paths)
-	return changed == "", err
+	changed, err := r.localChanges(wt, want, idx, paths, 1)
+	return len(changed) == 0, err
+}
+
+// LocalChangesError is UpdateWorktree's refusal: files of the worktree
+// that the update would overwrite hold changes of their own (a staged
+// or unstaged change to a tracked file, or an untracked file where a
+// new one goes). Nothing was updated.
+type LocalChangesError struct {
+	Root  string   // the worktree's top
+	Paths []string // the files, sorted
+	// Untracked are the Paths that are in the way of a new file.
+	Untracked []string
+}
+
+func (e *LocalChangesError) Error() string {
+	return fmt.Sprintf("%s in the worktree at %s %s changes of its own that the update would overwrite; nothing was updated",
+		strings.Join(e.Paths, ", "), e.Root, map[bool]string{true: "has", false: "have"}[len(e.Paths) == 1])
 }
 
 // UpdateWorktree brings the index and files of the worktree at path
@@ -107,11 +123,14 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 // resolve to to). Only the paths that differ between the two trees are
 // touched. A local change to one of them (staged or not), or an
 // untracked file where a new one goes, makes it fail with nothing
-// changed; local changes to other paths are kept. With git on PATH
-// this is `git read-tree -m -u FROM TO` after refreshing the index's
-// stat data, and git's message is in the error; without it, the same
-// checks are made here and the changed paths are written here, except
-// that a path turning from a file into a directory or back is refused.
+// changed and a *LocalChangesError naming every such file; local
+// changes to other paths, and untracked files elsewhere, are kept
+// (SPEC section 3, worktrees). The check is made here, by content, so
+// that the files named are the same with git and without; then with
+// git on PATH this is `git read-tree -m -u FROM TO` after refreshing
+// the index's stat data; without it, the changed paths are written
+// here, except that a path turning from a file into a directory or
+// back is refused.
 func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if !isFullHex(from) || !isFullHex(to) {
 		return fmt.Errorf("UpdateWorktree wants full commit ids, not %q and %q", from, to)
@@ -128,6 +147,34 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if from == to {
 		return nil
 	}
+	// Only the files that differ, as each commit has them: the paths
+	// checked and written, and (for the file-or-directory check) every
+	// file that turns into a directory or back, which differs too.
+	fromFiles, toFiles, changed, err := r.changedCommitFiles(from, to)
+	if err != nil {
+		return err
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
+	if err != nil {
+		return err
+	}
+	local, err := r.localChanges(wt, fromFiles, idx, changed, -1)
+	idx.Close()
+	if err != nil {
+		return err
+	}
+	if len(local) > 0 {
+		e := &LocalChangesError{Root: wt.root, Paths: local}
+		for _, p := range local {
+			if _, tracked := fromFiles[p]; !tracked {
+				e.Untracked = append(e.Untracked, p)
+			}
+		}
+		return e
+	}
 	if gitPath, err := lookGit("git"); err == nil {
 		// read-tree compares stat data only and refuses a file whose
 		// stat changed although its content did not.
@@ -137,29 +184,6 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 		_, err := r.gitIn(wt, gitPath, "read-tree", "-m", "-u", from, to)
 		return err
 	}
-	fromFiles, err := r.treeFiles(from)
-	if err != nil {
-		return err
-	}
-	toFiles, err := r.treeFiles(to)
-	if err != nil {
-		return err
-	}
-	var changed []string
-	for p, f := range fromFiles {
-		if t, ok := toFiles[p]; !ok || t != f {
-			changed = append(changed, p)
-		}
-	}
-	for p := range toFiles {
-		if _, ok := fromFiles[p]; !ok {
-			changed = append(changed, p)
-		}
-	}
-	if len(changed) == 0 {
-		return nil
-	}
-	slices.Sort(changed)
 	for _, p := range changed {
 		for dir := pathpkg.Dir(p); dir != "."; dir = pathpkg.Dir(dir) {
 			_, inFrom := fromFiles[dir]
@@ -168,20 +192,6 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 				return fmt.Errorf("%s changes between a file and a directory, which only git can check out in the worktree at %s", dir, wt.root)
 			}
 		}
-	}
-	idx, err := r.readIndex(filepath.Join(wt.gitDir, "index"), wt.gitDir)
-	if err != nil {
-		return err
-	}
-	p, err := r.firstLocalChange(wt, fromFiles, idx, changed)
-	idx.Close()
-	if err != nil {
-		return err
-	}
-	if _, tracked := fromFiles[p]; p != "" && tracked {
-		return fmt.Errorf("%s has local changes in the worktree at %s; nothing was updated", p, wt.root)
-	} else if p != "" {
-		return fmt.Errorf("%s in the worktree at %s is in the way of a new file (untracked, or staged); nothing was updated", p, wt.root)
 	}
 	return checkoutFiles(wt.root, oid.FromHex(to), changed)
 }
@@ -228,31 +238,39 @@ func (r *Repo) treeFiles(commit string) (map[string]treeFile, error) {
 	return out, err
 }
 
-// firstLocalChange returns the first of paths whose index entry or
-// file in wt differs from want (a path want lacks must be in neither),
-// or "" when there is none.
-func (r *Repo) firstLocalChange(wt worktree, want map[string]treeFile, idx *index.Index, paths []string) (string, error) {
+// localChanges returns the paths (sorted) whose index entry or file
+// in wt differs from want (a path want lacks must be in neither), at
+// most max of them (-1: all).
+func (r *Repo) localChanges(wt worktree, want map[string]treeFile, idx *index.Index, paths []string, max int) ([]string, error) {
 	cfg, err := r.config()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	fileMode := cfgBool(cfg, "core.filemode", true)
 	slices.Sort(paths)
+	var out []string
 	for _, p := range paths {
+		if len(out) == max {
+			break
+		}
 		w, inTree := want[p]
 		e, inIndex := idx.Lookup(p)
 		if err := idx.Err(); err != nil {
-			return "", err
+			return nil, err
 		}
 		if inTree != inIndex || inIndex && (e.Unmerged || e.IntentToAdd || e.Mode != w.mode || e.ID != w.id) {
-			return p, nil
+			out = append(out, p)
+			continue
 		}
 		same, err := onDisk(wt.root, p, w, inTree, fileMode)
-		if err != nil || !same {
-			return p, err
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			out = append(out, p)
 		}
 	}
-	return "", nil
+	return out, nil
 }
 
 // onDisk reports whether the file at p under root is want (or, when
