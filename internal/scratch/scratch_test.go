@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,5 +60,62 @@ func TestOnlyTests(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestMain(m *testing.M) { os.Exit(Main(m)) }
+
+// TestKept: a kept repository is made once; each later test gets a
+// copy of its own, the same to git (commits, modes, links, a nested
+// repository) with an index git need not refresh again.
+func TestKept(t *testing.T) {
+	made := 0
+	make := func(t testing.TB) *Repo {
+		made++
+		r := New(t)
+		r.Write("a/b.txt", "hello\n", 0o644)
+		r.Write("run.sh", "#!/bin/sh\n", 0o755)
+		r.Symlink("a/b.txt", "link")
+		sub := filepath.Join(r.Dir, "sub")
+		r.GitAt(r.Dir, "init", "-q", "-b", "main", sub)
+		r.Write("sub/s.txt", "s\n", 0o644)
+		r.GitAt(sub, "add", "s.txt")
+		r.GitAt(sub, "commit", "-q", "-m", "sub")
+		r.Commit("first")
+		return r
+	}
+	first := Kept(t, "TestKept", make)
+	var want string
+	for i := range 3 {
+		r := first
+		if i > 0 {
+			r = Kept(t, "TestKept", make)
+		}
+		if i > 1 && r.Dir == first.Dir {
+			t.Fatal("a copy in the first repository's directory")
+		}
+		r.Write("only-"+strconv.Itoa(i), "x\n", 0o644) // not seen by the copies after it
+		index := r.Git("ls-files", "-s", "--debug")
+		status := r.Git("status", "--porcelain")
+		if again := r.Git("ls-files", "-s", "--debug"); again != index {
+			t.Errorf("copy %d: git status refreshed the index:\n%s\nwas:\n%s", i, again, index)
+		}
+		got := status + "|" + r.Git("rev-parse", "HEAD", "HEAD:sub") + "|" + r.Git("ls-files", "-s") + "|" + r.Git("-C", "sub", "status", "--porcelain")
+		got = strings.ReplaceAll(got, "only-"+strconv.Itoa(i), "only-N")
+		if i == 0 {
+			want = got
+		} else if got != want {
+			t.Errorf("copy %d:\n%s\nwant:\n%s", i, got, want)
+		}
+		if fi, err := os.Stat(filepath.Join(r.Dir, "run.sh")); err != nil || fi.Mode().Perm() != 0o755 {
+			t.Errorf("copy %d: run.sh: %v %v", i, fi, err)
+		}
+		if target, err := os.Readlink(filepath.Join(r.Dir, "link")); err != nil || target != "a/b.txt" {
+			t.Errorf("copy %d: link: %q %v", i, target, err)
+		}
+		r.Fsck()
+	}
+	if made != 1 {
+		t.Errorf("made %d times, want once", made)
 	}
 }
