@@ -1,11 +1,13 @@
 package scratch
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,5 +119,53 @@ func TestKept(t *testing.T) {
 	}
 	if made != 1 {
 		t.Errorf("made %d times, want once", made)
+	}
+}
+
+// fatalTB records a Fatal instead of ending the test.
+type fatalTB struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// fails runs f against a Repo whose failures are recorded, and returns
+// what it failed with ("" for none).
+func fails(t *testing.T, r *Repo, f func(*Repo)) string {
+	tb := &fatalTB{TB: t}
+	c := *r
+	c.T = tb
+	done := make(chan struct{})
+	go func() { defer close(done); f(&c) }()
+	<-done
+	return tb.msg
+}
+
+// TestFsck: Fsck finds a damaged commit-graph, a file it verifies only
+// where one is, as well as a damaged object.
+func TestFsck(t *testing.T) {
+	r := New(t)
+	r.Write("a.txt", "a\n", 0o644)
+	r.Commit("first")
+	if msg := fails(t, r, (*Repo).Fsck); msg != "" {
+		t.Fatalf("a sound repository: %s", msg)
+	}
+	r.Git("commit-graph", "write", "--reachable")
+	graph := filepath.Join(r.Dir, ".git", "objects", "info", "commit-graph")
+	data, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-30] ^= 0xff // in a chunk, before the checksum
+	os.Chmod(graph, 0o644)
+	if err := os.WriteFile(graph, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if msg := fails(t, r, (*Repo).Fsck); !strings.Contains(msg, "commit-graph") {
+		t.Errorf("a damaged commit-graph: %q", msg)
 	}
 }
