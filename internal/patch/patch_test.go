@@ -275,9 +275,12 @@ func newPatchRepo(t *testing.T) *patchRepo {
 	return &patchRepo{r, t, r.Dir}
 }
 
-// git runs git in the repository with stdin and returns its stdout.
+// git runs git in the repository with stdin and returns its stdout,
+// without the automatic maintenance a commit would start (a process no
+// test looks at).
 func (r *patchRepo) git(stdin []byte, args ...string) []byte {
 	r.t.Helper()
+	args = append([]string{"-c", "maintenance.auto=false"}, args...)
 	return []byte(r.Output(r.dir, nil, string(stdin), args...))
 }
 
