@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // FuzzRecord feeds arbitrary replies and options to Resolve and
@@ -19,19 +20,11 @@ func FuzzRecord(f *testing.F) {
 	f.Add("--- a/hello.py\n+++ b/hello.py\n@@ -1 +1 @@\n-hello\n+bye\n", "udiff", "exact", false)
 	f.Add("../x\n```\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n```\n", "auto", "format", false)
 	f.Add("```sh\ngit rm hello.py\n```\n", "", "", true)
-	dir := f.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "initial"}} {
-		if len(args) == 2 {
-			os.WriteFile(filepath.Join(dir, "hello.py"), []byte("hello\n"), 0o644)
-		}
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			f.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	os.Setenv("GIT_AUTHOR_NAME", "A")
-	os.Setenv("GIT_AUTHOR_EMAIL", "a@example.com")
-	os.Setenv("GIT_COMMITTER_NAME", "C")
-	os.Setenv("GIT_COMMITTER_EMAIL", "c@example.com")
+	r := scratch.New(f)
+	r.Write("hello.py", "hello\n", 0o644)
+	r.Commit("initial")
+	r.Setenv() // Record's identity
+	dir := r.Dir
 	state := func() string {
 		var s string
 		for _, p := range []string{"index", "HEAD", "refs/heads/main"} {

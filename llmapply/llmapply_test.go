@@ -7,10 +7,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // TestSurface: no exported declaration of the package names a type of
@@ -147,24 +148,11 @@ func TestOptionsRefused(t *testing.T) {
 // branch moved by someone else is neither appended to blindly nor
 // moved back.
 func TestRecordAppendsAndUndo(t *testing.T) {
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=C", "GIT_COMMITTER_EMAIL=c@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	t.Setenv("GIT_AUTHOR_NAME", "A")
-	t.Setenv("GIT_AUTHOR_EMAIL", "a@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "C")
-	t.Setenv("GIT_COMMITTER_EMAIL", "c@example.com")
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(dir, "hello.py"), []byte("hello\n"), 0o644)
-	git("add", "-A")
-	git("commit", "-q", "-m", "initial")
+	r := scratch.New(t)
+	r.Setenv() // Record's identity and config
+	git, dir := r.Git, r.Dir
+	r.Write("hello.py", "hello\n", 0o644)
+	r.Commit("initial")
 	repo, err := OpenRepository(dir)
 	if err != nil {
 		t.Fatal(err)

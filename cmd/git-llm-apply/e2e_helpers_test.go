@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // binaryPath is where the tests that need a real process (signals,
@@ -70,31 +72,48 @@ func TestMain(m *testing.M) {
 	} {
 		os.Setenv(k, v)
 	}
-	code := m.Run()
+	code := scratch.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-// repo is a scratch repository made with the git CLI.
+// repo is a scratch repository (internal/scratch) whose git runs in
+// TestMain's environment, as the in-process runs do.
 type repo struct {
 	t   *testing.T
 	dir string
 }
 
+func (r *repo) scratch() *scratch.Repo { return &scratch.Repo{T: r.t, Dir: r.dir} }
+
 // newRepo commits files (path -> content; a path ending in "*" is
-// made executable) as the first commit of a new repository.
+// made executable) as the first commit of a new repository: a copy of
+// the one the first test with the same files made (scratch.Kept).
 func newRepo(t *testing.T, files map[string]string) *repo {
 	t.Helper()
-	r := &repo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
+	key := []string{"newRepo"}
 	for p, content := range files {
-		r.write(p, content)
+		key = append(key, p+"\x00"+content)
 	}
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", "initial")
-	return r
+	for _, kv := range os.Environ() { // what else reaches git
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME" {
+			key = append(key, kv)
+		}
+	}
+	sort.Strings(key)
+	s := scratch.Kept(t, strings.Join(key, "\x00\x00"), func(t testing.TB) *scratch.Repo {
+		s := &scratch.Repo{T: t, Dir: t.TempDir()}
+		s.Git("init", "-q", "-b", "main")
+		s.WriteFiles(files)
+		s.Git("add", "-A")
+		s.Git("-c", "maintenance.auto=false", "commit", "-q", "-m", "initial")
+		return s
+	})
+	return &repo{t: t, dir: s.Dir}
 }
 
+// write writes a file of the working tree; a path ending in "*" is
+// made executable. A file that exists keeps its mode.
 func (r *repo) write(p, content string) {
 	r.t.Helper()
 	mode := os.FileMode(0o644)
@@ -112,14 +131,7 @@ func (r *repo) write(p, content string) {
 
 func (r *repo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, errb.String())
-	}
-	return out.String()
+	return r.scratch().Output(r.dir, nil, "", args...)
 }
 
 // reply writes a reply file outside the repository and returns its path.
@@ -199,10 +211,19 @@ type checkout struct {
 func (r *repo) snapshot() checkout {
 	r.t.Helper()
 	c := checkout{
-		head:   r.git("rev-parse", "HEAD"),
-		index:  r.git("ls-files", "-s", "--debug"),
-		status: r.git("status", "--porcelain", "--untracked-files=all"),
+		index: r.git("ls-files", "-s", "--debug"),
+		// With --branch, status names HEAD's commit too ("# branch.oid"):
+		// one git run less than rev-parse beside it.
+		status: r.git("status", "--porcelain=v2", "--branch", "--untracked-files=all"),
 		files:  map[string]string{},
+	}
+	for _, l := range strings.Split(c.status, "\n") {
+		if oid, ok := strings.CutPrefix(l, "# branch.oid "); ok {
+			c.head = oid
+		}
+	}
+	if c.head == "" {
+		r.t.Fatalf("git status --porcelain=v2 --branch names no commit:\n%s", c.status)
 	}
 	filepath.Walk(r.dir, func(p string, fi os.FileInfo, err error) error {
 		if err != nil {
@@ -255,11 +276,7 @@ func (r *repo) show(rev, path string) string {
 // included (dangling objects aside: a refused run may leave some).
 func (r *repo) fsck() {
 	r.t.Helper()
-	cmd := exec.Command("git", "fsck", "--strict", "--no-dangling", "--no-progress")
-	cmd.Dir = r.dir
-	if out, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
-		r.t.Fatalf("git fsck --strict: %v\n%s", err, out)
-	}
+	r.scratch().Fsck()
 }
 
 func (r *repo) branches() string {

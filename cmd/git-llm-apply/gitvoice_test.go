@@ -23,6 +23,7 @@ func (r *repo) gitSays(args ...string) result {
 // gives one. Our status stays 2, bad usage (SPEC section 2), where git
 // exits 129.
 func TestOptionErrorsAsGits(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for _, tc := range []struct {
 		ours, gits []string
@@ -71,6 +72,7 @@ func TestOptionErrorsAsGits(t *testing.T) {
 // An unknown command reads as git's own unknown command, the most
 // similar ones after it; the text is git's with "git" our name.
 func TestUnknownCommandAsGits(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for _, tc := range []struct{ ours, gits string }{
 		{"aply", "aply"},
@@ -93,6 +95,7 @@ func TestUnknownCommandAsGits(t *testing.T) {
 
 // git's help.c scores and picks, on our commands.
 func TestSimilarCommands(t *testing.T) {
+	t.Parallel()
 	ours := []string{"apply", "replay", "translate", "check", "hook", "formats", "prompt", "mcp", "version", "man", "completion"}
 	for _, tc := range []struct {
 		name string
@@ -197,6 +200,7 @@ func TestShortHelp(t *testing.T) {
 // has named is said once: an empty reply on standard input, a reply
 // with no edit, malformed or over a limit.
 func TestOneMessageEach(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.txt": "a\n"})
 	for _, tc := range []struct {
 		stdin string
@@ -225,6 +229,7 @@ func TestOneMessageEach(t *testing.T) {
 // urfave/cli's own flag errors, for what checkOptions leaves to it,
 // read as git's too.
 func TestGitFlagMessage(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`invalid value "x" for flag -max-edits: strconv.ParseInt: parsing "x": invalid syntax`:     "option `max-edits' expects a numerical value",
 		`invalid value "bogus" for flag -color: expects "always", "auto", or "never", not "bogus"`: "option `color' expects \"always\", \"auto\", or \"never\", not \"bogus\"",

@@ -14,6 +14,7 @@ import (
 // repository too, with git's message, exit 2, and records nothing
 // (SPEC section 5).
 func TestHostileBadBoolean(t *testing.T) {
+	t.Parallel()
 	reply := "Import sys.\n\n" + block("src/app.py", "import os\n", "import os\nimport sys\n")
 	for _, c := range []struct{ section, key, value string }{
 		{"core", "bare", "maybe"},

@@ -15,6 +15,7 @@ import (
 // read the same once comments ... are ignored)", and following it wrote
 // the old docstring above the new one.
 func TestStaleStringNoLooserHint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, path, file, search, replace string
 	}{
@@ -58,6 +59,7 @@ func TestStaleStringNoLooserHint(t *testing.T) {
 // with it places the edit where the report said, and the file then holds
 // the new lines there.
 func TestLooserHintHolds(t *testing.T) {
+	t.Parallel()
 	const file = "def area(w, h):\n    \"\"\"Return the area.\"\"\"\n    # metres\n    return w * h\n"
 	r := newRepo(t, map[string]string{"m.py": file})
 	reply := r.reply("r.md", "Round it.\n\n"+block("m.py", "    \"\"\"Return the area.\"\"\"\n    return w * h\n", "    \"\"\"Return the area.\"\"\"\n    return round(w * h, 2)\n"))
@@ -80,6 +82,7 @@ func TestLooserHintHolds(t *testing.T) {
 // the JSON report lists them. Before, a three-line SEARCH was answered
 // with two lines under "Each line reads as a line of the SEARCH section".
 func TestClosestShowsEveryLineOfTheEdit(t *testing.T) {
+	t.Parallel()
 	const file = "import os\n\n\ndef size():\n    return 1\n\n\ndef name():\n    return \"x\"\n"
 	tests := []struct {
 		name, search, legend string

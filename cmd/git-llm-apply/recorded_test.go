@@ -26,6 +26,7 @@ var recordedShapes = []struct {
 // its branch is recorded once; the second run exits 0, says "already
 // recorded as <commit>" and leaves the branch where it was.
 func TestSameReplyTwiceApply(t *testing.T) {
+	t.Parallel()
 	for _, tc := range recordedShapes {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t, map[string]string{"f.py": tc.file})
@@ -56,6 +57,7 @@ func TestSameReplyTwiceApply(t *testing.T) {
 // TestSameReplyTwiceMCP: the MCP apply of a call sent again records
 // nothing the second time and says so; the session's branch stays.
 func TestSameReplyTwiceMCP(t *testing.T) {
+	t.Parallel()
 	for _, tc := range recordedShapes {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t, map[string]string{"f.py": tc.file})
@@ -83,6 +85,7 @@ func TestSameReplyTwiceMCP(t *testing.T) {
 // TestSameReplyTwiceReplay: a directory of the shapes' replies replayed
 // twice onto its own branch is recorded once.
 func TestSameReplyTwiceReplay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var files = map[string]string{}
 	for i, tc := range recordedShapes {
@@ -114,6 +117,7 @@ func TestSameReplyTwiceReplay(t *testing.T) {
 // branch that recorded it: worded otherwise it is the same reply; on
 // another branch, or with other edits, it is recorded.
 func TestSameReplyRecognised(t *testing.T) {
+	t.Parallel()
 	const file = "def main():\n    run()\n"
 	search, replace := "def main():\n", "def main():\n    setup()\n"
 	r := newRepo(t, map[string]string{"f.py": file})

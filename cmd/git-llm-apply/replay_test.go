@@ -280,6 +280,7 @@ func checkReplayJSON(t *testing.T, stdout string) {
 // app.ts differs only by CRLF and a trailing blank line, which is no
 // difference.
 func TestReplayCline(t *testing.T) {
+	t.Parallel()
 	for _, asJSON := range []bool{false, true} {
 		r := newRepo(t, map[string]string{"src/app.ts": "export const x = 1\n"})
 		before := r.snapshot()

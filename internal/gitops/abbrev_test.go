@@ -15,6 +15,7 @@ import (
 )
 
 func TestAutoAbbrev(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		count uint64
 		want  int
@@ -34,6 +35,7 @@ func TestAutoAbbrev(t *testing.T) {
 // and has git read it too, for the length of `git rev-parse --short`
 // in a repository of one object (7 for auto) or its refusal.
 func TestParseAbbrevAsGit(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	id := tr.gitEnv(tr.dir, nil, "x\n", "hash-object", "-w", "--stdin")
 	for _, c := range []struct {
@@ -104,6 +106,7 @@ func importBlobs(tr *testRepo, from, n int) {
 // first threshold against git's own (`git rev-parse --short`): packed
 // objects count, those of alternates too, and loose ones do not.
 func TestRepoAbbrevCountsPackedObjects(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 16583 objects twice")
 	}
@@ -211,6 +214,7 @@ func sharingBlob(id [20]byte, digits int) string {
 // loose or packed, and an object not in the repository is abbreviated
 // against those that are.
 func TestShortIDLengthensSharedPrefix(t *testing.T) {
+	t.Parallel()
 	target := "target\n"
 	tid := blobIDOf(target)
 	other := sharingBlob(tid, 5)

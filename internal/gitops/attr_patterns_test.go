@@ -26,6 +26,7 @@ const (
 // which patterns every random path matches, with and without
 // core.ignoreCase.
 func TestAttrPatternsMatchGit(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3070, 1))
 	var patterns []string
 	for len(patterns) < 400 {

@@ -61,6 +61,7 @@ func attrFixture(t *testing.T) (*testRepo, []string) {
 // git check-attr computes for the same paths (the working tree's
 // files first, as git add reads them), with and without core.ignoreCase.
 func TestAttrValuesMatchGit(t *testing.T) {
+	t.Parallel()
 	tr, paths := attrFixture(t)
 	names := []string{"text", "eol", "crlf", "diff", "merge", "ident", "filter", "mytext", "my.attr", "submac", "binary"}
 	for _, fold := range []bool{false, true} {
@@ -108,6 +109,7 @@ func TestAttrValuesMatchGit(t *testing.T) {
 // A .gitattributes missing from the working tree (a sparse checkout)
 // is read from the index; one that is a symbolic link is not followed.
 func TestAttrFilesFromIndex(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	tr.write("sub/.gitattributes", "*.txt text\n", 0o644)
 	tr.write("sub/a.txt", "a\r\n", 0o644)
@@ -136,6 +138,7 @@ func TestAttrFilesFromIndex(t *testing.T) {
 }
 
 func TestUnquoteC(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][2]string{
 		`"a b" rest`:          {"a b", " rest"},
 		`"t\tq\"\\\101"`:      {"t\tq\"\\A", ""},

@@ -30,6 +30,7 @@ func bigText(size int, tag string) string {
 // or the object store, and Read must return the staged content, or
 // fail where only the object store could have given it and cannot.
 func TestReadCheckedOut(t *testing.T) {
+	t.Parallel()
 	staged := bigText(3*minCheckedOut, "staged")
 	other := strings.Replace(staged, "staged line 000007", "OTHERS line 000007", 1) // the same size
 	small := bigText(minCheckedOut/4, "small")

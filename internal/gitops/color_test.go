@@ -1,8 +1,13 @@
 package gitops
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
+)
 
 func TestColorConfig(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		config  []string // key value pairs set with git config
@@ -39,14 +44,15 @@ func TestColorConfig(t *testing.T) {
 // TestColorConfigGlobalAndParameters: the user's ~/.gitconfig, XDG
 // config and git -c (GIT_CONFIG_PARAMETERS) count, in git's order.
 func TestColorConfigGlobalAndParameters(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
-	if err := writeFile(tr.home+"/.config/git/config", "[color]\n\tui = never\n"); err != nil {
+	if err := scratch.WriteFile(tr.home+"/.config/git/config", "[color]\n\tui = never\n"); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := tr.open(tr.dir).ColorConfig("llm-apply"); got != "never" || err != nil {
 		t.Errorf("from the XDG config: %q, %v", got, err)
 	}
-	if err := writeFile(tr.home+"/.gitconfig", "[color]\n\tui = always\n"); err != nil {
+	if err := scratch.WriteFile(tr.home+"/.gitconfig", "[color]\n\tui = always\n"); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := tr.open(tr.dir).ColorConfig("llm-apply"); got != "always" || err != nil {

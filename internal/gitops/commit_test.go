@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseCommit(t *testing.T) {
+	t.Parallel()
 	tree := "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 	p1 := "1111111111111111111111111111111111111111"
 	p2 := "2222222222222222222222222222222222222222"
@@ -51,6 +52,7 @@ func TestParseCommit(t *testing.T) {
 }
 
 func TestTagTarget(t *testing.T) {
+	t.Parallel()
 	obj := "1111111111111111111111111111111111111111"
 	id, typ, err := tagTarget(oid.Zero, []byte("object "+obj+"\ntype commit\ntag v1\ntagger T <t@x> 1 +0000\n\nmsg\n"))
 	if err != nil || id != oid.FromHex(obj) || typ != oid.Commit {
@@ -64,6 +66,7 @@ func TestTagTarget(t *testing.T) {
 // TestEncodeCommitLikeGit: the bytes git hash-object gives the same
 // commit.
 func TestEncodeCommitLikeGit(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	when := time.Unix(1700000000, 0).In(time.FixedZone("", -(2*3600 + 30*60)))
 	a := Ident{Name: "A U Thor", Email: "a@x", When: when}

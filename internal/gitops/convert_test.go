@@ -35,6 +35,7 @@ func gitAddIDs(tr *testRepo, paths []string) map[string]string {
 // attribute, core.autocrlf setting and kind of content, with the file
 // committed as it is (so that text=auto keeps its CR LF) or new.
 func TestWorktreeCleanMatchesGitAdd(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	contents := map[string]string{
 		"lf":     "a\nb\n",
@@ -114,6 +115,7 @@ func TestWorktreeCleanMatchesGitAdd(t *testing.T) {
 // the attribute. A filter attribute naming no configured driver, or a
 // driver with only a smudge command, changes nothing, as for git.
 func TestWorktreeCleanRefuses(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	tr.write(".gitattributes", "*.lfs filter=lfs\n*.proc filter=proc\n*.none filter=none\n*.smudge filter=sm\n*.u16 working-tree-encoding=UTF-16\n*.u8 working-tree-encoding=utf-8\n", 0o644)
 	tr.git("config", "filter.lfs.clean", "git-lfs clean -- %f")

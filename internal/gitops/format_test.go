@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // configOf is the configuration of a file setting each "section.key"
@@ -19,7 +21,7 @@ func configOf(t *testing.T, vals map[string]string) *config.Values {
 		text.WriteString("[" + section + "]\n\t" + key + " = " + v + "\n")
 	}
 	path := filepath.Join(t.TempDir(), "config")
-	if err := writeFile(path, text.String()); err != nil {
+	if err := scratch.WriteFile(path, text.String()); err != nil {
 		t.Fatal(err)
 	}
 	c, err := config.ReadFile(path)
@@ -32,6 +34,7 @@ func configOf(t *testing.T, vals map[string]string) *config.Values {
 // checkFormat follows git's rules for the format version and the
 // extensions, and refuses what gitops does not implement by name.
 func TestCheckFormat(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		config map[string]string
 		want   string // "" when the repository is usable

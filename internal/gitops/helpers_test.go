@@ -1,12 +1,9 @@
 package gitops
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -38,8 +35,7 @@ type testRepo struct {
 // newTestRepo runs `git init -b main` in a fresh directory (scratch.New).
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	r := scratch.New(t)
-	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
+	return fromScratch(t, scratch.New(t))
 }
 
 func testEnv(home string) []string { return scratch.Env(home) }
@@ -94,34 +90,30 @@ func (tr *testRepo) open(dir string) *Repo {
 	return r
 }
 
-// newFixture makes a repository with one commit on main holding:
-// regular files in nested directories, names that sort differently as
-// files and directories, an executable, a symbolic link and a
-// submodule (gitlink).
+func TestMain(m *testing.M) { os.Exit(scratch.Main(m)) }
+
+// kept returns a copy of the repository build makes in a new test
+// repository, built once for all the tests that ask for key
+// (scratch.Kept).
+func kept(t *testing.T, key string, build func(tr *testRepo)) *testRepo {
+	t.Helper()
+	return fromScratch(t, scratch.Kept(t, key, func(testing.TB) *scratch.Repo {
+		tr := newTestRepo(t)
+		build(tr)
+		return tr.scratch()
+	}))
+}
+
+func fromScratch(t *testing.T, r *scratch.Repo) *testRepo {
+	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
+}
+
+// newFixture is scratch.Fixture: one commit on main holding regular
+// files in nested directories, names that sort differently as files
+// and directories, an executable, a symbolic link and a submodule.
 func newFixture(t *testing.T) *testRepo {
 	t.Helper()
-	tr := newTestRepo(t)
-	tr.write("a.txt", "hello\n", 0o644)
-	tr.write("dir/b.txt", "b\n", 0o644)
-	tr.write("dir/sub/c.txt", "c\n", 0o644)
-	tr.write("dir/sub/d.txt", "d\n", 0o644)
-	tr.write("other/x.txt", "x\n", 0o644)
-	tr.write("other/deep/y.txt", "y\n", 0o644)
-	tr.write("ab/z.txt", "z\n", 0o644)
-	tr.write("ab-c.txt", "ab-c\n", 0o644)
-	tr.write("ab.txt", "ab\n", 0o644)
-	tr.write("run.sh", "#!/bin/sh\necho hi\n", 0o755)
-	tr.symlink("a.txt", "link")
-	sub := filepath.Join(tr.dir, "subm")
-	tr.gitAt(tr.dir, "init", "-q", "-b", "main", sub)
-	if err := os.WriteFile(filepath.Join(sub, "s.txt"), []byte("s\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tr.gitAt(sub, "add", "s.txt")
-	tr.gitAt(sub, "commit", "-q", "-m", "sub")
-	tr.git("add", "-A")
-	tr.git("commit", "-q", "-m", "initial")
-	return tr
+	return fromScratch(t, scratch.Fixture(t))
 }
 
 // lsTree lists "<mode> <type> <path>" of every file in rev's tree.
@@ -141,30 +133,10 @@ func (tr *testRepo) lsTree(rev string) []string {
 
 // fsck runs `git fsck --strict` and fails the test on any complaint
 // (dangling objects aside: recorded commits are dangling until Finish).
-func (tr *testRepo) fsck() {
-	tr.t.Helper()
-	cmd := exec.Command("git", "fsck", "--strict", "--no-progress", "--no-dangling")
-	cmd.Dir, cmd.Env = tr.dir, tr.env
-	out, err := cmd.CombinedOutput()
-	if err != nil || len(bytes.TrimSpace(out)) > 0 {
-		tr.t.Fatalf("git fsck --strict: %v\n%s", err, out)
-	}
-}
+func (tr *testRepo) fsck() { tr.t.Helper(); tr.scratch().Fsck() }
 
 // looseObjects lists the loose objects of the repository.
-func (tr *testRepo) looseObjects() []string {
-	tr.t.Helper()
-	var out []string
-	dirs, _ := filepath.Glob(filepath.Join(tr.dir, ".git", "objects", "??"))
-	for _, d := range dirs {
-		ents, _ := os.ReadDir(d)
-		for _, e := range ents {
-			out = append(out, filepath.Base(d)+e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (tr *testRepo) looseObjects() []string { return tr.scratch().LooseObjects() }
 
 // gitRecord records changes on parent with git's plumbing (a temporary
 // index, update-index, write-tree, commit-tree) and returns the commit.
@@ -210,14 +182,6 @@ func remove(path string, mode patch.Mode) patch.FileChange {
 
 func rename(from, to, content string, mode patch.Mode) patch.FileChange {
 	return patch.FileChange{OldPath: from, NewPath: to, OldMode: mode, NewMode: mode, New: []byte(content)}
-}
-
-// writeFile writes a file, creating its directory.
-func writeFile(path, content string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(content), 0o644)
 }
 
 // checkPaths requires src.Paths() to be what git ls-files lists, less

@@ -8,9 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 func TestIdentPrecedence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		role  string            // "author" or "committer"
@@ -93,7 +96,7 @@ func TestIdentPrecedence(t *testing.T) {
 					old, _ := os.ReadFile(paths[k])
 					content = string(old) + content
 				}
-				if err := writeFile(paths[k], content); err != nil {
+				if err := scratch.WriteFile(paths[k], content); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -153,6 +156,7 @@ func testEnvWithout() []string {
 }
 
 func TestIdentDateNow(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	r := tr.open(tr.dir)
 	r.env = lookupIn([]string{"GIT_AUTHOR_NAME=N", "GIT_AUTHOR_EMAIL=e@x", "GIT_CONFIG_NOSYSTEM=1"})
@@ -167,6 +171,7 @@ func TestIdentDateNow(t *testing.T) {
 }
 
 func TestParseGitDate(t *testing.T) {
+	t.Parallel()
 	saved := time.Local
 	time.Local = time.FixedZone("TEST", -3*3600) // "local" is -0300 here
 	defer func() { time.Local = saved }()
@@ -211,6 +216,7 @@ func TestParseGitDate(t *testing.T) {
 }
 
 func TestWithoutCrud(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Plain Name":           "Plain Name",
 		"  .Name, ":            "Name",

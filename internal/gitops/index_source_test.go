@@ -33,6 +33,7 @@ func stagedRepo(t *testing.T) *testRepo {
 }
 
 func TestIndexSource(t *testing.T) {
+	t.Parallel()
 	tr := stagedRepo(t)
 	src, err := tr.open(tr.dir).IndexSource()
 	if err != nil {
@@ -71,6 +72,7 @@ func TestIndexSource(t *testing.T) {
 }
 
 func TestIndexSourceUnmerged(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	var info strings.Builder
 	for stage, content := range []string{"base\n", "ours\n", "theirs\n"} {
@@ -102,6 +104,7 @@ func TestIndexSourceUnmerged(t *testing.T) {
 }
 
 func TestIndexSourceHonoursGitIndexFile(t *testing.T) {
+	t.Parallel()
 	tr := stagedRepo(t)
 	alt := filepath.Join(t.TempDir(), "alt-index")
 	tr.gitEnv(tr.dir, []string{"GIT_INDEX_FILE=" + alt}, "", "read-tree", "HEAD")
@@ -134,6 +137,7 @@ func TestIndexSourceHonoursGitIndexFile(t *testing.T) {
 }
 
 func TestIndexSourceWithoutIndex(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	src, err := tr.open(tr.dir).IndexSource()
 	if err != nil {
@@ -150,6 +154,7 @@ func TestIndexSourceWithoutIndex(t *testing.T) {
 // TestReadIndexLinkedWorktree reads a linked worktree's split index,
 // whose shared part git finds from that worktree's git dir.
 func TestReadIndexLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	wtDir := filepath.Join(filepath.Dir(tr.dir), "wt")
 	tr.git("worktree", "add", "-q", "-b", "side", wtDir)
@@ -173,6 +178,7 @@ func TestReadIndexLinkedWorktree(t *testing.T) {
 }
 
 func TestReadIndexCorruptFile(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	file := filepath.Join(tr.dir, ".git", "index")
 	data, err := os.ReadFile(file)

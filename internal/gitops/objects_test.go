@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // newObjectFixture makes a repository with every kind of object:
@@ -29,38 +29,7 @@ import (
 // stores deltas.
 func newObjectFixture(t *testing.T) *testRepo {
 	t.Helper()
-	tr := newTestRepo(t)
-	var big strings.Builder
-	for i := range 4000 {
-		fmt.Fprintf(&big, "line %d of a large file\n", i)
-	}
-	tr.write("big.txt", big.String(), 0o644)
-	tr.write("empty", "", 0o644)
-	tr.write("run.sh", "#!/bin/sh\necho hi\n", 0o755)
-	tr.write("dir/sub/deep.txt", "deep\n", 0o644)
-	tr.symlink("big.txt", "link")
-	for v := range 12 {
-		var s strings.Builder
-		for i := range 300 {
-			fmt.Fprintf(&s, "version line %d\n", i)
-			if i%50 == v {
-				fmt.Fprintf(&s, "changed in version %d\n", v)
-			}
-		}
-		tr.write("doc/many.txt", s.String(), 0o644)
-		tr.write("big.txt", big.String()+fmt.Sprintf("tail %d\n", v), 0o644)
-		tr.git("add", "-A")
-		tr.git("commit", "-q", "-m", fmt.Sprintf("version %d", v))
-	}
-	tr.git("checkout", "-q", "-b", "side", "HEAD~3")
-	tr.write("side.txt", "side\n", 0o644)
-	tr.git("add", "-A")
-	tr.git("commit", "-q", "-m", "side")
-	tr.git("checkout", "-q", "main")
-	tr.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
-	tr.git("tag", "-a", "-m", "annotated", "v1")
-	tr.git("tag", "-a", "-m", "tag of a tag", "v1-outer", "v1")
-	return tr
+	return fromScratch(t, scratch.ObjectFixture(t))
 }
 
 // gitOut runs git in the repository and returns its stdout as it is.
@@ -153,6 +122,7 @@ func checkObjects(t *testing.T, tr *testRepo, r *Repo) {
 }
 
 func TestReadObjectsLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	wt := filepath.Join(filepath.Dir(tr.dir), "wt")
@@ -165,6 +135,7 @@ func TestReadObjectsLinkedWorktree(t *testing.T) {
 }
 
 func TestReadObjectsMissing(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	r := tr.open(tr.dir)
@@ -186,6 +157,7 @@ func TestReadObjectsMissing(t *testing.T) {
 // pack in progress of its run) read back at once, trees included, in a
 // repository whose other objects are packed.
 func TestReadObjectsWrittenInTheRun(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	r := tr.open(tr.dir)

@@ -132,6 +132,7 @@ func blobToWrite(s string) pendingObject {
 // written again, and a Record that makes nothing new writes nothing.
 // Finish names the pack, which git verifies and reads.
 func TestRecordWritesOnePack(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("gc", "-q") // the fixture's objects are packed
 	head := tr.git("rev-parse", "HEAD")
@@ -246,6 +247,7 @@ func TestRecordWritesOnePack(t *testing.T) {
 // Finish names one pack holding them all and moves the branch to
 // commits git would have made.
 func TestRecordsReadEarlierObjects(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	head := tr.git("rev-parse", "HEAD")
 	before := tr.packFiles()
@@ -578,6 +580,7 @@ func TestPackWriteFailureLeavesNothing(t *testing.T) {
 // removes the pack in progress and moves no ref; Close twice, or after
 // Finish, changes nothing.
 func TestCloseRemovesPackInProgress(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	head := tr.git("rev-parse", "HEAD")
 	before, objs := tr.packFiles(), tr.storedObjects()
@@ -640,6 +643,7 @@ func TestCloseRemovesPackInProgress(t *testing.T) {
 // (as the MCP server and llmapply do): a pack each, both whole, and the
 // branch at the second commit.
 func TestFinishTwiceTwoPacks(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	head := tr.git("rev-parse", "HEAD")
 	before := tr.packFiles()

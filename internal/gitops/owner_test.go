@@ -50,6 +50,7 @@ func writeConf(t *testing.T, path, content string) {
 // protected configuration names it; every case is run by git status
 // too, which must accept or refuse it alike and name the same path.
 func TestOwnershipAsGit(t *testing.T) {
+	t.Parallel()
 	needRoot(t)
 	type setup struct {
 		r   *scratch.Repo

@@ -34,6 +34,7 @@ func partialClone(t *testing.T, tr *testRepo) (*testRepo, oid.ID) {
 // (which a fetch over file:// runs here); once the user has run that
 // command, the blob reads.
 func TestReadPartialCloneDoesNotFetch(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	c, id := partialClone(t, tr)
 	marker := filepath.Join(t.TempDir(), "fetched")
@@ -63,6 +64,7 @@ func TestReadPartialCloneDoesNotFetch(t *testing.T) {
 // A missing object in a repository that is not a partial clone is not
 // fetched: it is simply not found.
 func TestReadMissingNotPartial(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	if _, _, err := r.readRaw(oid.FromHex(strings.Repeat("ab", 20))); !errors.Is(err, odb.ErrNotFound) {

@@ -15,6 +15,7 @@ import (
 // context every poll.Step bytes (SPEC section 2): ended, they return
 // its error; live, they give what os.ReadFile and textStats give.
 func TestReadsStopWithTheirContext(t *testing.T) {
+	t.Parallel()
 	for _, size := range []int{0, 100, poll.Step, 3*poll.Step + 5} {
 		p := filepath.Join(t.TempDir(), "f")
 		want := bytes.Repeat([]byte("a\r\n"), size/3+1)[:size]

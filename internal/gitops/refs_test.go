@@ -5,9 +5,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 func TestValidBranchName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		ok   bool
@@ -66,6 +69,7 @@ func TestValidBranchName(t *testing.T) {
 }
 
 func TestCurrentBranch(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	r := tr.open(tr.dir)
 	if b, ok := r.CurrentBranch(); !ok || b != "main" {
@@ -83,6 +87,7 @@ func TestCurrentBranch(t *testing.T) {
 }
 
 func TestBranchTip(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("branch", "loose")
 	tr.git("branch", "packed")
@@ -110,6 +115,7 @@ func TestBranchTip(t *testing.T) {
 }
 
 func TestCheckedOutAt(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("branch", "free")
 	wt := filepath.Join(filepath.Dir(tr.dir), "wt")
@@ -127,7 +133,7 @@ func TestCheckedOutAt(t *testing.T) {
 	}
 	// A detached worktree in the middle of a rebase of "free" counts too.
 	tr.gitAt(wt, "checkout", "-q", "--detach")
-	if err := writeFile(filepath.Join(tr.dir, ".git", "worktrees", "wt", "rebase-merge", "head-name"), "refs/heads/free\n"); err != nil {
+	if err := scratch.WriteFile(filepath.Join(tr.dir, ".git", "worktrees", "wt", "rebase-merge", "head-name"), "refs/heads/free\n"); err != nil {
 		t.Fatal(err)
 	}
 	if p, ok := tr.open(tr.dir).CheckedOutAt("free"); !ok || p != wt {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestFinishCreatesBranchWithReflog(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
@@ -55,6 +56,7 @@ func TestFinishCreatesBranchWithReflog(t *testing.T) {
 }
 
 func TestFinishAdvancesBranch(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	tr.git("branch", "feature")
@@ -89,6 +91,7 @@ func TestFinishAdvancesBranch(t *testing.T) {
 }
 
 func TestFinishDefaultReflogMessage(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "d", Parent: tr.git("rev-parse", "HEAD")})
 	if _, err := w.Record(context.Background(), nil, "Subject line\n\nbody"); err != nil {
@@ -103,6 +106,7 @@ func TestFinishDefaultReflogMessage(t *testing.T) {
 }
 
 func TestFinishWithoutCommitsDoesNothing(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "none", Parent: tr.git("rev-parse", "HEAD")})
 	if err := w.Finish(); err != nil {
@@ -114,6 +118,7 @@ func TestFinishWithoutCommitsDoesNothing(t *testing.T) {
 }
 
 func TestFinishRefMoved(t *testing.T) {
+	t.Parallel()
 	for _, packed := range []bool{false, true} {
 		name := "loose"
 		if packed {
@@ -152,6 +157,7 @@ func TestFinishRefMoved(t *testing.T) {
 }
 
 func TestFinishBranchCreatedMeanwhile(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "new", Parent: tr.git("rev-parse", "HEAD")})
 	if _, err := w.Record(context.Background(), nil, "m"); err != nil {
@@ -167,6 +173,7 @@ func TestFinishBranchCreatedMeanwhile(t *testing.T) {
 }
 
 func TestFinishRefLocked(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "locked", Parent: tr.git("rev-parse", "HEAD")})
 	if _, err := w.Record(context.Background(), nil, "m"); err != nil {
@@ -219,6 +226,7 @@ func TestFinishRefLocked(t *testing.T) {
 }
 
 func TestFinishPackedBranch(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("branch", "feature")
 	tr.git("pack-refs", "--all")
@@ -250,6 +258,7 @@ func TestFinishPackedBranch(t *testing.T) {
 }
 
 func TestFinishRefNameConflicts(t *testing.T) {
+	t.Parallel()
 	for _, packed := range []bool{false, true} {
 		tr := newFixture(t)
 		tr.git("branch", "topic")
@@ -271,6 +280,7 @@ func TestFinishRefNameConflicts(t *testing.T) {
 }
 
 func TestFinishFromLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	wt := filepath.Join(filepath.Dir(tr.dir), "wt")
 	tr.git("worktree", "add", "-q", "-b", "wtbranch", wt)
@@ -308,6 +318,7 @@ func TestFinishFromLinkedWorktree(t *testing.T) {
 }
 
 func TestRecordingLeavesCheckoutAlone(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.write("a.txt", "staged\n", 0o644)
 	tr.git("add", "a.txt")
@@ -363,6 +374,7 @@ func TestRecordingLeavesCheckoutAlone(t *testing.T) {
 }
 
 func TestReflogMessage(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":               "plain",
 		"  lead and trail \n": "lead and trail",

@@ -9,6 +9,7 @@ import (
 // paragraph only, where git reads trailers; a body line that looks like
 // one is prose.
 func TestTrailerValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, message string
 		want          []string

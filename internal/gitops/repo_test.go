@@ -9,6 +9,7 @@ import (
 )
 
 func TestOpenFromSubdirectory(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	for _, dir := range []string{tr.dir, filepath.Join(tr.dir, "dir"), filepath.Join(tr.dir, "dir", "sub")} {
 		r := tr.open(dir)
@@ -23,6 +24,7 @@ func TestOpenFromSubdirectory(t *testing.T) {
 }
 
 func TestOpenLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	wt := filepath.Join(filepath.Dir(tr.dir), "linked")
 	tr.git("worktree", "add", "-q", "-b", "wt", wt)
@@ -51,6 +53,7 @@ func TestOpenLinkedWorktree(t *testing.T) {
 }
 
 func TestOpenBare(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	bare := filepath.Join(filepath.Dir(tr.dir), "bare.git")
 	tr.git("clone", "-q", "--bare", tr.dir, bare)
@@ -72,6 +75,7 @@ func TestOpenBare(t *testing.T) {
 }
 
 func TestOpenNoRepository(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := Open(dir); !errors.Is(err, ErrNoRepository) {
 		t.Errorf("Open(empty dir) = %v, want ErrNoRepository", err)
@@ -93,6 +97,7 @@ func TestOpenStopsAtCeiling(t *testing.T) {
 }
 
 func TestOpenBrokenGitFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("nonsense\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -103,6 +108,7 @@ func TestOpenBrokenGitFile(t *testing.T) {
 }
 
 func TestOpenRefusesUnsupportedFormats(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ ext, want string }{
 		{"objectFormat = sha256", "SHA-256 repositories are not supported yet"},
 		{"refStorage = reftable", "reftable ref storage"},
@@ -126,6 +132,7 @@ func TestOpenRefusesUnsupportedFormats(t *testing.T) {
 // The configuration git accepts and go-git's parser or extension check
 // refuses must not keep a repository from opening.
 func TestOpenConfigGoGitRefuses(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("config", "extensions.preciousObjects", "true")
 	tr.git("config", "branch.main.merge", "main")
@@ -140,6 +147,7 @@ func TestOpenConfigGoGitRefuses(t *testing.T) {
 // GIT_DIR and GIT_WORK_TREE (relative to the directory), and
 // core.worktree, place the repository as they do for git.
 func TestOpenEnvironment(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	base := filepath.Dir(tr.dir)
 	other := filepath.Join(base, "elsewhere")

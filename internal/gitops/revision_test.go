@@ -26,6 +26,7 @@ func historyRepo(t *testing.T) *testRepo {
 }
 
 func TestResolveCommit(t *testing.T) {
+	t.Parallel()
 	tr := historyRepo(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
@@ -46,6 +47,7 @@ func TestResolveCommit(t *testing.T) {
 }
 
 func TestResolveCommitErrors(t *testing.T) {
+	t.Parallel()
 	tr := historyRepo(t)
 	r := tr.open(tr.dir)
 	tree := tr.git("rev-parse", "HEAD^{tree}")
@@ -57,6 +59,7 @@ func TestResolveCommitErrors(t *testing.T) {
 }
 
 func TestResolveCommitUnbornHead(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	r := tr.open(tr.dir)
 	for _, rev := range []string{"HEAD", "@", "HEAD~1", "main"} {
@@ -70,6 +73,7 @@ func TestResolveCommitUnbornHead(t *testing.T) {
 }
 
 func TestResolveCommitPrefersRefsToShortIDs(t *testing.T) {
+	t.Parallel()
 	tr := historyRepo(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")

@@ -27,6 +27,7 @@ func rewrite(t *testing.T, tr *testRepo, changes []patch.FileChange) (oid.ID, []
 }
 
 func TestRewriteTreeUnchangedWritesNothing(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	// Rewriting a file with its own content and mode changes no tree.
 	id, blobs, trees := rewrite(t, tr, []patch.FileChange{modify("dir/sub/c.txt", "c\n", reg)})
@@ -42,6 +43,7 @@ func TestRewriteTreeUnchangedWritesNothing(t *testing.T) {
 }
 
 func TestRewriteTreeOrderAndCount(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	_, blobs, trees := rewrite(t, tr, []patch.FileChange{
 		create("n/1.txt", "same\n", reg), create("n/2.txt", "same\n", reg), modify("dir/sub/c.txt", "C\n", reg),
@@ -74,6 +76,7 @@ func TestRewriteTreeOrderAndCount(t *testing.T) {
 }
 
 func TestPlanChangesRenameOntoVacatedPath(t *testing.T) {
+	t.Parallel()
 	// a -> b and b -> a in one change: both deletions happen first.
 	root, _, err := planChanges([]patch.FileChange{
 		rename("a", "b", "A\n", reg), rename("b", "a", "B\n", reg),
@@ -90,6 +93,7 @@ func TestPlanChangesRenameOntoVacatedPath(t *testing.T) {
 }
 
 func TestPlanChangesDefaultsModes(t *testing.T) {
+	t.Parallel()
 	root, _, err := planChanges([]patch.FileChange{
 		{NewPath: "new", New: []byte("x")},
 		{OldPath: "old", NewPath: "old", OldMode: exe, New: []byte("y")},
@@ -126,6 +130,7 @@ func readAll(t *testing.T, o encodedObject) []byte {
 // new content (the diff's index line names it) is written only when the
 // content is that blob.
 func TestPlanChangesHoldsCarriedIDs(t *testing.T) {
+	t.Parallel()
 	content := []byte("hello\n")
 	right := oid.Sum(oid.Blob, content).String()
 	for _, tt := range []struct {

@@ -60,6 +60,7 @@ func (tr *testRepo) verified(c, pub string) {
 // signatures are deterministic). Whether to sign follows
 // commit.gpgSign, and -S and --no-gpg-sign over it.
 func TestSignSSH(t *testing.T) {
+	t.Parallel()
 	key, pub := sshKey(t)
 	for _, tc := range []struct {
 		name   string
@@ -119,6 +120,7 @@ func TestSignSSH(t *testing.T) {
 // Signing asked for and impossible fails, and nothing is recorded: no
 // unsigned commit, no branch, no object.
 func TestSignFailsRecordsNothing(t *testing.T) {
+	t.Parallel()
 	key, _ := sshKey(t)
 	fails := script(t, "echo 'signing refused' >&2\nexit 1\n")
 	noStatus := script(t, "cat >/dev/null\necho sig\n")
@@ -174,6 +176,7 @@ func TestSignFailsRecordsNothing(t *testing.T) {
 // run (it would run the repository's code), and the default signs.
 // The same program set globally does run.
 func TestSigningProgramNotFromRepository(t *testing.T) {
+	t.Parallel()
 	key, pub := sshKey(t)
 	marker := filepath.Join(t.TempDir(), "ran")
 	prog := script(t, "echo ran >> "+marker+"\nexec ssh-keygen \"$@\"\n")
@@ -207,6 +210,7 @@ func TestSigningProgramNotFromRepository(t *testing.T) {
 // when user.signingKey is not set; the signature becomes the gpgsig
 // header, each line after the first starting with a space.
 func TestSignOpenPGPAsGit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	gpg := script(t, `printf '%s\n' "$@" > `+dir+`/args
 cat > `+dir+`/payload
@@ -256,6 +260,7 @@ printf -- '-----BEGIN PGP SIGNATURE-----\r\n\r\nabc\r\n-----END PGP SIGNATURE---
 // withSignature puts the header where git's commit.c does: after the
 // last header line, before the blank line and message.
 func TestWithSignature(t *testing.T) {
+	t.Parallel()
 	data := []byte("tree t\nauthor a\ncommitter c\n\nsubject\n\nbody\n")
 	got := string(withSignature(data, []byte("L1\n\nL3\n")))
 	want := "tree t\nauthor a\ncommitter c\ngpgsig L1\n \n L3\n\nsubject\n\nbody\n"

@@ -10,9 +10,12 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 func TestRevisionSource(t *testing.T) {
+	t.Parallel()
 	tr := stagedRepo(t)                    // staged and unstaged changes must not show
 	tr.git("commit", "-q", "-m", "second") // commits the staged state (a.txt "staged\n")
 	r := tr.open(tr.dir)
@@ -64,6 +67,7 @@ func TestRevisionSource(t *testing.T) {
 }
 
 func TestWorktreeSource(t *testing.T) {
+	t.Parallel()
 	tr := stagedRepo(t)
 	tr.write("run2.sh", "#!/bin/sh\n", 0o755)
 	tr.git("add", "run2.sh")
@@ -72,7 +76,7 @@ func TestWorktreeSource(t *testing.T) {
 	}
 	tr.write("untracked.txt", "u\n", 0o644)
 	outside := filepath.Join(filepath.Dir(tr.dir), "outside")
-	if err := writeFile(filepath.Join(outside, "secret"), "secret\n"); err != nil {
+	if err := scratch.WriteFile(filepath.Join(outside, "secret"), "secret\n"); err != nil {
 		t.Fatal(err)
 	}
 	tr.symlink(outside, "out")
@@ -110,6 +114,7 @@ func TestWorktreeSource(t *testing.T) {
 }
 
 func TestWorktreeSourceWithoutFileMode(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("config", "core.fileMode", "false")
 	if err := os.Chmod(filepath.Join(tr.dir, "run.sh"), 0o644); err != nil {

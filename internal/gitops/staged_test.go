@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // staged describes a StagedFile and its content, for comparing.
@@ -39,6 +41,7 @@ func stagedOf(t *testing.T, tr *testRepo, r *Repo) []staged {
 }
 
 func TestStagedFiles(t *testing.T) {
+	t.Parallel()
 	tr := stagedRepo(t) // a.txt staged and changed again, dir/b.txt +x, new.txt added, ab.txt removed, ita.txt add -N
 	tr.write("run.sh", "#!/bin/sh\necho staged\n", 0o755)
 	tr.git("add", "run.sh")
@@ -75,6 +78,7 @@ func TestStagedFiles(t *testing.T) {
 }
 
 func TestStagedFilesNone(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.write("a.txt", "only in the working tree\n", 0o644)
 	files, err := tr.open(tr.dir).StagedFiles()
@@ -84,6 +88,7 @@ func TestStagedFilesNone(t *testing.T) {
 }
 
 func TestStagedFilesUnbornBranch(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	tr.write("a.txt", "a\n", 0o644)
 	tr.write("d/b.sh", "b\n", 0o755)
@@ -99,6 +104,7 @@ func TestStagedFilesUnbornBranch(t *testing.T) {
 // TestStagedFilesHonoursGitIndexFile: during `git commit -a` a
 // pre-commit hook sees a temporary index, named by GIT_INDEX_FILE.
 func TestStagedFilesHonoursGitIndexFile(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	alt := filepath.Join(t.TempDir(), "alt-index")
 	env := []string{"GIT_INDEX_FILE=" + alt}
@@ -123,10 +129,11 @@ func (tr *testRepo) withEnv(env []string) *testRepo {
 }
 
 func TestStagedFilesFromLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	wt := filepath.Join(t.TempDir(), "wt")
 	tr.git("worktree", "add", "-q", "-b", "side", wt)
-	if err := writeFile(filepath.Join(wt, "a.txt"), "in the worktree\n"); err != nil {
+	if err := scratch.WriteFile(filepath.Join(wt, "a.txt"), "in the worktree\n"); err != nil {
 		t.Fatal(err)
 	}
 	tr.gitAt(wt, "add", "a.txt")
@@ -146,6 +153,7 @@ func TestStagedFilesFromLinkedWorktree(t *testing.T) {
 }
 
 func TestCheckAttr(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.write(".gitattributes", "*.md llm-apply-check=false\nfix/** -llm-apply-check\ngen/* llm-apply-check\n", 0o644)
 	tr.write("sub/.gitattributes", "*.txt llm-apply-check=false\n", 0o644)
@@ -176,6 +184,7 @@ func TestCheckAttr(t *testing.T) {
 }
 
 func TestHooksDir(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	wt := filepath.Join(t.TempDir(), "wt")
 	tr.git("worktree", "add", "-q", "-b", "side", wt)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestEncodeTreeSortsAsGit(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	blob := oid.FromHex(tr.gitEnv(tr.dir, nil, "x\n", "hash-object", "-w", "--stdin"))
 	sub := oid.FromHex(tr.gitEnv(tr.dir, nil, "100644 blob "+blob.String()+"\tf\n", "mktree"))
@@ -66,6 +67,7 @@ func TestEncodeTreeSortsAsGit(t *testing.T) {
 }
 
 func TestEncodeTreeRefusesBadNames(t *testing.T) {
+	t.Parallel()
 	for _, entries := range [][]treeEntry{
 		{{mode: "100644", name: ""}},
 		{{mode: "100644", name: "a/b"}},
@@ -79,6 +81,7 @@ func TestEncodeTreeRefusesBadNames(t *testing.T) {
 }
 
 func TestParseTreeRejectsGarbage(t *testing.T) {
+	t.Parallel()
 	for _, data := range []string{"100644", "100644 name", "100644 name\x00short", " name\x00" + strings.Repeat("x", 20)} {
 		if _, err := parseTree([]byte(data)); err == nil {
 			t.Errorf("parseTree(%q): no error", data)
@@ -87,6 +90,7 @@ func TestParseTreeRejectsGarbage(t *testing.T) {
 }
 
 func TestTreeEntryModes(t *testing.T) {
+	t.Parallel()
 	for mode, want := range map[string]patch.Mode{
 		"100644": reg, "100664": reg, "100755": exe, "120000": slnk, "160000": patch.ModeGitlink,
 	} {
@@ -102,6 +106,7 @@ func TestTreeEntryModes(t *testing.T) {
 // A legacy mode (100664, written by git before 2005) in an untouched
 // entry stays as stored: go-git's tree decoder would rewrite it.
 func TestRecordKeepsLegacyModes(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	blob := oid.FromHex(tr.gitEnv(tr.dir, nil, "old\n", "hash-object", "-w", "--stdin"))
 	var raw bytes.Buffer

@@ -16,6 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // gitModes runs a test with the git CLI visible to gitops, and hidden
@@ -57,18 +59,31 @@ func (tr *testRepo) isolate() {
 // feat.
 func newWorktreeFixture(t *testing.T, git bool) (*testRepo, string) {
 	t.Helper()
-	tr := newFixture(t)
+	tr := kept(t, "newWorktreeFixture", func(tr *testRepo) {
+		f := newFixture(t)
+		tr.dir, tr.home, tr.env = f.dir, f.home, f.env
+		feat := tr.gitRecord(tr.git("rev-parse", "main"), []patch.FileChange{
+			modify("a.txt", "feat\n", patch.ModeRegular),
+			create("new/deep/n.txt", "n\n", patch.ModeRegular),
+			create("new/tool", "#!/bin/sh\n", patch.ModeExec),
+		}, "feat")
+		tr.git("update-ref", "refs/heads/feat", feat)
+		// Packed, so that a stray write of a branch shows as a loose ref.
+		tr.git("pack-refs", "--all")
+	})
 	tr.isolate()
 	setGit(t, git)
-	feat := tr.gitRecord(tr.git("rev-parse", "main"), []patch.FileChange{
-		modify("a.txt", "feat\n", patch.ModeRegular),
-		create("new/deep/n.txt", "n\n", patch.ModeRegular),
-		create("new/tool", "#!/bin/sh\n", patch.ModeExec),
-	}, "feat")
-	tr.git("update-ref", "refs/heads/feat", feat)
-	// Packed, so that a stray write of a branch shows as a loose ref.
-	tr.git("pack-refs", "--all")
-	return tr, feat
+	packed, err := os.ReadFile(filepath.Join(tr.dir, ".git", "packed-refs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(packed), "\n") {
+		if id, ref, _ := strings.Cut(l, " "); ref == "refs/heads/feat" {
+			return tr, id
+		}
+	}
+	t.Fatalf("no refs/heads/feat in packed-refs:\n%s", packed)
+	return nil, ""
 }
 
 // in returns tr for use by the subtest t, which shares its
@@ -276,8 +291,8 @@ func TestAddWorktreePathTaken(t *testing.T) {
 		prepare func(path string) error
 		wantErr bool
 	}{
-		{"not empty", func(p string) error { return writeFile(filepath.Join(p, "x"), "mine\n") }, true},
-		{"a file", func(p string) error { return writeFile(p, "mine\n") }, true},
+		{"not empty", func(p string) error { return scratch.WriteFile(filepath.Join(p, "x"), "mine\n") }, true},
+		{"a file", func(p string) error { return scratch.WriteFile(p, "mine\n") }, true},
 		{"dangling link", func(p string) error { return os.Symlink("nowhere", p) }, true},
 		{"empty directory", func(p string) error { return os.Mkdir(p, 0o777) }, false},
 	}
@@ -347,6 +362,7 @@ func TestAddWorktreeNames(t *testing.T) {
 // TestWorktreeNameLikeGit compares worktreeName with the names git
 // gives.
 func TestWorktreeNameLikeGit(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	tr.git("commit", "-q", "--allow-empty", "-m", "root")
 	bases := []string{"plain", "wt.", "a..b", "...c", ".hidden", "x.lock.lock", ".lock", "a@{b", "q*r", "s:t?u[v", "tab\tname", "é~", "a b"}
@@ -496,7 +512,7 @@ func touch(t *testing.T, path string) {
 
 func mustWrite(t *testing.T, path, content string) {
 	t.Helper()
-	if err := writeFile(path, content); err != nil {
+	if err := scratch.WriteFile(path, content); err != nil {
 		t.Fatal(err)
 	}
 }

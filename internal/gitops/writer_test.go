@@ -54,6 +54,7 @@ func finish(t *testing.T, w *BranchWriter) {
 }
 
 func TestRecordMatchesGit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		changes []patch.FileChange
@@ -131,6 +132,7 @@ func TestRecordMatchesGit(t *testing.T) {
 }
 
 func TestRecordKeepsUntouchedSubtrees(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
@@ -153,6 +155,7 @@ func TestRecordKeepsUntouchedSubtrees(t *testing.T) {
 }
 
 func TestRecordChainsCommits(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
@@ -187,6 +190,7 @@ func TestRecordChainsCommits(t *testing.T) {
 // A Record whose context has ended makes no commit and writes no
 // object: the next one builds on the commit before it.
 func TestRecordStopsWithItsContext(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
@@ -217,6 +221,7 @@ func TestRecordStopsWithItsContext(t *testing.T) {
 }
 
 func TestRecordRootCommit(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "orphan"})
@@ -236,6 +241,7 @@ func TestRecordRootCommit(t *testing.T) {
 }
 
 func TestRecordDeletingEverythingGivesEmptyTree(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	tr.write("only/file", "x\n", 0o644)
 	tr.git("add", ".")
@@ -256,6 +262,7 @@ func TestRecordDeletingEverythingGivesEmptyTree(t *testing.T) {
 }
 
 func TestRecordRefusesBadChanges(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		changes []patch.FileChange
@@ -296,6 +303,7 @@ func TestRecordRefusesBadChanges(t *testing.T) {
 }
 
 func TestRecordWritesNoUnreachableObjects(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	tr.git("gc", "-q") // start from a packed repository without loose objects
 	before := len(tr.storedObjects())
@@ -323,6 +331,7 @@ func TestRecordWritesNoUnreachableObjects(t *testing.T) {
 }
 
 func TestNewBranchWriterRefuses(t *testing.T) {
+	t.Parallel()
 	tr := newFixture(t)
 	r := tr.open(tr.dir)
 	head := tr.git("rev-parse", "HEAD")
@@ -353,6 +362,7 @@ func TestNewBranchWriterRefuses(t *testing.T) {
 }
 
 func TestWriteOptionsValidate(t *testing.T) {
+	t.Parallel()
 	id := strings.Repeat("a", 40)
 	tests := []struct {
 		opts WriteOptions

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // mailFile is one file of a mailCase: content and mode.
@@ -447,7 +449,8 @@ func TestFormatMailGitAm(t *testing.T) {
 		}
 	}
 
-	clone := &patchRepo{t: t, dir: t.TempDir(), env: r.env}
+	clone := &patchRepo{&scratch.Repo{T: t, Dir: t.TempDir(), Home: r.Home, Env: r.Env}, t, ""}
+	clone.dir = clone.Dir
 	clone.git(nil, "clone", "-q", "--no-checkout", r.dir, ".")
 	clone.git(nil, "checkout", "-q", "-b", "am", base)
 	names := mailDir(t, dir)
@@ -456,7 +459,7 @@ func TestFormatMailGitAm(t *testing.T) {
 		args = append(args, filepath.Join(dir, n))
 	}
 	am := exec.Command("git", args...)
-	am.Dir, am.Env = clone.dir, clone.env
+	am.Dir, am.Env = clone.dir, clone.Env
 	if out, err := am.CombinedOutput(); err != nil { // git am explains on stdout
 		t.Fatalf("git am: %v\n%s", err, out)
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // patchCase is one comparison of Format with `git diff --cached`.
@@ -258,42 +260,28 @@ func ptBinaryHead(p string) string {
 	return strings.Join(out, "")
 }
 
-// patchRepo is a scratch repository driven by the git CLI with a fixed
-// identity, dates and no user or system configuration.
+// patchRepo is a scratch repository (internal/scratch) whose git
+// takes its standard input as bytes and returns its output as git
+// wrote it.
 type patchRepo struct {
+	*scratch.Repo
 	t   *testing.T
 	dir string
-	env []string
 }
 
 func newPatchRepo(t *testing.T) *patchRepo {
 	t.Helper()
-	home := t.TempDir()
-	r := &patchRepo{t: t, dir: t.TempDir(), env: append(os.Environ(),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"),
-		"HOME="+home, "XDG_CONFIG_HOME="+home,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_AUTHOR_DATE=2001-02-03T04:05:06Z",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com", "GIT_COMMITTER_DATE=2001-02-03T04:05:06Z",
-	)}
-	r.git(nil, "init", "-q", "-b", "main")
-	return r
+	r := scratch.New(t)
+	return &patchRepo{r, t, r.Dir}
 }
 
-// git runs git in the repository with stdin and returns its stdout.
+// git runs git in the repository with stdin and returns its stdout,
+// without the automatic maintenance a commit would start (a process no
+// test looks at).
 func (r *patchRepo) git(stdin []byte, args ...string) []byte {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return out
+	args = append([]string{"-c", "maintenance.auto=false"}, args...)
+	return []byte(r.Output(r.dir, nil, string(stdin), args...))
 }
 
 // write puts a file of the given mode in the work tree.

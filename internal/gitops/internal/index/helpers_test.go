@@ -2,7 +2,6 @@ package index
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
@@ -63,32 +62,13 @@ func (tr *testRepo) write(path, content string, perm os.FileMode) {
 
 func (tr *testRepo) symlink(target, path string) { tr.t.Helper(); tr.scratch().Symlink(target, path) }
 
-// newFixture makes a repository with one commit on main holding:
-// regular files in nested directories, names that sort differently as
-// files and directories, an executable, a symbolic link and a
-// submodule (gitlink).
+func TestMain(m *testing.M) { os.Exit(scratch.Main(m)) }
+
+// newFixture is scratch.Fixture: one commit on main holding regular
+// files in nested directories, names that sort differently as files
+// and directories, an executable, a symbolic link and a submodule.
 func newFixture(t *testing.T) *testRepo {
 	t.Helper()
-	tr := newTestRepo(t)
-	tr.write("a.txt", "hello\n", 0o644)
-	tr.write("dir/b.txt", "b\n", 0o644)
-	tr.write("dir/sub/c.txt", "c\n", 0o644)
-	tr.write("dir/sub/d.txt", "d\n", 0o644)
-	tr.write("other/x.txt", "x\n", 0o644)
-	tr.write("other/deep/y.txt", "y\n", 0o644)
-	tr.write("ab/z.txt", "z\n", 0o644)
-	tr.write("ab-c.txt", "ab-c\n", 0o644)
-	tr.write("ab.txt", "ab\n", 0o644)
-	tr.write("run.sh", "#!/bin/sh\necho hi\n", 0o755)
-	tr.symlink("a.txt", "link")
-	sub := filepath.Join(tr.dir, "subm")
-	tr.gitAt(tr.dir, "init", "-q", "-b", "main", sub)
-	if err := os.WriteFile(filepath.Join(sub, "s.txt"), []byte("s\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tr.gitAt(sub, "add", "s.txt")
-	tr.gitAt(sub, "commit", "-q", "-m", "sub")
-	tr.git("add", "-A")
-	tr.git("commit", "-q", "-m", "initial")
-	return tr
+	r := scratch.Fixture(t)
+	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
 }

@@ -2,8 +2,6 @@ package odb
 
 import (
 	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
@@ -65,24 +63,6 @@ func (tr *testRepo) write(path, content string, perm os.FileMode) {
 func (tr *testRepo) symlink(target, path string) { tr.t.Helper(); tr.scratch().Symlink(target, path) }
 
 // looseObjects lists the loose objects of the repository.
-func (tr *testRepo) looseObjects() []string {
-	tr.t.Helper()
-	var out []string
-	dirs, _ := filepath.Glob(filepath.Join(tr.dir, ".git", "objects", "??"))
-	for _, d := range dirs {
-		ents, _ := os.ReadDir(d)
-		for _, e := range ents {
-			out = append(out, filepath.Base(d)+e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (tr *testRepo) looseObjects() []string { return tr.scratch().LooseObjects() }
 
-// writeFile writes a file, creating its directory.
-func writeFile(path, content string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(content), 0o644)
-}
+func TestMain(m *testing.M) { os.Exit(scratch.Main(m)) }

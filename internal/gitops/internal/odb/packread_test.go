@@ -16,6 +16,7 @@ import (
 // zlib checksum were damaged is an error, for a whole object and for
 // a delta, never other content.
 func TestReadObjectsCorruptPack(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("repack", "-q", "-adf")
 	idxs, _ := filepath.Glob(filepath.Join(tr.dir, ".git", "objects", "pack", "*.idx"))
@@ -71,6 +72,7 @@ func TestReadObjectsCorruptPack(t *testing.T) {
 }
 
 func TestApplyDelta(t *testing.T) {
+	t.Parallel()
 	base := []byte("0123456789")
 	// base size 10, result size 7: copy 4 bytes at 2, insert "abc".
 	delta := []byte{10, 7, 0x80 | 0x01 | 0x10, 2, 4, 3, 'a', 'b', 'c'}
@@ -99,6 +101,7 @@ func TestApplyDelta(t *testing.T) {
 // TestReadObjectsCallerOwns: what Read returns is the caller's, also
 // for an object the delta base cache holds.
 func TestReadObjectsCallerOwns(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q", "--aggressive")
 	s := tr.store()

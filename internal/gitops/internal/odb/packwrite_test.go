@@ -51,6 +51,7 @@ func writeTestPack(t *testing.T, dir string, objs []gitObject) string {
 // the pack and its index and reads every object as it was, and so does
 // the store.
 func TestPackWriterRoundTrip(t *testing.T) {
+	t.Parallel()
 	src := newObjectFixture(t)
 	objs := src.allObjects()
 	dst := newTestRepo(t)
@@ -74,6 +75,7 @@ func TestPackWriterRoundTrip(t *testing.T) {
 // The index names offsets of 2^31 and more through its table of 8-byte
 // offsets; the store and git's show-index read them back.
 func TestPackIndexLargeOffsets(t *testing.T) {
+	t.Parallel()
 	offs := []int64{12, 1<<31 - 1, 1 << 31, 5<<32 + 7, 1 << 40}
 	pw := &PackWriter{done: true}
 	copy(pw.sum[:], bytes.Repeat([]byte{0xab}, 20))
@@ -120,6 +122,7 @@ func TestPackIndexLargeOffsets(t *testing.T) {
 // an object after Seal; a pack whose file lacks bytes written is not
 // sealed.
 func TestPackWriterChecks(t *testing.T) {
+	t.Parallel()
 	id := oid.Sum(oid.Blob, []byte("one\n"))
 	data := []byte("one\n")
 	f, err := os.Create(filepath.Join(t.TempDir(), "tmp_pack_x"))
@@ -151,6 +154,7 @@ func TestPackWriterChecks(t *testing.T) {
 // it has a trailer; after Rewind and a cut of the file, the entries
 // added since are gone, and the pack seals as git expects.
 func TestPendingPack(t *testing.T) {
+	t.Parallel()
 	src := newObjectFixture(t)
 	objs := src.allObjects()
 	dst := newTestRepo(t)
@@ -213,6 +217,7 @@ func TestPendingPack(t *testing.T) {
 // AddPack puts a pack written after the store listed its packs first
 // in its list, so that reading its objects lists nothing again.
 func TestAddPack(t *testing.T) {
+	t.Parallel()
 	src := newObjectFixture(t)
 	objs := src.allObjects()
 	dst := newTestRepo(t)

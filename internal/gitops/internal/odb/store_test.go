@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // newObjectFixture makes a repository with every kind of object:
@@ -24,38 +24,8 @@ import (
 // stores deltas.
 func newObjectFixture(t *testing.T) *testRepo {
 	t.Helper()
-	tr := newTestRepo(t)
-	var big strings.Builder
-	for i := range 4000 {
-		fmt.Fprintf(&big, "line %d of a large file\n", i)
-	}
-	tr.write("big.txt", big.String(), 0o644)
-	tr.write("empty", "", 0o644)
-	tr.write("run.sh", "#!/bin/sh\necho hi\n", 0o755)
-	tr.write("dir/sub/deep.txt", "deep\n", 0o644)
-	tr.symlink("big.txt", "link")
-	for v := range 12 {
-		var s strings.Builder
-		for i := range 300 {
-			fmt.Fprintf(&s, "version line %d\n", i)
-			if i%50 == v {
-				fmt.Fprintf(&s, "changed in version %d\n", v)
-			}
-		}
-		tr.write("doc/many.txt", s.String(), 0o644)
-		tr.write("big.txt", big.String()+fmt.Sprintf("tail %d\n", v), 0o644)
-		tr.git("add", "-A")
-		tr.git("commit", "-q", "-m", fmt.Sprintf("version %d", v))
-	}
-	tr.git("checkout", "-q", "-b", "side", "HEAD~3")
-	tr.write("side.txt", "side\n", 0o644)
-	tr.git("add", "-A")
-	tr.git("commit", "-q", "-m", "side")
-	tr.git("checkout", "-q", "main")
-	tr.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
-	tr.git("tag", "-a", "-m", "annotated", "v1")
-	tr.git("tag", "-a", "-m", "tag of a tag", "v1-outer", "v1")
-	return tr
+	r := scratch.ObjectFixture(t)
+	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
 }
 
 // gitOut runs git in the repository and returns its stdout as it is.
@@ -180,6 +150,7 @@ const (
 )
 
 func TestReadObjectsLoose(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	if n := len(tr.looseObjects()); n < 50 {
 		t.Fatalf("%d loose objects, want the fixture's unpacked", n)
@@ -188,6 +159,7 @@ func TestReadObjectsLoose(t *testing.T) {
 }
 
 func TestReadObjectsPackedOfsDelta(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q", "--aggressive")
 	if n := len(tr.looseObjects()); n != 0 {
@@ -206,6 +178,7 @@ func TestReadObjectsPackedOfsDelta(t *testing.T) {
 }
 
 func TestReadObjectsPackedRefDelta(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("-c", "repack.useDeltaBaseOffset=false", "repack", "-q", "-adf")
 	types := countTypes(tr.packEntries())
@@ -235,6 +208,7 @@ func (tr *testRepo) reindex(args ...string) string {
 }
 
 func TestReadObjectsIndexFormats(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -331,6 +305,7 @@ func checkPackIndex(t *testing.T, tr *testRepo, path string) {
 }
 
 func TestReadObjectsPacksAndLoose(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("repack", "-q", "-d")
 	tr.write("later.txt", "later\n", 0o644)
@@ -348,6 +323,7 @@ func TestReadObjectsPacksAndLoose(t *testing.T) {
 }
 
 func TestReadObjectsAlternates(t *testing.T) {
+	t.Parallel()
 	src := newObjectFixture(t)
 	src.git("gc", "-q")
 	src.write("loose-in-source.txt", "x\n", 0o644)
@@ -393,6 +369,7 @@ func TestReadObjectsAlternates(t *testing.T) {
 // fails, short or long enough to be hashed on a goroutine of its own
 // as it is inflated (see zstream.fill), and a long good one reads.
 func TestReadObjectsCorruptLoose(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	objs := filepath.Join(tr.dir, ".git", "objects")
 	for _, n := range []int{2, 1 << 20, 1<<20 + 1, 3<<20 + 7} {
@@ -407,7 +384,7 @@ func TestReadObjectsCorruptLoose(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := writeFile(LoosePath(objs, b), string(data)); err != nil {
+		if err := scratch.WriteFile(LoosePath(objs, b), string(data)); err != nil {
 			t.Fatal(err)
 		}
 		_, _, err = tr.store().Read(b)
@@ -421,6 +398,7 @@ func TestReadObjectsCorruptLoose(t *testing.T) {
 // open deletes the pack it reads and packs the loose objects it knows;
 // the open pack still reads, and the new pack is found.
 func TestReadObjectsRepackedMeanwhile(t *testing.T) {
+	t.Parallel()
 	tr := newObjectFixture(t)
 	tr.git("gc", "-q")
 	s := tr.store()
@@ -448,6 +426,7 @@ func TestReadObjectsRepackedMeanwhile(t *testing.T) {
 // "garbage at end of loose object", however few, short or long the
 // content (SPEC section 5).
 func TestReadObjectsGarbageAfterLoose(t *testing.T) {
+	t.Parallel()
 	tr := newTestRepo(t)
 	objs := filepath.Join(tr.dir, ".git", "objects")
 	for _, n := range []int{2, 3<<20 + 7} {

@@ -30,6 +30,7 @@ func (c *cancelAfter) Read(p []byte) (int, error) {
 // before it starts, nothing is inflated; ended midway, at most a step
 // more is, and the error is the context's.
 func TestFillStopsWithItsContext(t *testing.T) {
+	t.Parallel()
 	const size = 8 * fillStep
 	content := make([]byte, size)
 	rng := rand.New(rand.NewPCG(1, 2))
