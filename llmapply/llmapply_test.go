@@ -22,7 +22,7 @@ func TestSurface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner := map[string]bool{"engine": true, "translate": true, "patch": true, "gitops": true, "session": true}
+	inner := map[string]bool{"engine": true, "translate": true, "patch": true, "gitops": true, "session": true, "message": true, "report": true}
 	check := func(what string, n ast.Node) {
 		if n == nil {
 			return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -351,7 +352,7 @@ func defaultBranch(repo *gitops.Repo, o applyOptions, describe func() (string, [
 	if o.Message != "" {
 		subject = o.Message
 	}
-	base := "llm/" + engine.BranchSlug(subject, paths)
+	base := "llm/" + message.BranchSlug(subject, paths)
 	if gitops.ValidBranchName(base) != nil {
 		base = "llm/edit" // not reached: a slug is letters, digits and dashes
 	}

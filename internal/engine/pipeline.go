@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -316,7 +317,7 @@ func (r *replyRun) parse() (bool, error) {
 		res.Err, res.Status = err, ReplyFailed
 		return false, nil
 	}
-	r.reply, r.digest = reply, ReplyDigest(reply.Ops)
+	r.reply, r.digest = reply, message.ReplyDigest(reply.Ops)
 	return true, nil
 }
 
@@ -335,7 +336,7 @@ func (r *replyRun) fresh() (bool, error) {
 	}
 	res := r.res
 	res.RecordedAs, res.ShortRecordedAs, res.Status = was, r.opts.Patch.ShortID(was), Unchanged
-	res.Notes = append(res.Notes, fmt.Sprintf("already recorded as %s (%s)", res.ShortRecordedAs, replyTrailer(r.digest)))
+	res.Notes = append(res.Notes, fmt.Sprintf("already recorded as %s (%s)", res.ShortRecordedAs, message.ReplyTrailerLine(r.digest)))
 	return false, nil
 }
 
@@ -369,7 +370,7 @@ func (r *replyRun) resolve() (bool, error) {
 		return false, nil
 	}
 	res.Changes = result.Changes
-	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(r.reply.Ops), append([]string{replyTrailer(r.digest)}, r.in.Trailers...)...)
+	res.Message = message.Commit(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(r.reply.Ops), append([]string{message.ReplyTrailerLine(r.digest)}, r.in.Trailers...)...)
 	if len(res.Changes) == 0 {
 		res.Status = Unchanged
 		if r.failed {
