@@ -170,7 +170,7 @@ func (rc *recording) prepare(o applyOptions, describe func() (string, []string))
 		ReflogMsg: t.reflog, Worktree: wt.follow, Sign: o.Sign.mode, SigningKey: o.Sign.key})
 	if err != nil {
 		if moved := notRecorded(err); moved != nil {
-			report(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
+			printReport(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
 			return moved
 		}
 		return err
@@ -228,7 +228,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 		if moved := notRecorded(err); moved != nil {
 			err = moved
 		}
-		report(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
+		printReport(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
 		return err
 	}
 	out, stopErr := stopped(runErr)
@@ -243,7 +243,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 	if err != nil {
 		after = append(after, err)
 	}
-	report(s, o.commonOptions, results, out)
+	printReport(s, o.commonOptions, results, out)
 	for _, n := range notes {
 		if !o.Quiet {
 			fmt.Fprintf(s.err, "%s\n", n)

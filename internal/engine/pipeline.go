@@ -107,7 +107,7 @@ type ReplyResult struct {
 	// patch.Options.ShortID), for reports.
 	ShortCommit string
 
-	stats []FileReport // FileStats once Compact dropped the diff
+	stats []patch.FileStat // FileStats once Compact dropped the diff
 }
 
 // Failed reports whether the reply counts as failed for the exit status.

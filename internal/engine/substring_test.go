@@ -294,31 +294,3 @@ func TestInsert(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { runTextCase(t, c) })
 	}
 }
-
-// TestReplaceReport: the report names a Replace and an Insert by kind,
-// quotes the old text's first line, and gives a failure its reply line,
-// reason and closest lines.
-func TestReplaceReport(t *testing.T) {
-	file := "def f(a):\n    return a\n\ndef g(b):\n    return b\n"
-	bad := rep("def g(b):\n    return  b\n", "x")
-	bad.Line = 12
-	ops := []translate.Operation{bad, ins(1, "# note")}
-	res, err := Resolve(files("a.txt", file), ops, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr := NewReplyReport(&ReplyResult{Source: "r", Format: translate.FormatToolCalls, Outcomes: res.Outcomes}, "", "")
-	e := rr.Edits[0]
-	if e.Op != "replace" || e.Status != "failed" || e.ReplyLine != 12 || e.Reason == nil || e.Closest == nil {
-		t.Fatalf("failed replace reported as %+v", e)
-	}
-	if !strings.Contains(*e.Reason, `"def g(b):"...`) || e.Closest.Lines != [2]int{4, 5} {
-		t.Errorf("reason %q, closest lines %v", *e.Reason, e.Closest.Lines)
-	}
-	if i := rr.Edits[1]; i.Op != "insert" || i.Status != "applied" || i.Lines == nil || *i.Lines != [2]int{1, 1} {
-		t.Errorf("insert reported as %+v", i)
-	}
-	if x := Excerpt(bad); x != `"def g(b):"...` {
-		t.Errorf("Excerpt = %s", x)
-	}
-}

@@ -1,23 +1,27 @@
-package engine
+package report
 
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
-// Compact keeps what a report shows of a reply (its JSON document, the
+// Compact (engine) keeps what a report shows of a reply (its JSON document, the
 // names and excerpts of its edits) and drops the texts and contents a
 // long replay would otherwise hold for every turn.
 func TestCompactKeepsTheReport(t *testing.T) {
 	long := strings.Repeat("é", 300) + "\nmore\n"
 	big := strings.Repeat("line of the new file\n", 5000)
 	big2 := strings.Repeat("line written over a file\n", 5000)
-	base := files("a.txt", "one\n"+long+"two\n", "b.txt", "x\ny\n", "old.txt", "was\n")
+	base := newFiles("a.txt", "one\n"+long+"two\n", "b.txt", "x\ny\n", "old.txt", "was\n")
 	ops := []translate.Operation{
 		{Kind: translate.Replace, Path: "a.txt", OldText: long, NewText: "short\n", Line: 1},
 		{Kind: translate.Replace, Path: "a.txt", OldText: "one\n", NewText: "ONE\n", Line: 2},
@@ -27,19 +31,19 @@ func TestCompactKeepsTheReport(t *testing.T) {
 		{Kind: translate.Edit, Path: "b.txt", Before: []string{"y"}, New: []string{"z", "w"}, Line: 5},
 		{Kind: translate.Replace, Path: "b.txt", OldText: "nothing\n", NewText: "else", Line: 6},
 	}
-	out, err := Run(context.Background(), []Input{{Source: "r", Reply: &translate.Reply{Format: "tool-calls", Ops: ops}}}, base, &memRecorder{}, RunOptions{Partial: true})
+	out, err := engine.Run(context.Background(), []engine.Input{{Source: "r", Reply: &translate.Reply{Format: "tool-calls", Ops: ops}}}, base, recorder{}, engine.RunOptions{Partial: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := out[0]
-	if r.Status != Partial {
+	if r.Status != engine.Partial {
 		t.Fatalf("status %s, outcomes %+v", r.Status, r.Outcomes)
 	}
 	report := func() string {
-		b, _ := json.Marshal(NewReplyReport(r, "b", ""))
+		b, _ := json.Marshal(NewReply(r, "b", ""))
 		var names []string
 		for _, o := range r.Outcomes {
-			names = append(names, OpName(o.Op)+" "+Excerpt(o.Op))
+			names = append(names, engine.OpName(o.Op)+" "+engine.Excerpt(o.Op))
 		}
 		return string(b) + "\n" + strings.Join(names, "\n")
 	}
@@ -53,7 +57,7 @@ func TestCompactKeepsTheReport(t *testing.T) {
 		held += len(c.Old) + len(c.New)
 	}
 	for _, o := range r.Outcomes {
-		if o.Status != Failed {
+		if o.Status != engine.Failed {
 			held += len(o.Op.Content) + len(o.Op.OldText) + len(o.Op.NewText) + len(strings.Join(o.Op.New, ""))
 		}
 	}
@@ -76,7 +80,45 @@ func TestCompactKeepsTheReport(t *testing.T) {
 			}
 		}
 	}
-	if o := r.Outcomes[6]; o.Status != Failed || o.Op.OldText != "nothing\n" || o.Op.NewText != "else" {
+	if o := r.Outcomes[6]; o.Status != engine.Failed || o.Op.OldText != "nothing\n" || o.Op.NewText != "else" {
 		t.Errorf("a failed edit lost its texts: %+v", o.Op)
 	}
+}
+
+// memFiles is a base holding regular files, path and content in turn.
+type memFiles map[string]string
+
+func newFiles(kv ...string) memFiles {
+	m := memFiles{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return m
+}
+
+func (m memFiles) Lookup(p string) (engine.Entry, error) {
+	d, ok := m[p]
+	if !ok {
+		return engine.Entry{}, engine.ErrNotExist
+	}
+	return engine.Entry{Mode: patch.ModeRegular, ID: patch.BlobID([]byte(d))}, nil
+}
+
+func (m memFiles) Read(p string) ([]byte, error) {
+	d, ok := m[p]
+	if !ok {
+		return nil, engine.ErrNotExist
+	}
+	return []byte(d), nil
+}
+
+func (m memFiles) Paths() ([]string, error) {
+	return slices.Sorted(maps.Keys(m)), nil
+}
+
+// recorder records every commit as "commit".
+type recorder struct{}
+
+func (recorder) Record(context.Context, []patch.FileChange, string) (string, error) {
+	return "commit", nil
 }
