@@ -70,8 +70,8 @@ func (r *ReplyResult) Compact(contents bool) {
 // compactOp is op without its texts, but for what OpName and Excerpt
 // read of them.
 func compactOp(op translate.Operation) translate.Operation {
-	c := translate.Operation{Kind: op.Kind, Format: op.Format, Path: op.Path, NewPath: op.NewPath, Root: op.Root,
-		Call: op.Call, Line: op.Line, Comment: op.Comment, Executable: op.Executable, Recursive: op.Recursive, InsertAfter: op.InsertAfter}
+	c := translate.Operation{Kind: op.Kind, Format: op.Format, Path: op.Path, Root: op.Root,
+		Call: op.Call, Line: op.Line, Comment: op.Comment, FileOp: op.FileOp, TextEdit: translate.TextEdit{InsertAfter: op.InsertAfter}}
 	// One line of each, copied: a line of New may be a slice of the
 	// whole content of the file the reply wrote, which it would keep.
 	c.Old, c.New = firstOnly(op.Old), firstOnly(op.New)

@@ -23,13 +23,13 @@ func TestCompactKeepsTheReport(t *testing.T) {
 	big2 := strings.Repeat("line written over a file\n", 5000)
 	base := newFiles("a.txt", "one\n"+long+"two\n", "b.txt", "x\ny\n", "old.txt", "was\n")
 	ops := []translate.Operation{
-		{Kind: translate.Replace, Path: "a.txt", OldText: long, NewText: "short\n", Line: 1},
-		{Kind: translate.Replace, Path: "a.txt", OldText: "one\n", NewText: "ONE\n", Line: 2},
-		{Kind: translate.Create, Path: "new.txt", Content: big, Line: 3},
-		{Kind: translate.Create, Path: "old.txt", Content: big2, Overwrite: true, Line: 3},
-		{Kind: translate.Edit, Path: "b.txt", Old: []string{"x"}, Line: 4},
-		{Kind: translate.Edit, Path: "b.txt", Before: []string{"y"}, New: []string{"z", "w"}, Line: 5},
-		{Kind: translate.Replace, Path: "b.txt", OldText: "nothing\n", NewText: "else", Line: 6},
+		{Kind: translate.Replace, Path: "a.txt", TextEdit: translate.TextEdit{OldText: long, NewText: "short\n"}, Line: 1},
+		{Kind: translate.Replace, Path: "a.txt", TextEdit: translate.TextEdit{OldText: "one\n", NewText: "ONE\n"}, Line: 2},
+		{Kind: translate.Create, Path: "new.txt", FileCreate: translate.FileCreate{Content: big}, Line: 3},
+		{Kind: translate.Create, Path: "old.txt", FileCreate: translate.FileCreate{Content: big2, Overwrite: true}, Line: 3},
+		{Kind: translate.Edit, Path: "b.txt", LineEdit: translate.LineEdit{Old: []string{"x"}}, Line: 4},
+		{Kind: translate.Edit, Path: "b.txt", LineEdit: translate.LineEdit{Before: []string{"y"}, New: []string{"z", "w"}}, Line: 5},
+		{Kind: translate.Replace, Path: "b.txt", TextEdit: translate.TextEdit{OldText: "nothing\n", NewText: "else"}, Line: 6},
 	}
 	out, err := engine.Run(context.Background(), []engine.Input{{Source: "r", Reply: &translate.Reply{Format: "tool-calls", Ops: ops}}}, base, recorder{}, engine.RunOptions{Partial: true})
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 // reason and closest lines.
 func TestReplaceReport(t *testing.T) {
 	file := "def f(a):\n    return a\n\ndef g(b):\n    return b\n"
-	bad := translate.Operation{Kind: translate.Replace, Format: translate.FormatToolCalls, Path: "a.txt", OldText: "def g(b):\n    return  b\n", NewText: "x", Line: 1}
+	bad := translate.Operation{Kind: translate.Replace, Format: translate.FormatToolCalls, Path: "a.txt", TextEdit: translate.TextEdit{OldText: "def g(b):\n    return  b\n", NewText: "x"}, Line: 1}
 	bad.Line = 12
-	ops := []translate.Operation{bad, {Kind: translate.Insert, Path: "a.txt", InsertAfter: 1, New: []string{"# note"}, Line: 3}}
+	ops := []translate.Operation{bad, {Kind: translate.Insert, Path: "a.txt", TextEdit: translate.TextEdit{InsertAfter: 1}, LineEdit: translate.LineEdit{New: []string{"# note"}}, Line: 3}}
 	res, err := engine.Resolve(newFiles("a.txt", file), ops, engine.Options{})
 	if err != nil {
 		t.Fatal(err)

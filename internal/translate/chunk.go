@@ -485,7 +485,7 @@ func normOpName(s string) string {
 // path, the fields every op takes, the texts its op takes, and then the
 // Operation they make.
 func (c *chunkReader) operation(n int, item *yaml.Node) (Operation, error) {
-	op := Operation{Format: FormatChunk, Line: c.line(item.Line), Language: c.lang}
+	op := Operation{Format: FormatChunk, Line: c.line(item.Line), Placement: Placement{Language: c.lang}}
 	if item.Kind != yaml.MappingNode {
 		return op, c.errorf(item.Line, "operation %d is %s; write a mapping with path, op and the op's fields", n, nodeKind(item))
 	}

@@ -87,7 +87,7 @@ func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 		if !h.Changed {
 			continue
 		}
-		op := Operation{Kind: Edit, Format: format, Path: path, Old: h.Old, New: h.New, Group: group, Ordered: true, Line: h.Line}
+		op := Operation{Kind: Edit, Format: format, Path: path, LineEdit: LineEdit{Old: h.Old, New: h.New}, Placement: Placement{Group: group, Ordered: true}, Line: h.Line}
 		if h.Numbered && h.OldStart > 0 {
 			op.LineHint = h.OldStart
 		}
