@@ -34,7 +34,7 @@ func TestSurface(t *testing.T) {
 		}
 		files = append(files, f)
 	}
-	inner := map[string]bool{"engine": true, "translate": true, "patch": true, "gitops": true, "session": true}
+	inner := map[string]bool{"engine": true, "translate": true, "patch": true, "gitops": true, "session": true, "message": true, "report": true}
 	check := func(what string, n ast.Node) {
 		if n == nil {
 			return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
@@ -249,7 +250,7 @@ func (r *Repository) target(o RecordOptions, describe func() (string, []string))
 		if o.Message != "" {
 			subject = o.Message
 		}
-		if t.branch, err = r.FreeBranch("llm/" + engine.BranchSlug(subject, paths)); err != nil {
+		if t.branch, err = r.FreeBranch("llm/" + message.BranchSlug(subject, paths)); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/report"
 )
 
 // Result is what became of one reply.
@@ -143,7 +144,7 @@ func newResult(r *engine.ReplyResult, branch string) *Result {
 	} else {
 		out.Diff = ""
 	}
-	rr := engine.NewReplyReport(r, branch, "")
+	rr := report.NewReply(r, branch, "")
 	rep := Report{Format: rr.Format, Description: rr.Description, Status: rr.Status, Edits: []EditReport{}, Files: []FileStat{},
 		Notes: rr.Notes, Warnings: rr.Warnings, RecordedAs: r.RecordedAs}
 	if r.Err != nil {

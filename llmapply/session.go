@@ -143,7 +143,7 @@ func (r *Repository) CommitFiles(commit string) ([]FileStat, error) {
 		return nil, err
 	}
 	files := []FileStat{}
-	for _, f := range engine.Stats(changes, diff) {
+	for _, f := range patch.FileStats(changes, diff) {
 		files = append(files, FileStat{Status: f.Status, Path: f.Path, OldPath: f.OldPath, Added: f.Added, Deleted: f.Deleted})
 	}
 	return files, nil

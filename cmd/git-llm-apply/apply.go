@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -169,7 +170,7 @@ func (rc *recording) prepare(o applyOptions, describe func() (string, []string))
 		ReflogMsg: t.reflog, Worktree: wt.follow, Sign: o.Sign.mode, SigningKey: o.Sign.key})
 	if err != nil {
 		if moved := notRecorded(err); moved != nil {
-			report(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
+			printReport(rc.s, o.commonOptions, nil, outputs{branch: t.branch, fatal: moved})
 			return moved
 		}
 		return err
@@ -227,7 +228,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 		if moved := notRecorded(err); moved != nil {
 			err = moved
 		}
-		report(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
+		printReport(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
 		return err
 	}
 	out, stopErr := stopped(runErr)
@@ -242,7 +243,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 	if err != nil {
 		after = append(after, err)
 	}
-	report(s, o.commonOptions, results, out)
+	printReport(s, o.commonOptions, results, out)
 	for _, n := range notes {
 		if !o.Quiet {
 			fmt.Fprintf(s.err, "%s\n", n)
@@ -351,7 +352,7 @@ func defaultBranch(repo *gitops.Repo, o applyOptions, describe func() (string, [
 	if o.Message != "" {
 		subject = o.Message
 	}
-	base := "llm/" + engine.BranchSlug(subject, paths)
+	base := "llm/" + message.BranchSlug(subject, paths)
 	if gitops.ValidBranchName(base) != nil {
 		base = "llm/edit" // not reached: a slug is letters, digits and dashes
 	}

@@ -30,7 +30,7 @@ means apply would succeed.`,
 				return err
 			}
 			out, stopped := interruption(res.stop, res.results, res.inputs, "")
-			report(res.s, o, res.results, out)
+			printReport(res.s, o, res.results, out)
 			if stopped != nil {
 				return stopped
 			}

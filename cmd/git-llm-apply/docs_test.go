@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/report"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
@@ -86,7 +86,7 @@ func TestReadmeDescribesEveryJSONField(t *testing.T) {
 			walk(f.Type)
 		}
 	}
-	walk(reflect.TypeOf(engine.ReplyReport{}))
+	walk(reflect.TypeOf(report.Reply{}))
 	for _, top := range []string{"replies", "ok", "interrupted", "cut", "unread", "error"} {
 		if !strings.Contains(doc, `"`+top+`"`) {
 			t.Errorf("README's --json document does not name %q", top)

@@ -18,7 +18,7 @@ func reportStop(app *cli.Command, s streams, err error, reported bool) {
 	}
 	for _, c := range app.Commands {
 		if c.Bool("json") {
-			report(s, commonOptions{JSON: true}, nil, outputs{fatal: err})
+			printReport(s, commonOptions{JSON: true}, nil, outputs{fatal: err})
 			return
 		}
 	}

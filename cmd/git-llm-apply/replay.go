@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/report"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate/session"
 )
@@ -76,7 +77,7 @@ files are written at the end.`,
 
 // printTurn adds to a reply's human report what replay knows of its
 // turn: the edits not replayed, and with -v a turn without edits.
-func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *engine.TurnReport) {
+func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *report.Turn) {
 	if t == nil || o.Quiet {
 		return
 	}
@@ -97,7 +98,7 @@ func printTurn(w *painter, o commonOptions, r *engine.ReplyResult, t *engine.Tur
 }
 
 // logLine names the log line of a turn's request, when it has one.
-func logLine(t *engine.TurnReport) string {
+func logLine(t *report.Turn) string {
 	if t.Line == 0 {
 		return ""
 	}
@@ -131,7 +132,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	hook := m.hook()
 	var (
 		results []*engine.ReplyResult
-		infos   = map[int]*engine.TurnReport{}
+		infos   = map[int]*report.Turn{}
 		cur     *replayTurn
 		stop    error // what ended the replay before its end: a failed turn, a log that cannot be read
 	)
@@ -259,7 +260,7 @@ type replaySource struct {
 // replayTurn is a turn ready for the engine.
 type replayTurn struct {
 	in    engine.Input
-	info  *engine.TurnReport
+	info  *report.Turn
 	dir   bool // a reply of a directory
 	empty bool // a log turn that edited nothing
 	saved []session.Saved
@@ -364,7 +365,7 @@ func (c *turnCursor) next() (*replayTurn, error) {
 				return nil, err
 			}
 			in.Trailers = []string{fmt.Sprintf("LLM-Session: %s#%d", src.label, c.file)}
-			return &replayTurn{in: in, dir: true, info: &engine.TurnReport{Session: src.name, Turn: c.file}}, nil
+			return &replayTurn{in: in, dir: true, info: &report.Turn{Session: src.name, Turn: c.file}}, nil
 		}
 		t, err := src.log.Next()
 		if err == io.EOF {
@@ -391,12 +392,12 @@ func (c *turnCursor) next() (*replayTurn, error) {
 
 // turn makes a log's turn an input of the engine.
 func (src *replaySource) turn(t *session.Turn) *replayTurn {
-	info := &engine.TurnReport{Session: src.name, Turn: t.N, Line: t.Line}
+	info := &report.Turn{Session: src.name, Turn: t.N, Line: t.Line}
 	for _, sk := range t.Skipped {
-		info.Skipped = append(info.Skipped, engine.SkipReport{Line: sk.Line, Path: sk.Path, Why: sk.Why})
+		info.Skipped = append(info.Skipped, report.Skip{Line: sk.Line, Path: sk.Path, Why: sk.Why})
 	}
 	for _, u := range t.Unread { // left with --partial
-		info.Skipped = append(info.Skipped, engine.SkipReport{Line: u.Line, Path: u.Path, Why: u.Why, Unread: true})
+		info.Skipped = append(info.Skipped, report.Skip{Line: u.Line, Path: u.Path, Why: u.Why, Unread: true})
 	}
 	in := engine.Input{
 		Source:   fmt.Sprintf("%s#%d", src.name, t.N),

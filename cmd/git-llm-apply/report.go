@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/report"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
@@ -42,7 +43,7 @@ type outputs struct {
 	diffs   bool
 	patches map[int]string
 	// turns are replay's session turns, by result index.
-	turns map[int]*engine.TurnReport
+	turns map[int]*report.Turn
 	// stopped: an interrupt ended the run, cutting short the reply
 	// cut ("" when it came between two) before the replies in unread.
 	stopped bool
@@ -55,12 +56,12 @@ type outputs struct {
 	signed bool
 }
 
-// report prints the run's account: JSON on stdout with --json, and the
+// printReport prints the run's account: JSON on stdout with --json, and the
 // human form on stderr (errors even with -q).
-func report(s streams, o commonOptions, results []*engine.ReplyResult, out outputs) {
+func printReport(s streams, o commonOptions, results []*engine.ReplyResult, out outputs) {
 	branch := out.branch
 	if o.JSON {
-		doc := engine.NewReport(results, engine.ReportOptions{Branch: branch, Patches: out.patches, Turns: out.turns, Diffs: out.diffs, Signed: out.signed})
+		doc := report.New(results, report.Options{Branch: branch, Patches: out.patches, Turns: out.turns, Diffs: out.diffs, Signed: out.signed})
 		doc.OK = statusOf(results) == nil && !out.stopped && out.fatal == nil
 		doc.Interrupted, doc.Cut, doc.Unread = out.stopped, out.cut, out.unread
 		if out.fatal != nil {
@@ -96,7 +97,7 @@ func writeJSON(w io.Writer, v any) {
 
 // lineWord names the lines an edit's Line counts: those of the log for
 // a turn of a session log (replay), else those of the reply.
-func lineWord(t *engine.TurnReport) string {
+func lineWord(t *report.Turn) string {
 	if t != nil && t.Line != 0 {
 		return "log line"
 	}

@@ -57,7 +57,7 @@ field and its patch file in "patch") is printed instead.`,
 				}
 			}
 			out.diffs, out.patches = true, patches
-			report(res.s, o, results, out)
+			printReport(res.s, o, results, out)
 			if stopped != nil {
 				return stopped
 			}

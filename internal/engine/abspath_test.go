@@ -22,10 +22,10 @@ func TestAbsolutePaths(t *testing.T) {
 		"mod":           {patch.ModeGitlink, ""},
 	}
 	edit := func(p, root string) translate.Operation {
-		return translate.Operation{Kind: translate.Replace, Path: p, Root: root, OldText: "= ", NewText: "== ", Line: 7}
+		return translate.Operation{Kind: translate.Replace, Path: p, Root: root, TextEdit: translate.TextEdit{OldText: "= ", NewText: "== "}, Line: 7}
 	}
 	create := func(p, root string) translate.Operation {
-		return translate.Operation{Kind: translate.Create, Path: p, Root: root, New: []string{"n = 0"}, Line: 9}
+		return translate.Operation{Kind: translate.Create, Path: p, Root: root, LineEdit: translate.LineEdit{New: []string{"n = 0"}}, Line: 9}
 	}
 	cases := []struct {
 		name  string
@@ -204,28 +204,28 @@ func TestAbsolutePathsInEveryFormat(t *testing.T) {
 		msg          string
 	}{
 		{name: "udiff, POSIX", format: "udiff",
-			op:   translate.Operation{Kind: translate.Edit, Path: "/home/dev/proj/src/scene_craft.rb", Old: []string{"x = 1"}, New: []string{"x = 2"}},
+			op:   translate.Operation{Kind: translate.Edit, Path: "/home/dev/proj/src/scene_craft.rb", LineEdit: translate.LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}},
 			path: "src/scene_craft.rb", note: "took src/scene_craft.rb for /home/dev/proj/src/scene_craft.rb"},
 		{name: "diff, Windows", format: "diff",
-			op:   translate.Operation{Kind: translate.Edit, Path: `D:\work\proj\src\scene_craft.rb`, Old: []string{"x = 1"}, New: []string{"x = 2"}},
+			op:   translate.Operation{Kind: translate.Edit, Path: `D:\work\proj\src\scene_craft.rb`, LineEdit: translate.LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}},
 			path: "src/scene_craft.rb", note: `took src/scene_craft.rb for D:\work\proj\src\scene_craft.rb`},
 		{name: "diff, Windows with slashes", format: "diff",
-			op:   translate.Operation{Kind: translate.Edit, Path: `d:/work/proj/src/scene_craft.rb`, Old: []string{"x = 1"}, New: []string{"x = 2"}},
+			op:   translate.Operation{Kind: translate.Edit, Path: `d:/work/proj/src/scene_craft.rb`, LineEdit: translate.LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}},
 			path: "src/scene_craft.rb", note: "took src/scene_craft.rb"},
 		{name: "diff, a create with no top", format: "diff",
-			op:  translate.Operation{Kind: translate.Create, Path: `D:\work\proj\new.rb`, New: []string{"n = 0"}},
+			op:  translate.Operation{Kind: translate.Create, Path: `D:\work\proj\new.rb`, LineEdit: translate.LineEdit{New: []string{"n = 0"}}},
 			msg: "nothing in the reply shows which directory is the repository"},
 		{name: "whole, a write of no tracked file", format: "whole",
-			op:  translate.Operation{Kind: translate.Create, Path: "/tmp/scene_craft.rb", New: []string{"n = 0"}, Overwrite: true},
+			op:  translate.Operation{Kind: translate.Create, Path: "/tmp/scene_craft.rb", LineEdit: translate.LineEdit{New: []string{"n = 0"}}, FileCreate: translate.FileCreate{Overwrite: true}},
 			msg: "ends in no file"},
 		{name: "udiff, UNC", format: "udiff",
-			op:  translate.Operation{Kind: translate.Edit, Path: `\\host\share\src\scene_craft.rb`, Old: []string{"x = 1"}, New: []string{"x = 2"}},
+			op:  translate.Operation{Kind: translate.Edit, Path: `\\host\share\src\scene_craft.rb`, LineEdit: translate.LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}},
 			msg: "UNC path"},
 		{name: "apply-patch under its root", format: "apply-patch",
-			op:   translate.Operation{Kind: translate.Edit, Path: "/home/dev/proj/src/scene_craft.rb", Root: "/home/dev/proj", Old: []string{"x = 1"}, New: []string{"x = 2"}},
+			op:   translate.Operation{Kind: translate.Edit, Path: "/home/dev/proj/src/scene_craft.rb", Root: "/home/dev/proj", LineEdit: translate.LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}},
 			path: "src/scene_craft.rb"},
 		{name: "apply-patch outside its root", format: "apply-patch",
-			op:  translate.Operation{Kind: translate.Edit, Path: "/home/dev/other/src/scene_craft.rb", Root: "/home/dev/proj", Old: []string{"x = 1"}, New: []string{"x = 2"}},
+			op:  translate.Operation{Kind: translate.Edit, Path: "/home/dev/other/src/scene_craft.rb", Root: "/home/dev/proj", LineEdit: translate.LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}},
 			msg: "outside the session's top /home/dev/proj"},
 	}
 	for _, c := range cases {

@@ -25,8 +25,8 @@ func pyFuncs(from, to int, edit func(k int) string) string {
 
 // hunk is an edit as the hunk readers make them: ordered, in a group.
 func hunk(format string, old, new string, hint int) translate.Operation {
-	return translate.Operation{Kind: translate.Edit, Format: format, Path: "m.py", Old: lines(old), New: lines(new),
-		Group: 1, Ordered: true, LineHint: hint, Line: 1}
+	return translate.Operation{Kind: translate.Edit, Format: format, Path: "m.py", LineEdit: translate.LineEdit{Old: lines(old), New: lines(new)},
+		Placement: translate.Placement{Group: 1, Ordered: true, LineHint: hint}, Line: 1}
 }
 
 func TestAlreadyAppliedOnlyWhereMeant(t *testing.T) {
@@ -87,10 +87,10 @@ func TestAlreadyAppliedOnlyWhereMeant(t *testing.T) {
 			op:     hunk("udiff", "row 10\nrow 11\nrow 12\n", "row 10\nrow eleven\nrow 12\n", 0),
 			status: AlreadyApplied, line: 10},
 		{name: "insertion between anchors", file: "a\nnew\nb\nc\n",
-			op:     translate.Operation{Kind: translate.Edit, Format: "edit-v2", Path: "m.py", Before: []string{"a"}, After: []string{"b"}, New: []string{"new"}},
+			op:     translate.Operation{Kind: translate.Edit, Format: "edit-v2", Path: "m.py", LineEdit: translate.LineEdit{Before: []string{"a"}, After: []string{"b"}, New: []string{"new"}}},
 			status: AlreadyApplied, line: 1},
 		{name: "insertion between anchors, a near copy of them elsewhere", file: "a\nb!\n\na\nnew\nb\n",
-			op:     translate.Operation{Kind: translate.Edit, Format: "edit-v2", Path: "m.py", Before: []string{"a"}, After: []string{"b"}, New: []string{"new"}},
+			op:     translate.Operation{Kind: translate.Edit, Format: "edit-v2", Path: "m.py", LineEdit: translate.LineEdit{Before: []string{"a"}, After: []string{"b"}, New: []string{"new"}}},
 			status: AlreadyApplied, line: 4},
 		{name: "deleting lines: nothing to recognise", file: "a\nc\n",
 			op:     withSR(sr("m.py", "b\n", "")),
@@ -121,16 +121,16 @@ func TestAlreadyAppliedOnlyWhereMeant(t *testing.T) {
 
 		// Scope lines say where the edit was meant.
 		{name: "old lines only above the scope, the result below it", file: "def f():\n    return 1\n\ndef g():\n    return 2\n",
-			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", Scope: []string{"def g():"}, Old: []string{"    return 1"}, New: []string{"    return 2"}, Ordered: true, Group: 1},
+			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, Old: []string{"    return 1"}, New: []string{"    return 2"}}, Placement: translate.Placement{Ordered: true, Group: 1}},
 			status: AlreadyApplied, line: 5},
 		{name: "old lines only above the scope, the result nowhere", file: "def f():\n    return 1\n\ndef g():\n    return 3\n",
-			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", Scope: []string{"def g():"}, Old: []string{"    return 1"}, New: []string{"    return 2"}, Ordered: true, Group: 1},
+			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, Old: []string{"    return 1"}, New: []string{"    return 2"}}, Placement: translate.Placement{Ordered: true, Group: 1}},
 			status: Failed, because: "only above the scope lines"},
 		{name: "the result only above the scope, the old lines changed below it", file: "def f():\n    x = compute()\n    return x + 2\n\ndef g():\n    x = compute()\n    return x * 7\n",
-			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", Scope: []string{"def g():"}, Old: []string{"    x = compute()", "    return x + 1"}, New: []string{"    x = compute()", "    return x + 2"}, Ordered: true, Group: 1},
+			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, Old: []string{"    x = compute()", "    return x + 1"}, New: []string{"    x = compute()", "    return x + 2"}}, Placement: translate.Placement{Ordered: true, Group: 1}},
 			status: Failed, because: "above the scope lines"},
 		{name: "a chunk repeating its scope line as context", file: "def f():\n    return 1\n\ndef g():\n    return 1\n",
-			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", Scope: []string{"def g():"}, Old: []string{"def g():", "    return 1"}, New: []string{"def g():", "    return 2"}, Ordered: true, Group: 1},
+			op:     translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "m.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, Old: []string{"def g():", "    return 1"}, New: []string{"def g():", "    return 2"}}, Placement: translate.Placement{Ordered: true, Group: 1}},
 			status: Applied, line: 5},
 	}
 	for _, tc := range tests {

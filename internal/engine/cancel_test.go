@@ -127,7 +127,7 @@ func TestResolveStopsInsideALongFile(t *testing.T) {
 	// Found at the comments rung only: every rung below it indexes the
 	// whole file first.
 	ops := []translate.Operation{{Kind: translate.Edit, Path: "big.c",
-		Old: []string{"int v199998 = 199998; // the step before last"}, New: []string{"int v199998 = 0;"}}}
+		LineEdit: translate.LineEdit{Old: []string{"int v199998 = 199998; // the step before last"}, New: []string{"int v199998 = 0;"}}}}
 	all := &countdown{Context: context.Background()}
 	res, err := ResolveContext(all, src, ops, Options{Format: "chunk"})
 	if err != nil || res.Outcomes[0].Status != Applied || res.Outcomes[0].Rung != RungComments {

@@ -13,8 +13,12 @@ import (
 // formats, and is found done when the file already ends with it.
 func TestAddedLinesAtTheEnd(t *testing.T) {
 	atEnd := func(format string, hint int, add ...string) translate.Operation {
-		return translate.Operation{Kind: translate.Edit, Format: format, Path: "a.txt", New: add, Where: translate.AtEnd,
-			LineHint: hint, Group: 1, Ordered: format != "chunk"}
+		return translate.Operation{Kind: translate.Edit, Format: format, Path: "a.txt", LineEdit: translate.LineEdit{New: add}, Placement: translate.Placement{
+			Where:    translate.AtEnd,
+			LineHint: hint,
+			Group:    1,
+			Ordered:  format != "chunk",
+		}}
 	}
 	tests := []struct {
 		name, file string

@@ -25,7 +25,7 @@ func main() {
 // the edit removes, and is content where it replaces nothing.
 func TestElision(t *testing.T) {
 	whole := func(p string, content string) translate.Operation {
-		return translate.Operation{Kind: translate.Create, Path: p, Overwrite: true, New: lines(content), Line: 1}
+		return translate.Operation{Kind: translate.Create, Path: p, FileCreate: translate.FileCreate{Overwrite: true}, LineEdit: translate.LineEdit{New: lines(content)}, Line: 1}
 	}
 	greet := "package app\n\nimport \"fmt\"\n\nfunc greet(name string) string {\n\treturn \"Hello, \" + name + \"!\"\n}\n"
 	tests := []struct {
@@ -80,9 +80,9 @@ func TestElision(t *testing.T) {
 			sr("GUIDE.md", "    setup()\n    run()\n", "    ...\n"), "diff", ""},
 		// The block rules replace a whole block.
 		{"block rule, a placeholder instead of the body", files("app.go", elisionGo),
-			translate.Operation{Kind: translate.Edit, Path: "app.go", Old: []string{"func main() {"}, New: lines("func main() {\n\t// etc.\n}\n"), Block: translate.CBraces, Line: 1}, "chunk", "// etc."},
+			translate.Operation{Kind: translate.Edit, Path: "app.go", LineEdit: translate.LineEdit{Old: []string{"func main() {"}, New: lines("func main() {\n\t// etc.\n}\n"), Block: translate.CBraces}, Line: 1}, "chunk", "// etc."},
 		{"block rule, a placeholder added to the body", files("app.go", elisionGo),
-			translate.Operation{Kind: translate.Edit, Path: "app.go", Old: []string{"func main() {"}, New: lines("func main() {\n\tfmt.Println(greet(\"world\"))\n\tfmt.Println(\"bye\")\n\t// TODO: rest\n}\n"), Block: translate.CBraces, Line: 1}, "chunk", ""},
+			translate.Operation{Kind: translate.Edit, Path: "app.go", LineEdit: translate.LineEdit{Old: []string{"func main() {"}, New: lines("func main() {\n\tfmt.Println(greet(\"world\"))\n\tfmt.Println(\"bye\")\n\t// TODO: rest\n}\n"), Block: translate.CBraces}, Line: 1}, "chunk", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -169,7 +170,7 @@ func dumpResult(r *ReplyResult) string {
 		// goldens it would be a hash that changes with any field of
 		// the operations.
 		msg := r.Message
-		if i := strings.Index(msg, ReplyTrailer+": "); i >= 0 {
+		if i := strings.Index(msg, message.ReplyTrailer+": "); i >= 0 {
 			end := strings.IndexByte(msg[i:], '\n') + i + 1
 			msg = msg[:i] + msg[end:]
 		}

@@ -10,130 +10,179 @@ import (
 
 // group resolves operations that belong together (or one alone).
 // Edits of one group are placed against the file as it stood before
-// the group and then applied together, so they must not overlap.
+// the group and then applied together, so they must not overlap. Each
+// operation goes through three steps: whether it stands at all
+// (dropped), which file it names (target), and what it does to that
+// file (act).
 func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, error) {
 	outs := make([]Outcome, len(ops))
-	var plans []*plan
-	var target *fileState
-	cursor := -1 // where the previous member of an ordered group ended
+	pending := pendingEdits{cursor: -1}
 	for i, op := range ops {
 		if err := r.ctx.Err(); err != nil {
 			return nil, err
 		}
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
-		if d, ok := r.drop[o.N]; ok {
-			o.Path = d.path
-			if d.cause == o.N {
-				r.fail(o, ErrCallFailed, "it failed while the tool calls before it stood, and they are dropped: the agent never saw it apply, and the tool applies all of a call's edits or none, so nothing of the call is kept")
-			} else {
-				r.fail(o, ErrCallFailed, "edit %d of the same tool call failed, and the tool applies all of a call's edits or none: nothing of the call is kept", d.cause)
-			}
+		if r.dropped(o) {
 			continue
 		}
-		if op.Kind == translate.Invalid {
-			o.Path = op.Path
-			r.fail(o, ErrUnreadable, "%s", op.Comment)
-			continue
-		}
-		if len(op.ProseNames) > 0 {
-			p, ok, err := r.proseName(o)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
-			op.Path, o.Op.Path = p, p
-		}
-		if isAbsolute(op.Path) {
-			rel, note, err := r.mapAbsolute(op.Path, op.Root, findsText(&op))
-			if err != nil {
-				if !r.failWith(o, err) {
-					return nil, err
-				}
-				continue
-			}
-			if note != "" {
-				o.Warnings = append(o.Warnings, note)
-			}
-			op.Path, o.Op.Path = rel, rel
-		}
-		if op.Kind == translate.Delete && op.Recursive {
-			if done, err := r.deleteDir(o); err != nil || done {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-		}
-		// Only an edit of a file's lines may find its file by suffix:
-		// a create, delete or move by a short name would touch a file
-		// the reply never named.
-		lines := op.Kind == translate.Edit || op.Kind == translate.Insert || op.Kind == translate.Lazy ||
-			op.Kind == translate.Replace && op.OldText != ""
-		p, note, err := r.resolvePath(op.Path, lines)
-		if err != nil {
-			if !r.failWith(o, err) {
-				return nil, err
-			}
-			continue
-		}
-		o.Path = p
-		if note != "" {
-			o.Warnings = append(o.Warnings, note)
-		}
-		f, err := r.file(p)
+		f, err := r.target(o, &op)
 		if err != nil {
 			return nil, err
 		}
-		if f.refused != "" {
-			r.fail(o, ErrTooLarge, "%s", f.refused)
+		if f == nil {
 			continue
 		}
-		switch op.Kind {
-		case translate.Edit:
-			if target != nil && target != f {
-				// A group spans one file; a stray member stands alone.
-				r.applyPlans(target, plans)
-				plans, target = nil, nil
-			}
-			if pl := r.locateEdit(o, f, cursor); pl != nil {
-				plans = append(plans, pl)
-				target = f
-				cursor = pl.end
-			}
-		case translate.Create:
-			r.create(o, f)
-		case translate.Delete:
-			r.deleteFile(o, f)
-		case translate.Rename:
-			if err := r.rename(o, f); err != nil {
-				return nil, err
-			}
-		case translate.Chmod:
-			r.chmod(o, f)
-		case translate.Replace, translate.Insert, translate.Lazy:
-			if target == f {
-				// Text edits apply at once, to the file as the edits
-				// before them left it.
-				r.applyPlans(target, plans)
-				plans, target = nil, nil
-			}
-			switch op.Kind {
-			case translate.Replace:
-				r.replaceText(o, f)
-			case translate.Lazy:
-				r.lazyEdit(o, f)
-			default:
-				r.insertLines(o, f)
-			}
+		if err := r.act(o, &op, f, &pending); err != nil {
+			return nil, err
 		}
 	}
-	if target != nil {
-		r.applyPlans(target, plans)
-	}
+	r.applyPending(&pending)
 	return outs, nil
+}
+
+// pendingEdits are the located edits of a group not applied yet, all
+// to the file target.
+type pendingEdits struct {
+	plans  []*plan
+	target *fileState
+	cursor int // where the previous member of an ordered group ended
+}
+
+// applyPending applies the pending edits, if any, and forgets them.
+func (r *resolver) applyPending(g *pendingEdits) {
+	if g.target != nil {
+		r.applyPlans(g.target, g.plans)
+	}
+	g.plans, g.target = nil, nil
+}
+
+// dropped fails o when it cannot stand: a member of a tool call that
+// failed, or an operation the reader could not read.
+func (r *resolver) dropped(o *Outcome) bool {
+	if d, ok := r.drop[o.N]; ok {
+		o.Path = d.path
+		if d.cause == o.N {
+			r.fail(o, ErrCallFailed, "it failed while the tool calls before it stood, and they are dropped: the agent never saw it apply, and the tool applies all of a call's edits or none, so nothing of the call is kept")
+		} else {
+			r.fail(o, ErrCallFailed, "edit %d of the same tool call failed, and the tool applies all of a call's edits or none: nothing of the call is kept", d.cause)
+		}
+		return true
+	}
+	if o.Op.Kind == translate.Invalid {
+		o.Path = o.Op.Path
+		r.fail(o, ErrUnreadable, "%s", o.Op.Comment)
+		return true
+	}
+	return false
+}
+
+// target finds the file op (o's operation) names and sets o.Path. It
+// returns nil when o is settled on the way: skipped or failed, or a
+// directory deleted; the error is one that aborts the run.
+func (r *resolver) target(o *Outcome, op *translate.Operation) (*fileState, error) {
+	if ok, err := r.repoName(o, op); !ok || err != nil {
+		return nil, err
+	}
+	if op.Kind == translate.Delete && op.Recursive {
+		if done, err := r.deleteDir(o); err != nil || done {
+			return nil, err
+		}
+	}
+	// Only an edit of a file's lines may find its file by suffix:
+	// a create, delete or move by a short name would touch a file
+	// the reply never named.
+	lines := op.Kind == translate.Edit || op.Kind == translate.Insert || op.Kind == translate.Lazy ||
+		op.Kind == translate.Replace && op.OldText != ""
+	p, note, err := r.resolvePath(op.Path, lines)
+	if err != nil {
+		if !r.failWith(o, err) {
+			return nil, err
+		}
+		return nil, nil
+	}
+	o.Path = p
+	if note != "" {
+		o.Warnings = append(o.Warnings, note)
+	}
+	f, err := r.file(p)
+	if err != nil {
+		return nil, err
+	}
+	if f.refused != "" {
+		r.fail(o, ErrTooLarge, "%s", f.refused)
+		return nil, nil
+	}
+	return f, nil
+}
+
+// repoName turns the name op gives into a name in the repository, in
+// op and o.Op: the file a whole file named only in prose replaces, and
+// an absolute path mapped below the repository's top. It returns false
+// when o is settled (skipped or failed).
+func (r *resolver) repoName(o *Outcome, op *translate.Operation) (bool, error) {
+	if len(op.ProseNames) > 0 {
+		p, ok, err := r.proseName(o)
+		if err != nil || !ok {
+			return false, err
+		}
+		op.Path, o.Op.Path = p, p
+	}
+	if isAbsolute(op.Path) {
+		rel, note, err := r.mapAbsolute(op.Path, op.Root, findsText(op))
+		if err != nil {
+			if !r.failWith(o, err) {
+				return false, err
+			}
+			return false, nil
+		}
+		if note != "" {
+			o.Warnings = append(o.Warnings, note)
+		}
+		op.Path, o.Op.Path = rel, rel
+	}
+	return true, nil
+}
+
+// act does what op (o's operation) does to f. A line edit is located
+// and joins the pending edits of its group; any other operation
+// applies at once, after the pending edits of its file.
+func (r *resolver) act(o *Outcome, op *translate.Operation, f *fileState, g *pendingEdits) error {
+	switch op.Kind {
+	case translate.Edit:
+		if g.target != nil && g.target != f {
+			// A group spans one file; a stray member stands alone.
+			r.applyPending(g)
+		}
+		if pl := r.locateEdit(o, f, g.cursor); pl != nil {
+			g.plans = append(g.plans, pl)
+			g.target = f
+			g.cursor = pl.end
+		}
+	case translate.Create:
+		r.create(o, f)
+	case translate.Delete:
+		r.deleteFile(o, f)
+	case translate.Rename:
+		return r.rename(o, f)
+	case translate.Chmod:
+		r.chmod(o, f)
+	case translate.Replace, translate.Insert, translate.Lazy:
+		if g.target == f {
+			// Text edits apply at once, to the file as the edits
+			// before them left it.
+			r.applyPending(g)
+		}
+		switch op.Kind {
+		case translate.Replace:
+			r.replaceText(o, f)
+		case translate.Lazy:
+			r.lazyEdit(o, f)
+		default:
+			r.insertLines(o, f)
+		}
+	}
+	return nil
 }
 
 // plan is one located edit: replace doc lines [start, end) with repl.

@@ -135,9 +135,9 @@ func (s withIDs) Lookup(p string) (Entry, error) {
 // index would repeat every failure, at the cost of resolving twice.
 func TestElsewhereOnlyWhenFilesDiffer(t *testing.T) {
 	const app = "def main():\n    return 1\n"
-	edit := translate.Operation{Kind: translate.Edit, Path: "a.py", Old: lines("    return 7\n"), New: lines("    return 2\n")}
-	rename := translate.Operation{Kind: translate.Rename, Path: "a.py", NewPath: "b.py"}
-	create := translate.Operation{Kind: translate.Edit, Path: "n.py", New: lines("x\n")}
+	edit := translate.Operation{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Old: lines("    return 7\n"), New: lines("    return 2\n")}}
+	rename := translate.Operation{Kind: translate.Rename, Path: "a.py", FileOp: translate.FileOp{NewPath: "b.py"}}
+	create := translate.Operation{Kind: translate.Edit, Path: "n.py", LineEdit: translate.LineEdit{New: lines("x\n")}}
 	tests := []struct {
 		name        string
 		base, other Source

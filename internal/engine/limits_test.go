@@ -71,13 +71,13 @@ func TestResolveRefusesFilesOverLimits(t *testing.T) {
 	big := strings.Repeat("line\n", 100)
 	src := files("big.txt", big, "small.txt", "a\nb\n", "dir/big.txt", big, "image.png", "\x89PNG\x00"+strings.Repeat("x", 60))
 	ops := []translate.Operation{
-		{Kind: translate.Edit, Path: "big.txt", Old: []string{"line"}, New: []string{"x"}, FirstMatch: true},
+		{Kind: translate.Edit, Path: "big.txt", LineEdit: translate.LineEdit{Old: []string{"line"}, New: []string{"x"}}, Placement: translate.Placement{FirstMatch: true}},
 		{Kind: translate.Delete, Path: "big.txt"},
-		{Kind: translate.Rename, Path: "big.txt", NewPath: "moved.txt"},
-		{Kind: translate.Rename, Path: "small.txt", NewPath: "big.txt", Overwrite: true},
-		{Kind: translate.Delete, Path: "dir", Recursive: true},
-		{Kind: translate.Chmod, Path: "big.txt", Executable: true},
-		{Kind: translate.Edit, Path: "small.txt", Old: []string{"a"}, New: []string{"A"}},
+		{Kind: translate.Rename, Path: "big.txt", FileOp: translate.FileOp{NewPath: "moved.txt"}},
+		{Kind: translate.Rename, Path: "small.txt", FileOp: translate.FileOp{NewPath: "big.txt"}, FileCreate: translate.FileCreate{Overwrite: true}},
+		{Kind: translate.Delete, Path: "dir", FileOp: translate.FileOp{Recursive: true}},
+		{Kind: translate.Chmod, Path: "big.txt", FileOp: translate.FileOp{Executable: true}},
+		{Kind: translate.Edit, Path: "small.txt", LineEdit: translate.LineEdit{Old: []string{"a"}, New: []string{"A"}}},
 		// A binary file has no lines to be too long.
 		{Kind: translate.Delete, Path: "image.png"},
 	}

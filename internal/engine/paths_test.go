@@ -43,7 +43,7 @@ func resolveTree(t *testing.T, src memSource, ops ...translate.Operation) (strin
 }
 
 func create(p, content string) translate.Operation {
-	return translate.Operation{Kind: translate.Create, Path: p, New: lines(content)}
+	return translate.Operation{Kind: translate.Create, Path: p, LineEdit: translate.LineEdit{New: lines(content)}}
 }
 
 // Create, delete, overwrite and move take the path as written: a name
@@ -60,19 +60,19 @@ func TestFileOperationsTakeThePathAsWritten(t *testing.T) {
 	}{
 		{"create", []translate.Operation{create("s.txt", "new\n")},
 			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied}, ""},
-		{"create or append (empty SEARCH)", []translate.Operation{{Kind: translate.Create, Append: true, Path: "s.txt", New: []string{"new"}}},
+		{"create or append (empty SEARCH)", []translate.Operation{{Kind: translate.Create, FileCreate: translate.FileCreate{Append: true}, Path: "s.txt", LineEdit: translate.LineEdit{New: []string{"new"}}}},
 			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied}, ""},
-		{"overwrite (whole)", []translate.Operation{{Kind: translate.Create, Overwrite: true, Path: "s.txt", New: []string{"new"}}},
+		{"overwrite (whole)", []translate.Operation{{Kind: translate.Create, FileCreate: translate.FileCreate{Overwrite: true}, Path: "s.txt", LineEdit: translate.LineEdit{New: []string{"new"}}}},
 			"s.txt=new sub/s.txt=old t.txt=t", []Status{Applied}, ""},
 		{"delete", []translate.Operation{{Kind: translate.Delete, Path: "s.txt"}},
 			"sub/s.txt=old t.txt=t", []Status{AlreadyApplied}, ""},
-		{"recursive delete", []translate.Operation{{Kind: translate.Delete, Recursive: true, Path: "s.txt"}},
+		{"recursive delete", []translate.Operation{{Kind: translate.Delete, FileOp: translate.FileOp{Recursive: true}, Path: "s.txt"}},
 			"sub/s.txt=old t.txt=t", []Status{AlreadyApplied}, ""},
-		{"move from a short name", []translate.Operation{{Kind: translate.Rename, Path: "s.txt", NewPath: "u.txt"}},
+		{"move from a short name", []translate.Operation{{Kind: translate.Rename, Path: "s.txt", FileOp: translate.FileOp{NewPath: "u.txt"}}},
 			"sub/s.txt=old t.txt=t", []Status{Failed}, ""},
-		{"move to a short name", []translate.Operation{{Kind: translate.Rename, Path: "t.txt", NewPath: "s.txt", Overwrite: true}},
+		{"move to a short name", []translate.Operation{{Kind: translate.Rename, Path: "t.txt", FileOp: translate.FileOp{NewPath: "s.txt"}, FileCreate: translate.FileCreate{Overwrite: true}}},
 			"s.txt=t sub/s.txt=old", []Status{Applied}, ""},
-		{"chmod", []translate.Operation{{Kind: translate.Chmod, Path: "s.txt", Executable: true}},
+		{"chmod", []translate.Operation{{Kind: translate.Chmod, Path: "s.txt", FileOp: translate.FileOp{Executable: true}}},
 			"sub/s.txt=old t.txt=t", []Status{Failed}, ""},
 		{"edit", []translate.Operation{sr("s.txt", "old\n", "new\n")},
 			"sub/s.txt=new t.txt=t", []Status{Applied}, "took sub/s.txt for s.txt"},
@@ -82,7 +82,7 @@ func TestFileOperationsTakeThePathAsWritten(t *testing.T) {
 		{"edit after deleting the name", []translate.Operation{{Kind: translate.Delete, Path: "s.txt"}, sr("s.txt", "old\n", "new\n")},
 			"sub/s.txt=old t.txt=t", []Status{AlreadyApplied, Failed}, ""},
 		{"edit after moving the name away", []translate.Operation{
-			{Kind: translate.Rename, Path: "t.txt", NewPath: "s.txt"}, {Kind: translate.Rename, Path: "s.txt", NewPath: "u.txt"}, sr("s.txt", "old\n", "new\n")},
+			{Kind: translate.Rename, Path: "t.txt", FileOp: translate.FileOp{NewPath: "s.txt"}}, {Kind: translate.Rename, Path: "s.txt", FileOp: translate.FileOp{NewPath: "u.txt"}}, sr("s.txt", "old\n", "new\n")},
 			"sub/s.txt=old t.txt=t", []Status{Applied, Applied, Failed}, ""},
 	}
 	for _, tt := range tests {
@@ -126,11 +126,11 @@ func TestBackslashNames(t *testing.T) {
 			"pkg/windows/__init__.py=b", `took pkg/windows/__init__.py for windows\__init__.py`, nil},
 		{"a literal backslash wins", files(`a\b.txt`, "lit\n", "a/b.txt", "sep\n"), sr(`a\b.txt`, "lit\n", "x\n"),
 			`a/b.txt=sep a\b.txt=x`, "", nil},
-		{"a literal backslash overwritten", files(`a\b.txt`, "lit\n"), translate.Operation{Kind: translate.Create, Overwrite: true, Path: `a\b.txt`, New: []string{"x"}},
+		{"a literal backslash overwritten", files(`a\b.txt`, "lit\n"), translate.Operation{Kind: translate.Create, FileCreate: translate.FileCreate{Overwrite: true}, Path: `a\b.txt`, LineEdit: translate.LineEdit{New: []string{"x"}}},
 			`a\b.txt=x`, "", nil},
 		{"an escaped underscore", files("my_file.py", "a\n"), sr(`my\_file.py`, "a\n", "b\n"),
 			"my_file.py=b", "", nil},
-		{"an escaped underscore, whole file", files("my_file.py", "a\n"), translate.Operation{Kind: translate.Create, Overwrite: true, Path: `my\_file.py`, New: []string{"b"}},
+		{"an escaped underscore, whole file", files("my_file.py", "a\n"), translate.Operation{Kind: translate.Create, FileCreate: translate.FileCreate{Overwrite: true}, Path: `my\_file.py`, LineEdit: translate.LineEdit{New: []string{"b"}}},
 			"my_file.py=b", "", nil},
 		{"an escaped asterisk", files("a*b.txt", "a\n"), sr(`a\*b.txt`, "a\n", "b\n"),
 			"a*b.txt=b", "", nil},
@@ -189,19 +189,19 @@ func TestDirectoriesFollowTheReply(t *testing.T) {
 			"a=a", []Status{Applied, Failed}},
 		{"a directory where the reply made a file", files("a", "a\n"), []translate.Operation{create("n", "y\n"), create("n/x", "x\n")},
 			"a=a", []Status{Applied, Failed}},
-		{"a move onto a directory the reply made", files("a", "a\n"), []translate.Operation{create("n/x", "x\n"), {Kind: translate.Rename, Path: "a", NewPath: "n"}},
+		{"a move onto a directory the reply made", files("a", "a\n"), []translate.Operation{create("n/x", "x\n"), {Kind: translate.Rename, Path: "a", FileOp: translate.FileOp{NewPath: "n"}}},
 			"a=a", []Status{Applied, Failed}},
 		{"a file where the reply emptied a directory", files("sub/only.txt", "o\n", "a", "a\n"), []translate.Operation{del("sub/only.txt"), create("sub", "y\n")},
 			"a=a sub=y", []Status{Applied, Applied}},
-		{"a file where the reply moved a directory's file away", files("sub/only.txt", "o\n"), []translate.Operation{{Kind: translate.Rename, Path: "sub/only.txt", NewPath: "only.txt"}, create("sub", "y\n")},
+		{"a file where the reply moved a directory's file away", files("sub/only.txt", "o\n"), []translate.Operation{{Kind: translate.Rename, Path: "sub/only.txt", FileOp: translate.FileOp{NewPath: "only.txt"}}, create("sub", "y\n")},
 			"only.txt=o sub=y", []Status{Applied, Applied}},
 		{"a directory still holding a file", files("sub/a.txt", "a\n", "sub/b.txt", "b\n"), []translate.Operation{del("sub/a.txt"), create("sub", "y\n")},
 			"sub/a.txt=a sub/b.txt=b", []Status{Applied, Failed}},
 		{"a recursive delete takes what the reply made", files("d/a.txt", "a\n", "k", "k\n"),
-			[]translate.Operation{create("d/new.txt", "n\n"), {Kind: translate.Delete, Recursive: true, Path: "d"}, create("d", "f\n")},
+			[]translate.Operation{create("d/new.txt", "n\n"), {Kind: translate.Delete, FileOp: translate.FileOp{Recursive: true}, Path: "d"}, create("d", "f\n")},
 			"d=f k=k", []Status{Applied, Applied, Applied}},
 		{"a recursive delete of a directory only the reply made", files("k", "k\n"),
-			[]translate.Operation{create("d/new.txt", "n\n"), {Kind: translate.Delete, Recursive: true, Path: "d"}},
+			[]translate.Operation{create("d/new.txt", "n\n"), {Kind: translate.Delete, FileOp: translate.FileOp{Recursive: true}, Path: "d"}},
 			"k=k", []Status{Applied, Applied}},
 	}
 	for _, tt := range tests {

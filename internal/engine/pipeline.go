@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -106,7 +107,7 @@ type ReplyResult struct {
 	// patch.Options.ShortID), for reports.
 	ShortCommit string
 
-	stats []FileReport // FileStats once Compact dropped the diff
+	stats []patch.FileStat // FileStats once Compact dropped the diff
 }
 
 // Failed reports whether the reply counts as failed for the exit status.
@@ -170,14 +171,12 @@ func Run(ctx context.Context, inputs []Input, base Source, rec Recorder, opts Ru
 // rec holds). Otherwise RunEach stops as Run does, for the same reasons
 // and with the same errors.
 func RunEach(ctx context.Context, next func() (Input, error), base Source, rec Recorder, opts RunOptions, each func(*ReplyResult) error) error {
-	cur := newOverlay(base)
-	var parent *overlay // nil: no notes about the base differing from the parent
-	if opts.Parent != nil {
-		parent = newOverlay(opts.Parent)
+	u := &runner{ctx: ctx, cur: newOverlay(base), rec: rec, opts: opts}
+	if opts.Parent != nil { // else no notes about the base differing from the parent
+		u.parent = newOverlay(opts.Parent)
 	}
-	var other *overlay // nil: no advice from another base
-	if opts.Other != nil {
-		other = newOverlay(opts.Other)
+	if opts.Other != nil { // else no advice from another base
+		u.other = newOverlay(opts.Other)
 	}
 	for i := 0; ; i++ {
 		in, err := next()
@@ -190,7 +189,7 @@ func RunEach(ctx context.Context, next func() (Input, error), base Source, rec R
 		if err := ctx.Err(); err != nil {
 			return &InterruptError{Err: err}
 		}
-		res, err := runOne(ctx, i, in, cur, parent, other, rec, opts)
+		res, err := u.runOne(i, in)
 		if err != nil {
 			if ctx.Err() != nil {
 				// Whatever failed, the run was being stopped: what the
@@ -200,13 +199,7 @@ func RunEach(ctx context.Context, next func() (Input, error), base Source, rec R
 			return err // the reply that stopped the run has no result to report
 		}
 		if len(res.Changes) > 0 && res.Status != ReplyFailed {
-			cur.apply(res.Changes)
-			if parent != nil {
-				parent.apply(res.Changes)
-			}
-			if other != nil {
-				other.apply(res.Changes)
-			}
+			u.advance(res.Changes)
 		}
 		if err := each(res); err != nil {
 			return err
@@ -214,30 +207,95 @@ func RunEach(ctx context.Context, next func() (Input, error), base Source, rec R
 	}
 }
 
-// runOne does the work of reply n. Its error is for what stops the
-// run, the end of ctx included (see Run).
-func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *overlay, rec Recorder, opts RunOptions) (*ReplyResult, error) {
-	enter := func(p Phase) error {
-		if opts.Progress != nil {
-			opts.Progress(n, p)
-		}
-		return ctx.Err()
+// runner is what the replies of one run share: the base as the replies
+// before have left it (cur), the parent and the other base likewise
+// (nil when not asked for), the recorder (nil: check only) and the
+// options.
+type runner struct {
+	ctx           context.Context
+	cur           *overlay
+	parent, other *overlay
+	rec           Recorder
+	opts          RunOptions
+}
+
+// advance lays the changes of a reply that stands over the bases, for
+// the replies after it.
+func (u *runner) advance(changes []patch.FileChange) {
+	u.cur.apply(changes)
+	if u.parent != nil {
+		u.parent.apply(changes)
 	}
-	res := &ReplyResult{Source: in.Source}
+	if u.other != nil {
+		u.other.apply(changes)
+	}
+}
+
+// replyRun is one reply on its way through the run: reply n of the
+// run, its input and its result so far.
+type replyRun struct {
+	*runner
+	n   int
+	in  Input
+	res *ReplyResult
+	// reply is the reply read, digest its ReplyDigest; failed says an
+	// edit of it failed (it stands only with Partial).
+	reply  *translate.Reply
+	digest string
+	failed bool
+}
+
+// runOne does the work of reply n, in steps: read it, look for it among
+// the replies recorded already, resolve it, check its diff and record
+// it. A step that settles the result (a reply that failed, or needs no
+// commit) ends it. The error is for what stops the run, the end of ctx
+// included (see Run); with it there is no result.
+func (u *runner) runOne(n int, in Input) (*ReplyResult, error) {
+	r := &replyRun{runner: u, n: n, in: in, res: &ReplyResult{Source: in.Source}}
+	for _, step := range []func() (bool, error){r.parse, r.fresh, r.resolve, r.check, r.record} {
+		ok, err := step()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return r.res, nil
+		}
+	}
+	if r.failed {
+		r.res.Status = Partial
+	}
+	return r.res, nil
+}
+
+// enter starts phase p of the reply: it tells Progress and returns the
+// context's error.
+func (r *replyRun) enter(p Phase) error {
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.n, p)
+	}
+	return r.ctx.Err()
+}
+
+// parse reads the reply (unless the input holds it read) and takes its
+// format, warnings and description into the result. A reply too long,
+// that cannot be read or holds too many edits fails: parse returns
+// false.
+func (r *replyRun) parse() (bool, error) {
+	res, in, opts := r.res, r.in, r.opts
 	if err := opts.Limits.checkReply(in.Text); err != nil {
 		res.Err, res.Status = err, ReplyFailed
-		return res, nil
+		return false, nil
 	}
-	if err := enter(PhaseParse); err != nil {
-		return nil, err
+	if err := r.enter(PhaseParse); err != nil {
+		return false, err
 	}
 	reply, err := in.Reply, in.ReadErr
 	switch {
 	case reply == nil && err == nil:
 		var stop error
-		reply, err, stop = parseReply(ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps, Partial: opts.Partial})
+		reply, err, stop = parseReply(r.ctx, in.Text, translate.ParseOptions{Format: opts.Format, ShellOps: opts.ShellOps, Partial: opts.Partial})
 		if stop != nil {
-			return nil, stop
+			return false, stop
 		}
 	case reply != nil:
 		reply = withFailures(reply)
@@ -257,88 +315,117 @@ func runOne(ctx context.Context, n int, in Input, cur Source, parent, other *ove
 	}
 	if err != nil {
 		res.Err, res.Status = err, ReplyFailed
-		return res, nil
+		return false, nil
 	}
-	digest := ReplyDigest(reply.Ops)
-	if opts.Recorded != nil {
-		// A retry, or a client sending a call again, must not apply
-		// the edits a second time: a first match would take the next
-		// place, insertions would stand twice (SPEC section 5).
-		was, err := opts.Recorded(digest)
-		if err != nil {
-			return res, err
-		}
-		if was != "" {
-			res.RecordedAs, res.ShortRecordedAs, res.Status = was, opts.Patch.ShortID(was), Unchanged
-			res.Notes = append(res.Notes, fmt.Sprintf("already recorded as %s (%s)", res.ShortRecordedAs, replyTrailer(digest)))
-			return res, nil
-		}
+	r.reply, r.digest = reply, message.ReplyDigest(reply.Ops)
+	return true, nil
+}
+
+// fresh reports whether the reply is not among those recorded already
+// (RunOptions.Recorded); one that is stands Unchanged, with a note.
+func (r *replyRun) fresh() (bool, error) {
+	if r.opts.Recorded == nil {
+		return true, nil
 	}
-	if err := enter(PhaseResolve); err != nil {
-		return nil, err
+	// A retry, or a client sending a call again, must not apply the
+	// edits a second time: a first match would take the next place,
+	// insertions would stand twice (SPEC section 5).
+	was, err := r.opts.Recorded(r.digest)
+	if err != nil || was == "" {
+		return err == nil, err
 	}
-	ropts := Options{Format: reply.Format, Detected: opts.Format == "" || opts.Format == "auto", Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
-	result, err := ResolveContext(ctx, cur, reply.Ops, ropts)
+	res := r.res
+	res.RecordedAs, res.ShortRecordedAs, res.Status = was, r.opts.Patch.ShortID(was), Unchanged
+	res.Notes = append(res.Notes, fmt.Sprintf("already recorded as %s (%s)", res.ShortRecordedAs, message.ReplyTrailerLine(r.digest)))
+	return false, nil
+}
+
+// resolve resolves the reply's operations against the base (and the
+// other base, for advice) and writes its commit message. It returns
+// false when the reply fails (only snippets, or a failed edit without
+// Partial) or changes nothing.
+func (r *replyRun) resolve() (bool, error) {
+	res, opts := r.res, r.opts
+	if err := r.enter(PhaseResolve); err != nil {
+		return false, err
+	}
+	ropts := Options{Format: r.reply.Format, Detected: opts.Format == "" || opts.Format == "auto", Fuzz: opts.Fuzz, Limits: opts.Limits, WholeCalls: opts.Partial}
+	result, err := ResolveContext(r.ctx, r.cur, r.reply.Ops, ropts)
 	if err != nil {
-		return res, err
+		return false, err
 	}
-	if other != nil {
-		if err := addElsewhere(ctx, cur, other, opts.OtherName, reply.Ops, ropts, result.Outcomes); err != nil {
-			return nil, err
+	if r.other != nil {
+		if err := addElsewhere(r.ctx, r.cur, r.other, opts.OtherName, r.reply.Ops, ropts, result.Outcomes); err != nil {
+			return false, err
 		}
 	}
 	res.Outcomes = result.Outcomes
 	if err := onlySnippets(result.Outcomes); err != nil {
 		res.Err, res.Status = err, ReplyFailed
-		return res, nil
+		return false, nil
 	}
-	failed := result.Failed() > 0
-	if failed && !opts.Partial {
+	r.failed = result.Failed() > 0
+	if r.failed && !opts.Partial {
 		res.Status = ReplyFailed
-		return res, nil
+		return false, nil
 	}
 	res.Changes = result.Changes
-	res.Message = CommitMessage(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(reply.Ops), append([]string{replyTrailer(digest)}, in.Trailers...)...)
+	res.Message = message.Commit(opts.Message, res.Subject, res.Body, res.Format, res.Changes, len(r.reply.Ops), append([]string{message.ReplyTrailerLine(r.digest)}, r.in.Trailers...)...)
 	if len(res.Changes) == 0 {
 		res.Status = Unchanged
-		if failed {
+		if r.failed {
 			res.Status = ReplyFailed
 		}
-		return res, nil
+		return false, nil
 	}
-	if err := enter(PhaseDiff); err != nil {
-		return nil, err
+	return true, nil
+}
+
+// check writes the diff of the reply's changes and verifies it, and
+// notes the paths whose base differs from the parent: the reply is
+// Checked.
+func (r *replyRun) check() (bool, error) {
+	res := r.res
+	if err := r.enter(PhaseDiff); err != nil {
+		return false, err
 	}
-	if res.Patch, err = patch.FormatContext(ctx, res.Changes, opts.Patch); err != nil {
-		return res, fmt.Errorf("writing the diff of %s: %w", in.Source, err)
+	var err error
+	if res.Patch, err = patch.FormatContext(r.ctx, res.Changes, r.opts.Patch); err != nil {
+		return false, fmt.Errorf("writing the diff of %s: %w", r.in.Source, err)
 	}
-	if err := enter(PhaseVerify); err != nil {
-		return nil, err
+	if err := r.enter(PhaseVerify); err != nil {
+		return false, err
 	}
-	if err := patch.VerifyContext(ctx, res.Patch, res.Changes); err != nil {
-		return res, fmt.Errorf("the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", in.Source, err)
+	if err := patch.VerifyContext(r.ctx, res.Patch, res.Changes); err != nil {
+		return false, fmt.Errorf("the diff generated for %s does not reproduce the edit (a bug; nothing was recorded): %w", r.in.Source, err)
 	}
-	if parent != nil {
-		notes, err := stagedNotes(cur, parent, res.Changes)
+	if r.parent != nil {
+		notes, err := stagedNotes(r.cur, r.parent, res.Changes)
 		if err != nil {
-			return res, err
+			return false, err
 		}
 		res.Notes = append(res.Notes, notes...)
 	}
 	res.Status = Checked
-	if rec != nil {
-		if err := enter(PhaseRecord); err != nil {
-			return nil, err
-		}
-		if res.Commit, err = rec.Record(ctx, res.Changes, res.Message); err != nil {
-			return res, err
-		}
-		res.ShortCommit, res.Status = opts.Patch.ShortID(res.Commit), Recorded
+	return true, nil
+}
+
+// record records the reply's changes as a commit, when the run has a
+// recorder: the reply is Recorded.
+func (r *replyRun) record() (bool, error) {
+	if r.rec == nil {
+		return true, nil
 	}
-	if failed {
-		res.Status = Partial
+	if err := r.enter(PhaseRecord); err != nil {
+		return false, err
 	}
-	return res, nil
+	res := r.res
+	var err error
+	if res.Commit, err = r.rec.Record(r.ctx, res.Changes, res.Message); err != nil {
+		return false, err
+	}
+	res.ShortCommit, res.Status = r.opts.Patch.ShortID(res.Commit), Recorded
+	return true, nil
 }
 
 // withFailures is a reply read elsewhere (a session log) with the

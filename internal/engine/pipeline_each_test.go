@@ -90,7 +90,7 @@ func TestRunEachStops(t *testing.T) {
 // over the subject and body but keeps the trailers.
 func TestRunReadReply(t *testing.T) {
 	reply := &translate.Reply{Format: "tool-calls", Prose: []string{"Prose the reply says."}, Ops: []translate.Operation{
-		{Kind: translate.Edit, Path: "a.txt", Old: []string{"a"}, New: []string{"b"}, Line: 3, Format: "tool-calls"},
+		{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"a"}, New: []string{"b"}}, Line: 3, Format: "tool-calls"},
 	}}
 	tests := []struct {
 		name, message string

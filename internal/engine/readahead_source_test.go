@@ -41,7 +41,7 @@ func (s *aheadSource) ReadAhead(_ context.Context, p string) ([]byte, func() boo
 // the base's.
 func TestResolveReadsAhead(t *testing.T) {
 	const base = "a\nb\nc\n"
-	edit := translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "f.txt", Old: []string{"b"}, New: []string{"B"}}
+	edit := translate.Operation{Kind: translate.Edit, Format: "apply-patch", Path: "f.txt", LineEdit: translate.LineEdit{Old: []string{"b"}, New: []string{"B"}}}
 	tests := []struct {
 		name  string
 		ahead string // what ReadAhead hands out

@@ -313,7 +313,7 @@ func largeEdits(n, edits int) []translate.Operation {
 	for k := range ops {
 		i := k * (n / 10) / edits
 		ops[k] = translate.Operation{Kind: translate.Edit, Path: "big.go",
-			Old: []string{fmt.Sprintf("\ty := x * %d", i)}, New: []string{fmt.Sprintf("\ty := x * %d + 1", i)}}
+			LineEdit: translate.LineEdit{Old: []string{fmt.Sprintf("\ty := x * %d", i)}, New: []string{fmt.Sprintf("\ty := x * %d + 1", i)}}}
 	}
 	return ops
 }
@@ -359,8 +359,8 @@ func TestChangesRecreatedFile(t *testing.T) {
 	src := files("a.txt", "one\ntwo\n")
 	ops := []translate.Operation{
 		{Kind: translate.Delete, Path: "a.txt"},
-		{Kind: translate.Create, Path: "a.txt", New: []string{"three"}},
-		{Kind: translate.Edit, Path: "a.txt", Old: []string{"three"}, New: []string{"four"}},
+		{Kind: translate.Create, Path: "a.txt", LineEdit: translate.LineEdit{New: []string{"three"}}},
+		{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"three"}, New: []string{"four"}}},
 	}
 	res, err := Resolve(src, ops, Options{Format: "diff"})
 	if err != nil || res.Failed() > 0 {

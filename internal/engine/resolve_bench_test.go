@@ -26,9 +26,11 @@ func bigReply(lines, edits int, indent string) []translate.Operation {
 	ops := make([]translate.Operation, edits)
 	for k := range ops {
 		i := k * funcs / edits
-		ops[k] = translate.Operation{Kind: translate.Edit, Path: "big.go", FirstMatch: true,
-			Old: []string{fmt.Sprintf("%sy := x * %d", indent, i), indent + "return y"},
-			New: []string{fmt.Sprintf("%sy := x * %d", indent, i+1), indent + "return y + 1"}}
+		ops[k] = translate.Operation{Kind: translate.Edit, Path: "big.go", Placement: translate.Placement{FirstMatch: true},
+			LineEdit: translate.LineEdit{
+				Old: []string{fmt.Sprintf("%sy := x * %d", indent, i), indent + "return y"},
+				New: []string{fmt.Sprintf("%sy := x * %d", indent, i+1), indent + "return y + 1"},
+			}}
 	}
 	return ops
 }

@@ -32,8 +32,8 @@ func FuzzResolve(f *testing.F) {
 		name := []string{"f.py", "f.cpp"}[int(level/3)%2] // the comment syntax the comments rung uses
 		src := files(name, file)
 		ops := []translate.Operation{
-			{Kind: translate.Edit, Path: name, Old: lines(search), New: lines(replace), FirstMatch: level%2 == 0},
-			{Kind: translate.Edit, Path: name, Old: lines(replace), New: lines(search), Group: int(level % 3)},
+			{Kind: translate.Edit, Path: name, LineEdit: translate.LineEdit{Old: lines(search), New: lines(replace)}, Placement: translate.Placement{FirstMatch: level%2 == 0}},
+			{Kind: translate.Edit, Path: name, LineEdit: translate.LineEdit{Old: lines(replace), New: lines(search)}, Placement: translate.Placement{Group: int(level % 3)}},
 		}
 		fuzz := []Fuzz{FuzzFormat, FuzzExact, FuzzLoose}[int(level)%3]
 		res, err := Resolve(src, ops, Options{Format: "udiff", Fuzz: fuzz})

@@ -59,11 +59,11 @@ func lines(s string) []string {
 }
 
 func sr(path, old, new string) translate.Operation {
-	return translate.Operation{Kind: translate.Edit, Path: path, Old: lines(old), New: lines(new), FirstMatch: true, Line: 1}
+	return translate.Operation{Kind: translate.Edit, Path: path, LineEdit: translate.LineEdit{Old: lines(old), New: lines(new)}, Placement: translate.Placement{FirstMatch: true}, Line: 1}
 }
 
 func anchored(path, old, new string) translate.Operation {
-	return translate.Operation{Kind: translate.Edit, Path: path, Old: lines(old), New: lines(new), Line: 1}
+	return translate.Operation{Kind: translate.Edit, Path: path, LineEdit: translate.LineEdit{Old: lines(old), New: lines(new)}, Line: 1}
 }
 
 func TestResolve(t *testing.T) {
@@ -114,13 +114,13 @@ func TestResolve(t *testing.T) {
 		{name: "first match wins for search/replace", src: files("a.txt", "x\ny\nx\n"),
 			ops: []translate.Operation{sr("a.txt", "x\n", "z\n")}, want: map[string]string{"a.txt": "z\ny\nx\n"}, status: []Status{Applied}, warn: true},
 		{name: "line hint picks the nearest", src: files("a.txt", "x\ny\nx\n"),
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Old: []string{"x"}, New: []string{"z"}, LineHint: 3}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"x"}, New: []string{"z"}}, Placement: translate.Placement{LineHint: 3}}},
 			want: map[string]string{"a.txt": "x\ny\nz\n"}, status: []Status{Applied}},
 		{name: "scope narrows", src: files("a.py", "def f():\n    pass\ndef g():\n    pass\n"),
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def g():"}, Old: []string{"    pass"}, New: []string{"    return 1"}}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, Old: []string{"    pass"}, New: []string{"    return 1"}}}},
 			want: map[string]string{"a.py": "def f():\n    pass\ndef g():\n    return 1\n"}, status: []Status{Applied}},
 		{name: "before and after disambiguate", src: files("a.txt", "a\nx\nb\nc\nx\nd\n"),
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Before: []string{"c"}, Old: []string{"x"}, After: []string{"d"}, New: []string{"y"}}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Before: []string{"c"}, Old: []string{"x"}, After: []string{"d"}, New: []string{"y"}}}},
 			want: map[string]string{"a.txt": "a\nx\nb\nc\ny\nd\n"}, status: []Status{Applied}},
 		{name: "already applied", src: files("a.py", "x = 2\n"),
 			ops: []translate.Operation{sr("a.py", "x = 1\n", "x = 2\n")}, status: []Status{AlreadyApplied}},
@@ -136,26 +136,26 @@ func TestResolve(t *testing.T) {
 		{name: "unchanged lines keep the file's bytes", src: files("a.py", "if x:  \n    y()\n"),
 			ops:  []translate.Operation{sr("a.py", "if x:\n    y()\n", "if x:\n    z()\n")},
 			want: map[string]string{"a.py": "if x:  \n    z()\n"}, status: []Status{Applied}, rung: []Rung{RungTrailing}},
-		{name: "create", src: files(), ops: []translate.Operation{{Kind: translate.Create, Path: "new/a.txt", New: []string{"hi"}, Append: true}},
+		{name: "create", src: files(), ops: []translate.Operation{{Kind: translate.Create, Path: "new/a.txt", LineEdit: translate.LineEdit{New: []string{"hi"}}, FileCreate: translate.FileCreate{Append: true}}},
 			want: map[string]string{"new/a.txt": "hi\n"}, status: []Status{Applied}},
-		{name: "append to an existing file", src: files("a.txt", "one"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", New: []string{"two"}, Append: true}},
+		{name: "append to an existing file", src: files("a.txt", "one"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", LineEdit: translate.LineEdit{New: []string{"two"}}, FileCreate: translate.FileCreate{Append: true}}},
 			want: map[string]string{"a.txt": "one\ntwo\n"}, status: []Status{Applied}},
-		{name: "create already applied", src: files("a.txt", "hi\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", New: []string{"hi"}, Append: true}},
+		{name: "create already applied", src: files("a.txt", "hi\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", LineEdit: translate.LineEdit{New: []string{"hi"}}, FileCreate: translate.FileCreate{Append: true}}},
 			status: []Status{AlreadyApplied}},
-		{name: "create over different content", src: files("a.txt", "other\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", New: []string{"hi"}}},
+		{name: "create over different content", src: files("a.txt", "other\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "a.txt", LineEdit: translate.LineEdit{New: []string{"hi"}}}},
 			status: []Status{Failed}, errKind: ErrFileExists},
 		{name: "sequential edits see earlier ones", src: files("a.txt", "a\n"),
 			ops:  []translate.Operation{sr("a.txt", "a\n", "a\nb\n"), sr("a.txt", "b\n", "c\n")},
 			want: map[string]string{"a.txt": "a\nc\n"}, status: []Status{Applied, Applied}},
 		{name: "grouped edits that overlap fail", src: files("a.txt", "a\nb\nc\n"),
 			ops: []translate.Operation{
-				{Kind: translate.Edit, Path: "a.txt", Old: []string{"a", "b"}, New: []string{"x"}, Group: 1},
-				{Kind: translate.Edit, Path: "a.txt", Old: []string{"b", "c"}, New: []string{"y"}, Group: 1}},
+				{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"a", "b"}, New: []string{"x"}}, Placement: translate.Placement{Group: 1}},
+				{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"b", "c"}, New: []string{"y"}}, Placement: translate.Placement{Group: 1}}},
 			status: []Status{Failed, Failed}, errKind: ErrOverlap},
 		{name: "grouped edits apply against the same content", src: files("a.txt", "a\nb\nc\n"),
 			ops: []translate.Operation{
-				{Kind: translate.Edit, Path: "a.txt", Old: []string{"a"}, New: []string{"A", "A2"}, Group: 1},
-				{Kind: translate.Edit, Path: "a.txt", Old: []string{"c"}, New: []string{"C"}, Group: 1}},
+				{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"a"}, New: []string{"A", "A2"}}, Placement: translate.Placement{Group: 1}},
+				{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"c"}, New: []string{"C"}}, Placement: translate.Placement{Group: 1}}},
 			want: map[string]string{"a.txt": "A\nA2\nb\nC\n"}, status: []Status{Applied, Applied}},
 		{name: "placeholder instead of code", src: files("a.py", py),
 			ops:    []translate.Operation{sr("a.py", "def f():\n    x = 1\n    return x\n", "def f():\n    # ... existing code ...\n    return 0\n")},
@@ -164,7 +164,7 @@ func TestResolve(t *testing.T) {
 			status: []Status{Failed}, errKind: ErrBinary},
 		{name: "escape refused", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("a/../../x", "x\n", "y\n")},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
-		{name: ".git refused", src: files("a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: ".GIT/config", New: []string{"x"}}},
+		{name: ".git refused", src: files("a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: ".GIT/config", LineEdit: translate.LineEdit{New: []string{"x"}}}},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
 		{name: "absolute refused", src: files("a.txt", "x\n"), ops: []translate.Operation{sr("/etc/passwd", "x\n", "y\n")},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
@@ -175,47 +175,47 @@ func TestResolve(t *testing.T) {
 			status: []Status{Failed}, errKind: ErrNoFile},
 		{name: "symlink never edited", src: memSource{"l": {patch.ModeSymlink, "target"}}, ops: []translate.Operation{sr("l", "target\n", "x\n")},
 			status: []Status{Failed}, errKind: ErrNotEditable},
-		{name: "through a symlink refused", src: memSource{"d": {patch.ModeSymlink, "elsewhere"}}, ops: []translate.Operation{{Kind: translate.Create, Path: "d/x", New: []string{"x"}}},
+		{name: "through a symlink refused", src: memSource{"d": {patch.ModeSymlink, "elsewhere"}}, ops: []translate.Operation{{Kind: translate.Create, Path: "d/x", LineEdit: translate.LineEdit{New: []string{"x"}}}},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
-		{name: "a directory is not a file", src: files("d/a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "d", New: []string{"x"}}},
+		{name: "a directory is not a file", src: files("d/a.txt", "x\n"), ops: []translate.Operation{{Kind: translate.Create, Path: "d", LineEdit: translate.LineEdit{New: []string{"x"}}}},
 			status: []Status{Failed}, errKind: ErrUnsafePath},
 		{name: "delete and rename", src: files("a.txt", "a\n", "b.txt", "b\n"),
-			ops:  []translate.Operation{{Kind: translate.Delete, Path: "a.txt"}, {Kind: translate.Rename, Path: "b.txt", NewPath: "c/b.txt"}},
+			ops:  []translate.Operation{{Kind: translate.Delete, Path: "a.txt"}, {Kind: translate.Rename, Path: "b.txt", FileOp: translate.FileOp{NewPath: "c/b.txt"}}},
 			want: map[string]string{"c/b.txt": "b\n"}, gone: []string{"a.txt", "b.txt"}, status: []Status{Applied, Applied}},
 		{name: "edit after rename", src: files("a.txt", "a\n"),
-			ops:  []translate.Operation{{Kind: translate.Rename, Path: "a.txt", NewPath: "b.txt"}, sr("b.txt", "a\n", "b\n")},
+			ops:  []translate.Operation{{Kind: translate.Rename, Path: "a.txt", FileOp: translate.FileOp{NewPath: "b.txt"}}, sr("b.txt", "a\n", "b\n")},
 			want: map[string]string{"b.txt": "b\n"}, gone: []string{"a.txt"}, status: []Status{Applied, Applied}},
 		{name: "block rule reaches the closing brace", src: files("m.go", "func f() {\n\tif x {\n\t\ty()\n\t}\n}\n\nfunc g() {}\n"),
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "m.go", Old: []string{"func f() {"}, New: []string{"func f() {}"}, Block: translate.CBraces}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "m.go", LineEdit: translate.LineEdit{Old: []string{"func f() {"}, New: []string{"func f() {}"}, Block: translate.CBraces}}},
 			want: map[string]string{"m.go": "func f() {}\n\nfunc g() {}\n"}, status: []Status{Applied}},
 		{name: "rename onto an existing file with overwrite", src: files("a.txt", "a\n", "b.txt", "b\n"),
-			ops:  []translate.Operation{{Kind: translate.Rename, Path: "a.txt", NewPath: "b.txt", Overwrite: true}},
+			ops:  []translate.Operation{{Kind: translate.Rename, Path: "a.txt", FileOp: translate.FileOp{NewPath: "b.txt"}, FileCreate: translate.FileCreate{Overwrite: true}}},
 			want: map[string]string{"b.txt": "a\n"}, gone: []string{"a.txt"}, status: []Status{Applied}},
 		{name: "rename onto an existing file without overwrite", src: files("a.txt", "a\n", "b.txt", "b\n"),
-			ops: []translate.Operation{{Kind: translate.Rename, Path: "a.txt", NewPath: "b.txt"}}, status: []Status{Failed}, errKind: ErrFileExists},
+			ops: []translate.Operation{{Kind: translate.Rename, Path: "a.txt", FileOp: translate.FileOp{NewPath: "b.txt"}}}, status: []Status{Failed}, errKind: ErrFileExists},
 		{name: "chmod", src: files("run.sh", "echo\n"),
-			ops:    []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", Executable: true}, {Kind: translate.Chmod, Path: "run.sh", Executable: true}},
+			ops:    []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", FileOp: translate.FileOp{Executable: true}}, {Kind: translate.Chmod, Path: "run.sh", FileOp: translate.FileOp{Executable: true}}},
 			status: []Status{Applied, AlreadyApplied}, want: map[string]string{"run.sh": "echo\n"}},
 		{name: "end of file anchors the match", src: files("a.txt", "x\ny\nx\n"), format: "apply-patch",
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Old: []string{"x"}, New: []string{"z"}, AtEOF: true}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"x"}, New: []string{"z"}, AtEOF: true}}},
 			want: map[string]string{"a.txt": "x\ny\nz\n"}, status: []Status{Applied}},
 		{name: "end of file not matched elsewhere", src: files("a.txt", "x\ny\n"), format: "apply-patch",
-			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.txt", Old: []string{"x"}, New: []string{"z"}, AtEOF: true}}, status: []Status{Failed}, errKind: ErrNotFound},
+			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"x"}, New: []string{"z"}, AtEOF: true}}}, status: []Status{Failed}, errKind: ErrNotFound},
 		{name: "scope-only insertion goes below the scope", src: files("a.py", py), format: "apply-patch",
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def g():"}, New: []string{"    \"\"\"G.\"\"\""}}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, New: []string{"    \"\"\"G.\"\"\""}}}},
 			want: map[string]string{"a.py": strings.Replace(py, "def g():\n", "def g():\n    \"\"\"G.\"\"\"\n", 1)}, status: []Status{Applied}},
 		{name: "scope-only insertion already there", src: files("a.py", py), format: "apply-patch",
-			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def g():"}, New: []string{"    return 2"}}}, status: []Status{AlreadyApplied}},
+			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Scope: []string{"def g():"}, New: []string{"    return 2"}}}}, status: []Status{AlreadyApplied}},
 		{name: "scope-only insertion without its scope", src: files("a.py", py), format: "apply-patch",
-			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.py", Scope: []string{"def h():"}, New: []string{"x"}}}, status: []Status{Failed}, errKind: ErrNotFound},
+			ops: []translate.Operation{{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Scope: []string{"def h():"}, New: []string{"x"}}}}, status: []Status{Failed}, errKind: ErrNotFound},
 		{name: "whole content with a placeholder where code was", src: files("a.py", py), format: "whole",
-			ops:    []translate.Operation{{Kind: translate.Create, Path: "a.py", Overwrite: true, New: []string{"def f():", "    # ... rest of the code unchanged ..."}}},
+			ops:    []translate.Operation{{Kind: translate.Create, Path: "a.py", FileCreate: translate.FileCreate{Overwrite: true}, LineEdit: translate.LineEdit{New: []string{"def f():", "    # ... rest of the code unchanged ..."}}}},
 			status: []Status{Failed}, errKind: ErrElided},
 		{name: "whole content keeping a placeholder the file had", src: files("a.py", "# ... existing code ...\nx = 1\n"), format: "whole",
-			ops:  []translate.Operation{{Kind: translate.Create, Path: "a.py", Overwrite: true, New: []string{"# ... existing code ...", "x = 2"}}},
+			ops:  []translate.Operation{{Kind: translate.Create, Path: "a.py", FileCreate: translate.FileCreate{Overwrite: true}, LineEdit: translate.LineEdit{New: []string{"# ... existing code ...", "x = 2"}}}},
 			want: map[string]string{"a.py": "# ... existing code ...\nx = 2\n"}, status: []Status{Applied}},
 		{name: "python block rule", src: files("a.py", py),
-			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", Old: []string{"def f():"}, New: []string{"def f():", "    return 0"}, Block: translate.PyIndent}},
+			ops:  []translate.Operation{{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Old: []string{"def f():"}, New: []string{"def f():", "    return 0"}, Block: translate.PyIndent}}},
 			want: map[string]string{"a.py": "def f():\n    return 0\n\n\ndef g():\n    return 2\n"}, status: []Status{Applied}},
 	}
 	for _, tt := range tests {
@@ -332,7 +332,7 @@ func TestByteOrderMark(t *testing.T) {
 		{"first line deleted", "\ufeffa\nb\n", sr("f.txt", "a\n", ""), "\ufeffb\n"},
 		{"every line deleted", "\ufeffa\n", sr("f.txt", "a\n", ""), "\ufeff"},
 		{"append to a file holding only the mark", "\ufeff",
-			translate.Operation{Kind: translate.Create, Append: true, Path: "f.txt", New: []string{"a"}}, "\ufeffa\n"},
+			translate.Operation{Kind: translate.Create, FileCreate: translate.FileCreate{Append: true}, Path: "f.txt", LineEdit: translate.LineEdit{New: []string{"a"}}}, "\ufeffa\n"},
 		{"two marks, an edit elsewhere", "\ufeff\ufeffa\nb\n", sr("f.txt", "b\n", "B\n"), "\ufeff\ufeffa\nB\n"},
 		{"a mark mid-file is the line's own", "a\n\ufeffb\n", sr("f.txt", "\ufeffb\n", "c\n"), "a\nc\n"},
 	}
@@ -404,7 +404,7 @@ func TestEmptyLastLine(t *testing.T) {
 }
 
 func TestChmodChangesOnlyTheMode(t *testing.T) {
-	res, err := Resolve(files("run.sh", "echo\n"), []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", Executable: true}}, Options{Format: "udiff"})
+	res, err := Resolve(files("run.sh", "echo\n"), []translate.Operation{{Kind: translate.Chmod, Path: "run.sh", FileOp: translate.FileOp{Executable: true}}}, Options{Format: "udiff"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -458,7 +458,7 @@ func TestPathsListedOnlyWhenNeeded(t *testing.T) {
 // is already applied.
 func TestOverwriteChangingOnlyWhiteSpace(t *testing.T) {
 	whole := func(content string) []translate.Operation {
-		return []translate.Operation{{Kind: translate.Create, Path: "a.py", Overwrite: true, New: lines(content), Line: 1, Format: "whole"}}
+		return []translate.Operation{{Kind: translate.Create, Path: "a.py", FileCreate: translate.FileCreate{Overwrite: true}, LineEdit: translate.LineEdit{New: lines(content)}, Line: 1, Format: "whole"}}
 	}
 	for _, tt := range []struct{ name, file, content, want string }{
 		{"trailing spaces", "a = 1   \nb = 2\n", "a = 1\nb = 2\n", "a = 1\nb = 2\n"},

@@ -28,7 +28,7 @@ func FuzzReplace(f *testing.F) {
 			file, want = strings.ReplaceAll(file, "\n", "\r\n"), strings.ReplaceAll(want, "\n", "\r\n")
 		}
 		src := files("a.txt", file)
-		op := translate.Operation{Kind: translate.Replace, Path: "a.txt", OldText: old, NewText: new, All: all}
+		op := translate.Operation{Kind: translate.Replace, Path: "a.txt", TextEdit: translate.TextEdit{OldText: old, NewText: new, All: all}}
 		res, err := Resolve(src, []translate.Operation{op}, Options{})
 		if err != nil {
 			t.Fatal(err)

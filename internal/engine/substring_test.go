@@ -10,7 +10,7 @@ import (
 )
 
 func rep(old, new string) translate.Operation {
-	return translate.Operation{Kind: translate.Replace, Format: translate.FormatToolCalls, Path: "a.txt", OldText: old, NewText: new, Line: 1}
+	return translate.Operation{Kind: translate.Replace, Format: translate.FormatToolCalls, Path: "a.txt", TextEdit: translate.TextEdit{OldText: old, NewText: new}, Line: 1}
 }
 
 func repN(old, new string, n int) translate.Operation {
@@ -154,7 +154,7 @@ func TestReplace(t *testing.T) {
 		{name: "missing file", ops: []translate.Operation{rep("a", "b")},
 			status: []Status{Failed}, err: ErrNoFile, msg: "does not exist"},
 		{name: "create then replace", ops: []translate.Operation{
-			{Kind: translate.Create, Path: "a.txt", New: []string{"one", "two"}}, rep("two", "2")},
+			{Kind: translate.Create, Path: "a.txt", LineEdit: translate.LineEdit{New: []string{"one", "two"}}}, rep("two", "2")},
 			status: []Status{Applied, Applied}, want: "one\n2\n"},
 		{name: "replace then replace", file: text(py), ops: []translate.Operation{
 			rep("def f(a):", "def f(a, b):"), rep("def f(a, b):\n    return a\n", "def f(a, b):\n    return a * b\n")},
@@ -162,7 +162,7 @@ func TestReplace(t *testing.T) {
 		{name: "the second sees the first", file: text("x\n"), ops: []translate.Operation{rep("x", "y"), rep("x", "z")},
 			status: []Status{Applied, Failed}, err: ErrNotFound},
 		{name: "replace after a line edit", file: text(py), ops: []translate.Operation{
-			{Kind: translate.Edit, Path: "a.txt", Old: []string{"def g(b):"}, New: []string{"def h(b):"}}, rep("def h(b)", "def k(b)")},
+			{Kind: translate.Edit, Path: "a.txt", LineEdit: translate.LineEdit{Old: []string{"def g(b):"}, New: []string{"def h(b):"}}}, rep("def h(b)", "def k(b)")},
 			status: []Status{Applied, Applied}, want: "def f(a):\n    return a\n\ndef k(b):\n    return b\n"},
 	}
 	for _, c := range cases {
@@ -241,7 +241,7 @@ func TestReplaceTwiceChangesNothing(t *testing.T) {
 func TestReplaceClosest(t *testing.T) {
 	file := strings.Join(storeFile(300), "\n") + "\n"
 	old := "func (s *Store) Load7(id string) (*Item, error) {\n\titem, err := s.get(ID)\n\tif err != nil {\n"
-	o := resolveOne(t, file, translate.Operation{Kind: translate.Replace, Path: "s.go", OldText: old, NewText: "x"}, FuzzFormat)
+	o := resolveOne(t, file, translate.Operation{Kind: translate.Replace, Path: "s.go", TextEdit: translate.TextEdit{OldText: old, NewText: "x"}}, FuzzFormat)
 	if o.Status != Failed || o.Err.Closest == nil {
 		t.Fatalf("want a failure with the closest lines, got %s %+v", o.Status, o.Err)
 	}
@@ -271,7 +271,7 @@ func TestReplaceRefuses(t *testing.T) {
 }
 
 func ins(after int, lines ...string) translate.Operation {
-	return translate.Operation{Kind: translate.Insert, Path: "a.txt", InsertAfter: after, New: lines, Line: 3}
+	return translate.Operation{Kind: translate.Insert, Path: "a.txt", TextEdit: translate.TextEdit{InsertAfter: after}, LineEdit: translate.LineEdit{New: lines}, Line: 3}
 }
 
 func TestInsert(t *testing.T) {
@@ -292,33 +292,5 @@ func TestInsert(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runTextCase(t, c) })
-	}
-}
-
-// TestReplaceReport: the report names a Replace and an Insert by kind,
-// quotes the old text's first line, and gives a failure its reply line,
-// reason and closest lines.
-func TestReplaceReport(t *testing.T) {
-	file := "def f(a):\n    return a\n\ndef g(b):\n    return b\n"
-	bad := rep("def g(b):\n    return  b\n", "x")
-	bad.Line = 12
-	ops := []translate.Operation{bad, ins(1, "# note")}
-	res, err := Resolve(files("a.txt", file), ops, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr := NewReplyReport(&ReplyResult{Source: "r", Format: translate.FormatToolCalls, Outcomes: res.Outcomes}, "", "")
-	e := rr.Edits[0]
-	if e.Op != "replace" || e.Status != "failed" || e.ReplyLine != 12 || e.Reason == nil || e.Closest == nil {
-		t.Fatalf("failed replace reported as %+v", e)
-	}
-	if !strings.Contains(*e.Reason, `"def g(b):"...`) || e.Closest.Lines != [2]int{4, 5} {
-		t.Errorf("reason %q, closest lines %v", *e.Reason, e.Closest.Lines)
-	}
-	if i := rr.Edits[1]; i.Op != "insert" || i.Status != "applied" || i.Lines == nil || *i.Lines != [2]int{1, 1} {
-		t.Errorf("insert reported as %+v", i)
-	}
-	if x := Excerpt(bad); x != `"def g(b):"...` {
-		t.Errorf("Excerpt = %s", x)
 	}
 }

@@ -120,7 +120,7 @@ func TestSuggestionsListOnce(t *testing.T) {
 	src := &countingSource{memSource: files("src/a.py", "x\n", "src/b.py", "y\n")}
 	ops := []translate.Operation{
 		sr("src/aa.py", "x\n", "X\n"),
-		{Kind: translate.Rename, Path: "src/bb.py", NewPath: "c.py", Line: 1},
+		{Kind: translate.Rename, Path: "src/bb.py", FileOp: translate.FileOp{NewPath: "c.py"}, Line: 1},
 		sr("lib/a.py", "x\n", "X\n"),
 	}
 	res, err := Resolve(src, ops, Options{Format: "diff"})

@@ -55,12 +55,12 @@ func toolCallSession(t *testing.T) (base memSource, ops []translate.Operation, c
 	dir = toolCallRepo(t, base)
 	at := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
 	ops = []translate.Operation{
-		{Kind: translate.Replace, Path: at("src/app.py"), OldText: "import os\n", NewText: "import os\nimport sys\n"},
-		{Kind: translate.Replace, Path: at("src/app.py"), OldText: "print(os.getcwd())", NewText: "print(os.getcwd(), file=sys.stderr)"},
-		{Kind: translate.Insert, Path: at("src/app.py"), InsertAfter: 5, New: []string{"", "", "main()"}},
-		{Kind: translate.Replace, Path: at("win.txt"), OldText: "beta\ngamma", NewText: "BETA\ngamma\ndelta"},
-		{Kind: translate.Replace, Path: at("tail.txt"), OldText: "last", NewText: "the last"},
-		{Kind: translate.Replace, Path: at("docs/new.md"), OldText: "", NewText: "# New\n"},
+		{Kind: translate.Replace, Path: at("src/app.py"), TextEdit: translate.TextEdit{OldText: "import os\n", NewText: "import os\nimport sys\n"}},
+		{Kind: translate.Replace, Path: at("src/app.py"), TextEdit: translate.TextEdit{OldText: "print(os.getcwd())", NewText: "print(os.getcwd(), file=sys.stderr)"}},
+		{Kind: translate.Insert, Path: at("src/app.py"), TextEdit: translate.TextEdit{InsertAfter: 5}, LineEdit: translate.LineEdit{New: []string{"", "", "main()"}}},
+		{Kind: translate.Replace, Path: at("win.txt"), TextEdit: translate.TextEdit{OldText: "beta\ngamma", NewText: "BETA\ngamma\ndelta"}},
+		{Kind: translate.Replace, Path: at("tail.txt"), TextEdit: translate.TextEdit{OldText: "last", NewText: "the last"}},
+		{Kind: translate.Replace, Path: at("docs/new.md"), TextEdit: translate.TextEdit{OldText: "", NewText: "# New\n"}},
 	}
 	for i := range ops {
 		ops[i].Root, ops[i].Format, ops[i].Line = dir, translate.FormatToolCalls, i+1

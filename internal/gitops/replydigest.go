@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/message"
 )
 
 // ReplyHistory is how many commits of a branch, following first
@@ -71,7 +71,7 @@ func (r *Repo) RecordedReplies(tip string) func(digest string) (string, error) {
 	var found map[string]string
 	return func(digest string) (string, error) {
 		if found == nil {
-			f, err := r.RecordedTrailers(tip, engine.ReplyTrailer)
+			f, err := r.RecordedTrailers(tip, message.ReplyTrailer)
 			if err != nil {
 				return "", err
 			}

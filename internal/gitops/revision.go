@@ -22,82 +22,129 @@ import (
 // ErrUnbornHead when rev needs HEAD's commit and HEAD has none yet,
 // else ErrUnknownRevision for anything that is not a commit.
 func (r *Repo) ResolveCommit(rev string) (string, error) {
-	unknown := func(why string) error {
-		if why != "" {
-			return fmt.Errorf("%w: %q: %s", ErrUnknownRevision, rev, why)
-		}
-		return fmt.Errorf("%w: %q", ErrUnknownRevision, rev)
-	}
-	cut := strings.IndexAny(rev, "~^")
-	if cut < 0 {
-		cut = len(rev)
-	}
-	base, suffix := rev[:cut], rev[cut:]
-	if base == "@" {
-		base = "HEAD"
-	}
+	base, suffix := splitRevision(rev)
 	if base == "" || strings.ContainsAny(base, ":") || strings.Contains(base, "@{") {
-		return "", unknown("")
+		return "", unknownRevision(rev, "")
 	}
 	id, err := r.resolveBase(base)
 	if err != nil {
 		return "", err
 	}
 	if id.IsZero() {
-		if b, ok := r.CurrentBranch(); base == "HEAD" || (ok && (base == b || base == "refs/heads/"+b || base == "heads/"+b)) {
-			if _, exists, _ := r.BranchTip(b); !exists {
-				return "", fmt.Errorf("%w: %q", ErrUnbornHead, rev)
-			}
+		if r.unbornName(base) {
+			return "", fmt.Errorf("%w: %q", ErrUnbornHead, rev)
 		}
-		return "", unknown("")
+		return "", unknownRevision(rev, "")
 	}
 	c, err := r.peelToCommit(id)
 	if err != nil {
-		return "", unknown(err.Error())
+		return "", unknownRevision(rev, err.Error())
 	}
 	for suffix != "" {
-		op := suffix[0]
-		suffix = suffix[1:]
-		if op != '~' && op != '^' {
-			return "", unknown("")
+		var s revStep
+		if s, suffix, err = nextRevStep(rev, suffix); err != nil {
+			return "", err
 		}
-		if op == '^' && strings.HasPrefix(suffix, "{") {
-			end := strings.IndexByte(suffix, '}')
-			if end < 0 || (suffix[1:end] != "" && suffix[1:end] != "commit") {
-				return "", unknown("only ^{} and ^{commit} are supported")
-			}
-			suffix = suffix[end+1:]
-			continue
-		}
-		digits := len(suffix) - len(strings.TrimLeft(suffix, "0123456789"))
-		n := 1
-		if digits > 0 {
-			if n, err = strconv.Atoi(suffix[:digits]); err != nil {
-				return "", unknown("")
-			}
-			suffix = suffix[digits:]
-		}
-		switch {
-		case op == '^' && n == 0:
-		case op == '^':
-			if n > len(c.Parents) {
-				return "", unknown(fmt.Sprintf("%s has no parent %d", c.Hash, n))
-			}
-			if c, err = r.readCommit(c.Parents[n-1]); err != nil {
-				return "", unknown(err.Error())
-			}
-		default: // '~'
-			for ; n > 0; n-- {
-				if len(c.Parents) == 0 {
-					return "", unknown(fmt.Sprintf("%s has no parent", c.Hash))
-				}
-				if c, err = r.readCommit(c.Parents[0]); err != nil {
-					return "", unknown(err.Error())
-				}
-			}
+		if c, err = r.step(rev, c, s); err != nil {
+			return "", err
 		}
 	}
 	return c.Hash.String(), nil
+}
+
+// unknownRevision is the error of a rev that names no commit, saying
+// why when why is not empty.
+func unknownRevision(rev, why string) error {
+	if why != "" {
+		return fmt.Errorf("%w: %q: %s", ErrUnknownRevision, rev, why)
+	}
+	return fmt.Errorf("%w: %q", ErrUnknownRevision, rev)
+}
+
+// splitRevision splits rev into its name and the suffix of "~" and "^"
+// steps after it; the name "@" is HEAD.
+func splitRevision(rev string) (base, suffix string) {
+	cut := strings.IndexAny(rev, "~^")
+	if cut < 0 {
+		cut = len(rev)
+	}
+	base, suffix = rev[:cut], rev[cut:]
+	if base == "@" {
+		base = "HEAD"
+	}
+	return base, suffix
+}
+
+// unbornName reports whether base, a name that resolves to nothing,
+// names the current branch (or HEAD) and that branch has no commit yet.
+func (r *Repo) unbornName(base string) bool {
+	b, ok := r.CurrentBranch()
+	if base != "HEAD" && !(ok && (base == b || base == "refs/heads/"+b || base == "heads/"+b)) {
+		return false
+	}
+	_, exists, _ := r.BranchTip(b)
+	return !exists
+}
+
+// revStep is one step of a revision's suffix: "^N" (parent N; "^0",
+// "^{}" and "^{commit}" stay on the commit) or "~N" (N first parents
+// back).
+type revStep struct {
+	op byte // '^' or '~'
+	n  int
+}
+
+// nextRevStep reads the first step of suffix and returns the rest;
+// the error is an ErrUnknownRevision for rev.
+func nextRevStep(rev, suffix string) (revStep, string, error) {
+	s := revStep{op: suffix[0], n: 1}
+	suffix = suffix[1:]
+	if s.op != '~' && s.op != '^' {
+		return s, suffix, unknownRevision(rev, "")
+	}
+	if s.op == '^' && strings.HasPrefix(suffix, "{") {
+		end := strings.IndexByte(suffix, '}')
+		if end < 0 || (suffix[1:end] != "" && suffix[1:end] != "commit") {
+			return s, suffix, unknownRevision(rev, "only ^{} and ^{commit} are supported")
+		}
+		s.n = 0 // the commit itself
+		return s, suffix[end+1:], nil
+	}
+	digits := len(suffix) - len(strings.TrimLeft(suffix, "0123456789"))
+	if digits > 0 {
+		var err error
+		if s.n, err = strconv.Atoi(suffix[:digits]); err != nil {
+			return s, suffix, unknownRevision(rev, "")
+		}
+		suffix = suffix[digits:]
+	}
+	return s, suffix, nil
+}
+
+// step takes step s back from commit c; the error is an
+// ErrUnknownRevision for rev.
+func (r *Repo) step(rev string, c *commit, s revStep) (*commit, error) {
+	var err error
+	switch {
+	case s.op == '^' && s.n == 0:
+	case s.op == '^':
+		if s.n > len(c.Parents) {
+			return c, unknownRevision(rev, fmt.Sprintf("%s has no parent %d", c.Hash, s.n))
+		}
+		if c, err = r.readCommit(c.Parents[s.n-1]); err != nil {
+			return c, unknownRevision(rev, err.Error())
+		}
+	default: // '~'
+		for n := s.n; n > 0; n-- {
+			if len(c.Parents) == 0 {
+				return c, unknownRevision(rev, fmt.Sprintf("%s has no parent", c.Hash))
+			}
+			if c, err = r.readCommit(c.Parents[0]); err != nil {
+				return c, unknownRevision(rev, err.Error())
+			}
+		}
+	}
+	return c, nil
 }
 
 // refRevParseRules are the places git looks for a ref's short name, in

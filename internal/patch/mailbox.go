@@ -18,7 +18,7 @@ type MailOptions struct {
 	// Date is the author date; its zone is the one the Date header shows.
 	Date time.Time
 	// Message is the whole commit message: the subject paragraph, a
-	// blank line and the body, as engine.CommitMessage builds it.
+	// blank line and the body, as message.Commit builds it.
 	Message string
 	// N and Total place the patch in its series, N counting from 1.
 	// A Total of 0 or 1 gives "[PATCH]", more gives "[PATCH N/Total]".

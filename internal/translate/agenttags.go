@@ -532,7 +532,7 @@ func (p *agentReader) writeToFile(c agentCall) {
 		lines = inner
 		p.r.Warnings = append(p.r.Warnings, unfenceWarning(c.open+1, "<write_to_file>", path, open))
 	}
-	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Overwrite: true, Path: path, New: append([]string{}, lines...), Line: c.open + 1})
+	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, FileCreate: FileCreate{Overwrite: true}, Path: path, LineEdit: LineEdit{New: append([]string{}, lines...)}, Line: c.open + 1})
 }
 
 // atoiPlain reads a decimal number of digits only.

@@ -258,7 +258,7 @@ func (p *applyPatchReader) add(i, to int, path string) int {
 		}
 		break // stray text after the file: sections() decides
 	}
-	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatApplyPatch, Path: path, Content: content.String(), Overwrite: true, Line: i + 1})
+	p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatApplyPatch, Path: path, FileCreate: FileCreate{Content: content.String(), Overwrite: true}, Line: i + 1})
 	return j - blanks
 }
 
@@ -346,8 +346,8 @@ func (p *applyPatchReader) updateOps(i int, path, move string, moveLine int, chu
 			}
 			continue
 		}
-		op := Operation{Kind: Edit, Format: FormatApplyPatch, Path: path, Old: c.old, New: c.new, Scope: c.scope,
-			Group: p.group, Ordered: true, AtEOF: c.eof, Line: c.line}
+		op := Operation{Kind: Edit, Format: FormatApplyPatch, Path: path, LineEdit: LineEdit{Old: c.old, New: c.new, Scope: c.scope, AtEOF: c.eof},
+			Placement: Placement{Group: p.group, Ordered: true}, Line: c.line}
 		if c.hinted && c.hint > 0 {
 			op.LineHint = c.hint
 		}
@@ -362,7 +362,7 @@ func (p *applyPatchReader) updateOps(i int, path, move string, moveLine int, chu
 	}
 	switch {
 	case move != "":
-		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatApplyPatch, Path: path, NewPath: move, Overwrite: true, Line: last + 1})
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatApplyPatch, Path: path, FileOp: FileOp{NewPath: move}, FileCreate: FileCreate{Overwrite: true}, Line: last + 1})
 	case len(chunks) == 0 && moveLine == 0:
 		p.r.failf(i+1, path, "the section %q has no chunk: write \"@@\" and the lines of the change (\" \" context, \"-\" removed, \"+\" added) under it", hunkClip(strings.TrimSpace(p.body[i])))
 	case n == 0 && moveLine == 0:

@@ -481,113 +481,170 @@ func normOpName(s string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
 }
 
-// operation reads the n-th item of the operations list.
+// operation reads the n-th item of the operations list: its op and
+// path, the fields every op takes, the texts its op takes, and then the
+// Operation they make.
 func (c *chunkReader) operation(n int, item *yaml.Node) (Operation, error) {
-	op := Operation{Format: FormatChunk, Line: c.line(item.Line), Language: c.lang}
+	op := Operation{Format: FormatChunk, Line: c.line(item.Line), Placement: Placement{Language: c.lang}}
 	if item.Kind != yaml.MappingNode {
 		return op, c.errorf(item.Line, "operation %d is %s; write a mapping with path, op and the op's fields", n, nodeKind(item))
 	}
-	where := fmt.Sprintf("operation %d", n)
-	f, keyLine, err := c.fields(item, where, chunkFields...)
-	if err != nil {
+	it := &chunkItem{c: c, node: item, where: fmt.Sprintf("operation %d", n)}
+	var err error
+	if it.f, it.keyLine, err = c.fields(item, it.where, chunkFields...); err != nil {
 		return op, err
 	}
-	str := func(name string) (string, error) {
-		if f[name] == nil {
-			return "", nil
-		}
-		return c.text(f[name], name)
-	}
-
-	// op
-	if f["op"] == nil {
-		return op, c.errorf(item.Line, "%s has no op (one of %s)", where, strings.Join(chunkOpNames, ", "))
-	}
-	raw, err := str("op")
-	if err != nil {
+	if err = it.op(); err != nil {
 		return op, err
 	}
-	name := normOpName(raw)
-	spec, ok := chunkOps[name]
-	if !ok {
-		return op, c.errorf(f["op"].Line, "unknown op %q (known: %s)", raw, strings.Join(chunkOpNames, ", "))
-	}
-
-	// path
-	if f["path"] == nil {
-		return op, c.errorf(item.Line, "%s (%s) has no path", where, name)
-	}
-	path, err := str("path")
-	if err != nil {
+	if op.Path, err = it.path(); err != nil {
 		return op, err
 	}
-	op.Path = strings.TrimSpace(path)
-	if len(op.Path) > 2 && op.Path[0] == '`' && op.Path[len(op.Path)-1] == '`' {
-		op.Path = strings.TrimSpace(op.Path[1 : len(op.Path)-1])
-	}
-	if op.Path == "" || strings.ContainsAny(op.Path, "\r\n") {
-		return op, c.errorf(f["path"].Line, "%s (%s): the path %q is not a file name", where, name, path)
-	}
-
-	if op.Comment, err = str("comment"); err != nil {
+	if op.Comment, err = it.str("comment"); err != nil {
 		return op, err
 	}
 	op.Comment = strings.TrimSpace(op.Comment)
-
-	// Fields the op does not use are ignored, with a warning.
-	for _, field := range []string{"marker", "before", "after", "payload", "options"} {
-		used := map[string]bool{
-			"marker": spec.marker, "before": spec.marker, "after": spec.marker,
-			"payload": spec.payload, "options": spec.text,
-		}[field]
-		if f[field] != nil && !used {
-			c.warnf(keyLine[field], "%s: %s does not use %s; ignored", where, name, field)
-		}
-	}
-
+	it.warnUnused()
 	op.Indent = IndentAsIs
-	if spec.text {
-		if op.Indent, err = c.indent(f["options"], where); err != nil {
+	if it.spec.text {
+		if op.Indent, err = c.indent(it.f["options"], it.where); err != nil {
 			return op, err
 		}
 	}
+	t, err := it.texts()
+	if err != nil {
+		return op, err
+	}
+	t.fill(&op, it.name)
+	return op, nil
+}
 
-	var marker, before, after, payload []string
-	if spec.marker {
+// chunkItem is one item of the operations list while operation reads
+// it.
+type chunkItem struct {
+	c       *chunkReader
+	node    *yaml.Node
+	where   string // "operation N", for messages
+	f       map[string]*yaml.Node
+	keyLine map[string]int
+	// name is the item's op, normalised, and spec what it reads; set
+	// by op.
+	name string
+	spec chunkOp
+}
+
+// str returns the text of the field name, "" when it is absent.
+func (it *chunkItem) str(name string) (string, error) {
+	if it.f[name] == nil {
+		return "", nil
+	}
+	return it.c.text(it.f[name], name)
+}
+
+// op reads the item's op, which must be one of chunkOps.
+func (it *chunkItem) op() error {
+	c, f := it.c, it.f
+	if f["op"] == nil {
+		return c.errorf(it.node.Line, "%s has no op (one of %s)", it.where, strings.Join(chunkOpNames, ", "))
+	}
+	raw, err := it.str("op")
+	if err != nil {
+		return err
+	}
+	it.name = normOpName(raw)
+	var ok bool
+	if it.spec, ok = chunkOps[it.name]; !ok {
+		return c.errorf(f["op"].Line, "unknown op %q (known: %s)", raw, strings.Join(chunkOpNames, ", "))
+	}
+	return nil
+}
+
+// path reads the item's path: one file name, backquotes around it
+// dropped.
+func (it *chunkItem) path() (string, error) {
+	c, f := it.c, it.f
+	if f["path"] == nil {
+		return "", c.errorf(it.node.Line, "%s (%s) has no path", it.where, it.name)
+	}
+	raw, err := it.str("path")
+	if err != nil {
+		return "", err
+	}
+	path := strings.TrimSpace(raw)
+	if len(path) > 2 && path[0] == '`' && path[len(path)-1] == '`' {
+		path = strings.TrimSpace(path[1 : len(path)-1])
+	}
+	if path == "" || strings.ContainsAny(path, "\r\n") {
+		return path, c.errorf(f["path"].Line, "%s (%s): the path %q is not a file name", it.where, it.name, raw)
+	}
+	return path, nil
+}
+
+// warnUnused warns about each field the item's op does not use: they
+// are ignored.
+func (it *chunkItem) warnUnused() {
+	used := map[string]bool{
+		"marker": it.spec.marker, "before": it.spec.marker, "after": it.spec.marker,
+		"payload": it.spec.payload, "options": it.spec.text,
+	}
+	for _, field := range []string{"marker", "before", "after", "payload", "options"} {
+		if it.f[field] != nil && !used[field] {
+			it.c.warnf(it.keyLine[field], "%s: %s does not use %s; ignored", it.where, it.name, field)
+		}
+	}
+}
+
+// chunkTexts are the texts of one item, as lines.
+type chunkTexts struct {
+	marker, before, after, payload []string
+}
+
+// texts reads the texts the item's op takes: the marker (not empty)
+// with the context before and after it (nil when blank), and the
+// payload.
+func (it *chunkItem) texts() (chunkTexts, error) {
+	var t chunkTexts
+	c, f := it.c, it.f
+	if it.spec.marker {
 		if f["marker"] == nil {
-			return op, c.errorf(item.Line, "%s (%s) has no marker", where, name)
+			return t, c.errorf(it.node.Line, "%s (%s) has no marker", it.where, it.name)
 		}
-		s, err := str("marker")
+		s, err := it.str("marker")
 		if err != nil {
-			return op, err
+			return t, err
 		}
-		if marker = textLines(s); blank(marker) {
-			return op, c.errorf(f["marker"].Line, "%s (%s): the marker is empty", where, name)
+		if t.marker = textLines(s); blank(t.marker) {
+			return t, c.errorf(f["marker"].Line, "%s (%s): the marker is empty", it.where, it.name)
 		}
-		if s, err = str("before"); err != nil {
-			return op, err
+		if s, err = it.str("before"); err != nil {
+			return t, err
 		}
-		if before = textLines(s); blank(before) {
-			before = nil
+		if t.before = textLines(s); blank(t.before) {
+			t.before = nil
 		}
-		if s, err = str("after"); err != nil {
-			return op, err
+		if s, err = it.str("after"); err != nil {
+			return t, err
 		}
-		if after = textLines(s); blank(after) {
-			after = nil
+		if t.after = textLines(s); blank(t.after) {
+			t.after = nil
 		}
 	}
-	if spec.payload {
+	if it.spec.payload {
 		if f["payload"] == nil {
-			return op, c.errorf(item.Line, "%s (%s) has no payload (write payload: \"\" for an empty one)", where, name)
+			return t, c.errorf(it.node.Line, "%s (%s) has no payload (write payload: \"\" for an empty one)", it.where, it.name)
 		}
-		s, err := str("payload")
+		s, err := it.str("payload")
 		if err != nil {
-			return op, err
+			return t, err
 		}
-		payload = textLines(s)
+		t.payload = textLines(s)
 	}
+	return t, nil
+}
 
+// fill sets what op name makes of the texts in op.
+func (t chunkTexts) fill(op *Operation, name string) {
+	before, marker, after, payload := t.before, t.marker, t.after, t.payload
 	switch name {
 	case "create_file":
 		op.Kind, op.New, op.Overwrite = Create, payload, true
@@ -611,7 +668,6 @@ func (c *chunkReader) operation(n int, item *yaml.Node) (Operation, error) {
 		op.Before, op.Old, op.After, op.New, op.Block = before, marker, after, payload, PyIndent
 	}
 	op.IndentFrom = len(before) // the marker's first line sets the indentation
-	return op, nil
 }
 
 // indent reads options.indent: the marker's indentation unless it says

@@ -87,16 +87,16 @@ operations:
 	}
 	lang := "c++"
 	want := []Operation{
-		chunkEdit(4, Operation{Kind: Create, Path: "new.txt", New: []string{"one", "two"}, Overwrite: true, Indent: IndentAsIs}),
-		chunkEdit(9, Operation{Kind: Delete, Path: "old.txt", Comment: "gone", Indent: IndentAsIs}),
-		chunkEdit(12, Operation{Path: "a.cpp", Before: []string{"// before"}, Old: []string{"int x;"}, After: []string{"// after"}, New: []string{"long x;"}, Indent: IndentAnchor, IndentFrom: 1}),
-		chunkEdit(22, Operation{Path: "a.cpp", Before: []string{"b", "m"}, After: []string{"a"}, New: []string{"p"}, Indent: IndentAnchor, IndentFrom: 1}),
-		chunkEdit(28, Operation{Path: "a.cpp", Before: []string{"b"}, After: []string{"m", "a"}, New: []string{"p"}, Indent: IndentAnchor, IndentFrom: 1}),
-		chunkEdit(34, Operation{Path: "a.cpp", Old: []string{`#include "debug.h"`}, Indent: IndentAnchor}),
-		chunkEdit(38, Operation{Path: "a.cpp", Where: AtStart, New: []string{"// head"}, Indent: IndentAsIs}),
-		chunkEdit(42, Operation{Path: "a.cpp", Where: AtEnd, New: []string{"// tail"}, Indent: IndentAsIs}),
-		chunkEdit(45, Operation{Path: "a.cpp", Old: []string{"int f()", "{"}, New: []string{"int f()", "{", "    return 1;", "}"}, Block: CBraces, Indent: IndentAsIs}),
-		chunkEdit(57, Operation{Path: "a.py", Old: []string{"def run(self):"}, New: []string{"def run(self):", "    pass"}, Block: PyIndent, Indent: IndentAnchor}),
+		chunkEdit(4, Operation{Kind: Create, Path: "new.txt", LineEdit: LineEdit{New: []string{"one", "two"}}, FileCreate: FileCreate{Overwrite: true}, Placement: Placement{Indent: IndentAsIs}}),
+		chunkEdit(9, Operation{Kind: Delete, Path: "old.txt", Comment: "gone", Placement: Placement{Indent: IndentAsIs}}),
+		chunkEdit(12, Operation{Path: "a.cpp", LineEdit: LineEdit{Before: []string{"// before"}, Old: []string{"int x;"}, After: []string{"// after"}, New: []string{"long x;"}}, Placement: Placement{Indent: IndentAnchor, IndentFrom: 1}}),
+		chunkEdit(22, Operation{Path: "a.cpp", LineEdit: LineEdit{Before: []string{"b", "m"}, After: []string{"a"}, New: []string{"p"}}, Placement: Placement{Indent: IndentAnchor, IndentFrom: 1}}),
+		chunkEdit(28, Operation{Path: "a.cpp", LineEdit: LineEdit{Before: []string{"b"}, After: []string{"m", "a"}, New: []string{"p"}}, Placement: Placement{Indent: IndentAnchor, IndentFrom: 1}}),
+		chunkEdit(34, Operation{Path: "a.cpp", LineEdit: LineEdit{Old: []string{`#include "debug.h"`}}, Placement: Placement{Indent: IndentAnchor}}),
+		chunkEdit(38, Operation{Path: "a.cpp", Placement: Placement{Where: AtStart, Indent: IndentAsIs}, LineEdit: LineEdit{New: []string{"// head"}}}),
+		chunkEdit(42, Operation{Path: "a.cpp", Placement: Placement{Where: AtEnd, Indent: IndentAsIs}, LineEdit: LineEdit{New: []string{"// tail"}}}),
+		chunkEdit(45, Operation{Path: "a.cpp", LineEdit: LineEdit{Old: []string{"int f()", "{"}, New: []string{"int f()", "{", "    return 1;", "}"}, Block: CBraces}, Placement: Placement{Indent: IndentAsIs}}),
+		chunkEdit(57, Operation{Path: "a.py", LineEdit: LineEdit{Old: []string{"def run(self):"}, New: []string{"def run(self):", "    pass"}, Block: PyIndent}, Placement: Placement{Indent: IndentAnchor}}),
 	}
 	for i := range want {
 		want[i].Language = lang

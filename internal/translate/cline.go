@@ -140,12 +140,12 @@ func (p *agentReader) clineOp(path string, b *clineBlock, noEnd bool) {
 	}
 	switch {
 	case len(b.old) == 0:
-		p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Path: path, New: append([]string{}, b.new...), Line: b.line + 1})
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Path: path, LineEdit: LineEdit{New: append([]string{}, b.new...)}, Line: b.line + 1})
 	case blank(b.old):
 		p.r.failf(b.line+1, path, "the SEARCH part holds only blank lines, which say nothing of where the block goes: copy the lines to replace from the file")
 	default:
-		p.r.Ops = append(p.r.Ops, Operation{Kind: Edit, Path: path, Old: b.old, New: append([]string{}, b.new...),
-			FirstMatch: true, Ordered: true, Group: p.group, Line: b.line + 1})
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Edit, Path: path, LineEdit: LineEdit{Old: b.old, New: append([]string{}, b.new...)},
+			Placement: Placement{FirstMatch: true, Ordered: true, Group: p.group}, Line: b.line + 1})
 	}
 }
 

@@ -181,11 +181,13 @@ func (p *editV2Reader) block(i int) (int, error) {
 		Kind:   Edit,
 		Format: FormatEditV2,
 		Path:   path,
-		Before: section(i+1, seps[0]),
-		Old:    section(seps[0]+1, seps[1]),
-		New:    section(seps[1]+1, seps[2]),
-		After:  section(seps[2]+1, end),
-		Line:   i + 1,
+		LineEdit: LineEdit{
+			Before: section(i+1, seps[0]),
+			Old:    section(seps[0]+1, seps[1]),
+			New:    section(seps[1]+1, seps[2]),
+			After:  section(seps[2]+1, end),
+		},
+		Line: i + 1,
 	}
 	if len(op.Before)+len(op.Old)+len(op.After) == 0 {
 		if len(op.New) == 0 {

@@ -9,11 +9,11 @@ import (
 
 // ev2Edit is an edit-v2 Edit operation as readEditV2 builds it.
 func ev2Edit(path string, line int, before, old, new, after []string) Operation {
-	return Operation{Kind: Edit, Format: FormatEditV2, Path: path, Before: before, Old: old, New: new, After: after, Line: line}
+	return Operation{Kind: Edit, Format: FormatEditV2, Path: path, LineEdit: LineEdit{Before: before, Old: old, New: new, After: after}, Line: line}
 }
 
 func ev2Create(path string, line int, new ...string) Operation {
-	return Operation{Kind: Create, Format: FormatEditV2, Path: path, New: new, Line: line}
+	return Operation{Kind: Create, Format: FormatEditV2, Path: path, LineEdit: LineEdit{New: new}, Line: line}
 }
 
 func ev2Lines(l ...string) []string { return l }

@@ -282,7 +282,7 @@ func (p *fiupReader) finish(b *fiupBlock) error {
 	case (b.op == "INSERT_AFTER" || b.op == "INSERT_BEFORE") && len(b.content) == 0:
 		return parseErr(fiupFormat, b.contentLine, "the [CONTENT] of %s is empty: nothing to insert", b.op)
 	}
-	op := Operation{Kind: Edit, Format: fiupFormat, Path: b.path, New: b.content, Line: b.line}
+	op := Operation{Kind: Edit, Format: fiupFormat, Path: b.path, LineEdit: LineEdit{New: b.content}, Line: b.line}
 	switch b.op {
 	case "REPLACE":
 		op.Old = b.anchor

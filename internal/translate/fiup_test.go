@@ -40,8 +40,10 @@ func TestParseFIUP(t *testing.T) {
 		),
 		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "src/utils.py", Line: 4,
-			Old: []string{"def calculate_sum(a, b):", fu + "result = a + b", fu + "return result"},
-			New: []string{"def calculate_sum(numbers: list[int]) -> int:", fu + "if not numbers:", fu + fu + "return 0", fu + "return sum(numbers)"},
+			LineEdit: LineEdit{
+				Old: []string{"def calculate_sum(a, b):", fu + "result = a + b", fu + "return result"},
+				New: []string{"def calculate_sum(numbers: list[int]) -> int:", fu + "if not numbers:", fu + fu + "return 0", fu + "return sum(numbers)"},
+			},
 		}},
 		prose: []string{"Take a list instead.", "", "Done."},
 	}, {
@@ -61,8 +63,10 @@ func TestParseFIUP(t *testing.T) {
 		),
 		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "src/user.py", Line: 1,
-			Before: []string{fu + "def get_name(self):", fu + fu + "return self.name"},
-			New:    []string{"", fu + "def get_email(self):", fu + fu + "return self.email"},
+			LineEdit: LineEdit{
+				Before: []string{fu + "def get_name(self):", fu + fu + "return self.name"},
+				New:    []string{"", fu + "def get_email(self):", fu + fu + "return self.email"},
+			},
 		}},
 	}, {
 		name: "insert before keeps the trailing blank line, seed example 3",
@@ -80,8 +84,10 @@ func TestParseFIUP(t *testing.T) {
 		),
 		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "main.py", Line: 1,
-			After: []string{"class Application:", fu + "def __init__(self):"},
-			New:   []string{"from typing import Optional", ""},
+			LineEdit: LineEdit{
+				After: []string{"class Application:", fu + "def __init__(self):"},
+				New:   []string{"from typing import Optional", ""},
+			},
 		}},
 	}, {
 		name: "delete, seed example 4",
@@ -95,8 +101,10 @@ func TestParseFIUP(t *testing.T) {
 			"<<<END>>>",
 		),
 		ops: []Operation{{
-			Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, TrimBlank: true,
-			Old: []string{"def deprecated_function():", fu + "pass"},
+			Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, LineEdit: LineEdit{
+				TrimBlank: true,
+				Old:       []string{"def deprecated_function():", fu + "pass"},
+			},
 		}},
 	}, {
 		name: "delete with an empty content section",
@@ -110,7 +118,7 @@ func TestParseFIUP(t *testing.T) {
 			"",
 			"<<<END>>>",
 		),
-		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, TrimBlank: true, Old: []string{"x = 1"}}},
+		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "legacy.py", Line: 1, LineEdit: LineEdit{TrimBlank: true, Old: []string{"x = 1"}}}},
 	}, {
 		name: "replace with empty content deletes",
 		reply: fiupReply(
@@ -122,7 +130,7 @@ func TestParseFIUP(t *testing.T) {
 			"[CONTENT]",
 			"<<<END>>>",
 		),
-		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, TrimBlank: true, Old: []string{"x = 1"}}},
+		ops: []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, LineEdit: LineEdit{TrimBlank: true, Old: []string{"x = 1"}}}},
 	}, {
 		name: "create, seed example 5",
 		reply: fiupReply(
@@ -139,7 +147,7 @@ func TestParseFIUP(t *testing.T) {
 		),
 		ops: []Operation{{
 			Kind: Create, Format: "fiup", Path: "src/new_module.py", Line: 1,
-			New: []string{`"""New module."""`, "", "class DataProcessor:", fu + "def __init__(self):", fu + fu + "self.data = []"},
+			LineEdit: LineEdit{New: []string{`"""New module."""`, "", "class DataProcessor:", fu + "def __init__(self):", fu + fu + "self.data = []"}},
 		}},
 	}, {
 		name: "arrows: only leading ones indent, escaped ones are literal",
@@ -158,8 +166,10 @@ func TestParseFIUP(t *testing.T) {
 		),
 		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "a.py", Line: 1,
-			Old: []string{fu + "print(\"a → b\")"},
-			New: []string{fu + "print(\"Arrow: →\")", "→→x", fu + "→y", fu + fu + " z \\→"},
+			LineEdit: LineEdit{
+				Old: []string{fu + "print(\"a → b\")"},
+				New: []string{fu + "print(\"Arrow: →\")", "→→x", fu + "→y", fu + fu + " z \\→"},
+			},
 		}},
 	}, {
 		name: "lenient markers: case, spaces, Markdown around the path and op",
@@ -174,7 +184,7 @@ func TestParseFIUP(t *testing.T) {
 			"y = 2",
 			" <<<END>>> ",
 		),
-		ops:      []Operation{{Kind: Edit, Format: "fiup", Path: "src/a b.py", Line: 1, Before: []string{"x = 1"}, New: []string{"y = 2"}}},
+		ops:      []Operation{{Kind: Edit, Format: "fiup", Path: "src/a b.py", Line: 1, LineEdit: LineEdit{Before: []string{"x = 1"}, New: []string{"y = 2"}}}},
 		warnings: []Warning{{Line: 1, Msg: `"<<<fiup>>>" is read as the FIUP marker "<<<FIUP>>>"; write it as the format spells it`}},
 	}, {
 		name: "markers count only at the start of a line; content runs to END",
@@ -194,8 +204,10 @@ func TestParseFIUP(t *testing.T) {
 		),
 		ops: []Operation{{
 			Kind: Edit, Format: "fiup", Path: "doc.md", Line: 1,
-			Old: []string{"Write [ANCHOR] then", " [CONTENT]"},
-			New: []string{"[FILE]: other.py", "[OP]: DELETE", "[ANCHOR]", "```python"},
+			LineEdit: LineEdit{
+				Old: []string{"Write [ANCHOR] then", " [CONTENT]"},
+				New: []string{"[FILE]: other.py", "[OP]: DELETE", "[ANCHOR]", "```python"},
+			},
 		}},
 	}, {
 		name: "several blocks per fence, several fences, bare blocks, a python fence in prose",
@@ -244,16 +256,16 @@ func TestParseFIUP(t *testing.T) {
 			"That is all.",
 		),
 		ops: []Operation{
-			{Kind: Edit, Format: "fiup", Path: "config.py", Line: 8, Old: []string{"DEBUG = True"}, New: []string{"DEBUG = False"}},
-			{Kind: Edit, Format: "fiup", Path: "config.py", Line: 17, Before: []string{"DEBUG = False"}, New: []string{`LOG_LEVEL = "INFO"`}},
-			{Kind: Edit, Format: "fiup", Path: "b.py", Line: 27, TrimBlank: true, Old: []string{"b = 1"}},
-			{Kind: Edit, Format: "fiup", Path: "c.py", Line: 35, TrimBlank: true, Old: []string{"c = 1"}},
+			{Kind: Edit, Format: "fiup", Path: "config.py", Line: 8, LineEdit: LineEdit{Old: []string{"DEBUG = True"}, New: []string{"DEBUG = False"}}},
+			{Kind: Edit, Format: "fiup", Path: "config.py", Line: 17, LineEdit: LineEdit{Before: []string{"DEBUG = False"}, New: []string{`LOG_LEVEL = "INFO"`}}},
+			{Kind: Edit, Format: "fiup", Path: "b.py", Line: 27, LineEdit: LineEdit{TrimBlank: true, Old: []string{"b = 1"}}},
+			{Kind: Edit, Format: "fiup", Path: "c.py", Line: 35, LineEdit: LineEdit{TrimBlank: true, Old: []string{"c = 1"}}},
 		},
 		prose: []string{"Two changes to config.py. The old code was:", "", "```python", "DEBUG = True", "```", "", "And a bare one:", "", "That is all."},
 	}, {
 		name:  "CRLF reply",
 		reply: strings.ReplaceAll(fiupReply("<<<FIUP>>>", "[FILE]: a.py", "[OP]: REPLACE", "[ANCHOR]", "→a", "[CONTENT]", "→b", "", "<<<END>>>"), "\n", "\r\n"),
-		ops:   []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, Old: []string{fu + "a"}, New: []string{fu + "b", ""}}},
+		ops:   []Operation{{Kind: Edit, Format: "fiup", Path: "a.py", Line: 1, LineEdit: LineEdit{Old: []string{fu + "a"}, New: []string{fu + "b", ""}}}},
 	}})
 }
 

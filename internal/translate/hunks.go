@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -86,7 +87,7 @@ func hunkOps(p *hunkPatch, format, path string, group int) []Operation {
 		if !h.Changed {
 			continue
 		}
-		op := Operation{Kind: Edit, Format: format, Path: path, Old: h.Old, New: h.New, Group: group, Ordered: true, Line: h.Line}
+		op := Operation{Kind: Edit, Format: format, Path: path, LineEdit: LineEdit{Old: h.Old, New: h.New}, Placement: Placement{Group: group, Ordered: true}, Line: h.Line}
 		if h.Numbered && h.OldStart > 0 {
 			op.LineHint = h.OldStart
 		}
@@ -134,124 +135,167 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 	if blank(lines) {
 		return p, parseErr("", first, "the patch is empty")
 	}
-	hasAt := false
-	for _, l := range lines {
-		if hunkIsHeader(l) {
-			hasAt = true
-			break
-		}
-	}
-	var cur *hunk
-	var last byte // the prefix of the previous body line
-	trail := 0    // empty lines ending the current hunk so far
-	afterGit := false
-	ignored := false
-	flush := func() {
-		if cur == nil {
-			return
-		}
-		// Empty lines ending a hunk separate it from what follows; as
-		// context they would only demand blank lines the file may lack.
-		cur.Old, cur.New = cur.Old[:len(cur.Old)-trail], cur.New[:len(cur.New)-trail]
-		p.Hunks = append(p.Hunks, *cur)
-		cur = nil
-	}
+	s := &hunkScanner{p: p, lines: lines, first: first, hasAt: slices.ContainsFunc(lines, hunkIsHeader)}
 	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		line := first + i
-		if cur == nil {
-			switch {
-			case hunkIsHeader(l):
-				cur, last, trail = p.hunkStart(l, line), ' ', 0
-				continue
-			case strings.HasPrefix(l, "diff --git "):
-				p.Headers = append(p.Headers, hunkFileHeader{Line: line, Git: strings.TrimPrefix(l, "diff --git ")})
-				afterGit = true
-				continue
-			case afterGit && hunkHasPrefix(l, hunkGitHeaders):
-				h := &p.Headers[len(p.Headers)-1]
-				h.Ext = append(h.Ext, hunkExt{Line: line, Text: l})
-				if strings.HasPrefix(l, "GIT binary patch") {
-					// Its data lines are no hunk; git starts the next
-					// file with "diff --git".
-					for i+1 < len(lines) && hunkBinaryData(lines[i+1]) {
-						i++
-					}
-				}
-				continue
-			case strings.HasPrefix(l, "--- ") && (hasAt || i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ")):
-				if n := len(p.Headers); n > 0 && afterGit && p.Headers[n-1].Old == "" {
-					p.Headers[n-1].Old = strings.TrimPrefix(l, "--- ")
-				} else {
-					p.Headers = append(p.Headers, hunkFileHeader{Line: line, Old: strings.TrimPrefix(l, "--- ")})
-				}
-				afterGit = false
-				continue
-			case strings.HasPrefix(l, "+++ ") && (hasAt || i > 0 && strings.HasPrefix(lines[i-1], "--- ")):
-				if n := len(p.Headers); n > 0 && p.Headers[n-1].New == "" {
-					p.Headers[n-1].New = strings.TrimPrefix(l, "+++ ")
-				} else {
-					p.Headers = append(p.Headers, hunkFileHeader{Line: line, New: strings.TrimPrefix(l, "+++ ")})
-				}
-				continue
-			case strings.TrimSpace(l) == "":
-				continue
-			case !hasAt:
-				p.Warnings = append(p.Warnings, warning(line, "the patch has no @@ line; its lines are read as one hunk"))
-				cur, last, trail = &hunk{Line: line, File: len(p.Headers) - 1}, ' ', 0
-				// This line is the hunk's first: read it below.
-			default:
-				if !ignored {
-					p.Warnings = append(p.Warnings, warning(line, "%q stands before the first @@ line and is ignored", hunkClip(l)))
-					ignored = true
-				}
-				continue
-			}
-		} else {
-			if hunkIsHeader(l) {
-				flush()
-				cur, last, trail = p.hunkStart(l, line), ' ', 0
-				continue
-			}
-			if hunkStartsFile(lines, i) {
-				flush()
-				afterGit = false
-				i--
+		if s.cur != nil && s.ended(i) {
+			continue
+		}
+		if s.cur == nil {
+			var body bool
+			if i, body = s.outside(i); !body {
 				continue
 			}
 		}
-		if l == "" {
-			cur.Old, cur.New, last = append(cur.Old, ""), append(cur.New, ""), ' '
-			trail++
-			continue
-		}
-		trail = 0
-		switch {
-		case l[0] == ' ':
-			cur.Old, cur.New = append(cur.Old, l[1:]), append(cur.New, l[1:])
-		case l[0] == '-':
-			cur.Old, cur.Changed = append(cur.Old, l[1:]), true
-		case l[0] == '+':
-			cur.New, cur.Changed = append(cur.New, l[1:]), true
-		case strings.HasPrefix(l, `\ `):
-			switch last {
-			case '-':
-				cur.NoEOLOld = true
-			case '+':
-				cur.NoEOLNew = true
-			default:
-				cur.NoEOLOld, cur.NoEOLNew = true, true
-			}
-			continue
-		default:
-			// A context line that lost its leading space.
-			cur.Old, cur.New = append(cur.Old, l), append(cur.New, l)
-			last = ' '
-			continue
-		}
-		last = l[0]
+		s.body(lines[i])
 	}
-	flush()
+	s.flush()
+	return p, p.verdict(first)
+}
+
+// hunkScanner is parseHunks' state while it walks a patch's lines.
+type hunkScanner struct {
+	p     *hunkPatch
+	lines []string
+	first int  // the reply line of lines[0]
+	hasAt bool // the patch has an "@@" line
+	// cur is the hunk being read, nil between hunks.
+	cur *hunk
+	// last is the prefix of the previous body line, trail the number
+	// of empty lines ending the current hunk so far.
+	last  byte
+	trail int
+	// afterGit: the last header was a "diff --git" line, whose
+	// extended header lines may follow.
+	afterGit bool
+	// ignored: text before the first "@@" has been warned about.
+	ignored bool
+}
+
+// start makes h the current hunk.
+func (s *hunkScanner) start(h *hunk) {
+	s.cur, s.last, s.trail = h, ' ', 0
+}
+
+// flush ends the current hunk, if any, and adds it to the patch.
+func (s *hunkScanner) flush() {
+	if s.cur == nil {
+		return
+	}
+	// Empty lines ending a hunk separate it from what follows; as
+	// context they would only demand blank lines the file may lack.
+	cur := s.cur
+	cur.Old, cur.New = cur.Old[:len(cur.Old)-s.trail], cur.New[:len(cur.New)-s.trail]
+	s.p.Hunks = append(s.p.Hunks, *cur)
+	s.cur = nil
+}
+
+// ended handles lines[i] inside a hunk when it ends the hunk: an "@@"
+// line starts the next hunk (ended reports true: the line is read), a
+// file header closes the hunk and is left to outside (ended reports
+// false, s.cur is nil).
+func (s *hunkScanner) ended(i int) bool {
+	l := s.lines[i]
+	if hunkIsHeader(l) {
+		s.flush()
+		s.start(s.p.hunkStart(l, s.first+i))
+		return true
+	}
+	if hunkStartsFile(s.lines, i) {
+		s.flush()
+		s.afterGit = false
+	}
+	return false
+}
+
+// outside reads lines[i] between hunks: a hunk's "@@" line, a file
+// header or extended header line (skipping a binary patch's data), a
+// blank line, or other text. It returns the index of the last line it
+// read and whether lines[i] is the first body line of a hunk it
+// started (a patch without "@@" lines), which the caller reads next.
+func (s *hunkScanner) outside(i int) (int, bool) {
+	p, l, line := s.p, s.lines[i], s.first+i
+	switch {
+	case hunkIsHeader(l):
+		s.start(p.hunkStart(l, line))
+	case strings.HasPrefix(l, "diff --git "):
+		p.Headers = append(p.Headers, hunkFileHeader{Line: line, Git: strings.TrimPrefix(l, "diff --git ")})
+		s.afterGit = true
+	case s.afterGit && hunkHasPrefix(l, hunkGitHeaders):
+		h := &p.Headers[len(p.Headers)-1]
+		h.Ext = append(h.Ext, hunkExt{Line: line, Text: l})
+		if strings.HasPrefix(l, "GIT binary patch") {
+			// Its data lines are no hunk; git starts the next file
+			// with "diff --git".
+			for i+1 < len(s.lines) && hunkBinaryData(s.lines[i+1]) {
+				i++
+			}
+		}
+	case strings.HasPrefix(l, "--- ") && (s.hasAt || i+1 < len(s.lines) && strings.HasPrefix(s.lines[i+1], "+++ ")):
+		if n := len(p.Headers); n > 0 && s.afterGit && p.Headers[n-1].Old == "" {
+			p.Headers[n-1].Old = strings.TrimPrefix(l, "--- ")
+		} else {
+			p.Headers = append(p.Headers, hunkFileHeader{Line: line, Old: strings.TrimPrefix(l, "--- ")})
+		}
+		s.afterGit = false
+	case strings.HasPrefix(l, "+++ ") && (s.hasAt || i > 0 && strings.HasPrefix(s.lines[i-1], "--- ")):
+		if n := len(p.Headers); n > 0 && p.Headers[n-1].New == "" {
+			p.Headers[n-1].New = strings.TrimPrefix(l, "+++ ")
+		} else {
+			p.Headers = append(p.Headers, hunkFileHeader{Line: line, New: strings.TrimPrefix(l, "+++ ")})
+		}
+	case strings.TrimSpace(l) == "":
+	case !s.hasAt:
+		p.Warnings = append(p.Warnings, warning(line, "the patch has no @@ line; its lines are read as one hunk"))
+		s.start(&hunk{Line: line, File: len(p.Headers) - 1})
+		return i, true
+	default:
+		if !s.ignored {
+			p.Warnings = append(p.Warnings, warning(line, "%q stands before the first @@ line and is ignored", hunkClip(l)))
+			s.ignored = true
+		}
+	}
+	return i, false
+}
+
+// body reads l as a line of the current hunk's body.
+func (s *hunkScanner) body(l string) {
+	cur := s.cur
+	if l == "" {
+		cur.Old, cur.New, s.last = append(cur.Old, ""), append(cur.New, ""), ' '
+		s.trail++
+		return
+	}
+	s.trail = 0
+	switch {
+	case l[0] == ' ':
+		cur.Old, cur.New = append(cur.Old, l[1:]), append(cur.New, l[1:])
+	case l[0] == '-':
+		cur.Old, cur.Changed = append(cur.Old, l[1:]), true
+	case l[0] == '+':
+		cur.New, cur.Changed = append(cur.New, l[1:]), true
+	case strings.HasPrefix(l, `\ `):
+		switch s.last {
+		case '-':
+			cur.NoEOLOld = true
+		case '+':
+			cur.NoEOLNew = true
+		default:
+			cur.NoEOLOld, cur.NoEOLNew = true, true
+		}
+		return
+	default:
+		// A context line that lost its leading space.
+		cur.Old, cur.New = append(cur.Old, l), append(cur.New, l)
+		s.last = ' '
+		return
+	}
+	s.last = l[0]
+}
+
+// verdict warns about each hunk that changes no line and returns the
+// error of a patch that holds no hunk or changes nothing, at reply
+// line first.
+func (p *hunkPatch) verdict(first int) *ParseError {
 	changed := 0
 	for _, h := range p.Hunks {
 		if h.Changed {
@@ -262,11 +306,11 @@ func parseHunks(lines []string, first int) (*hunkPatch, *ParseError) {
 	}
 	switch {
 	case len(p.Hunks) == 0:
-		return p, parseErr("", first, "the patch holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines")
+		return parseErr("", first, "the patch holds no hunk: write each change as an @@ line followed by context (\" \"), removed (\"-\") and added (\"+\") lines")
 	case changed == 0:
-		return p, parseErr("", first, "the patch changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line")
+		return parseErr("", first, "the patch changes nothing: its hunks hold context lines only, no \"-\" or \"+\" line")
 	}
-	return p, nil
+	return nil
 }
 
 // hunkStart starts the hunk whose "@@" header l stands at reply line.

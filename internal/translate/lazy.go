@@ -32,7 +32,7 @@ func readLazy(text string) (*Reply, error) {
 		case len(b.named) > 0:
 			r.warnf(b.fence+1, "the fence at line %d names no file on the line above it or in its info string: it is taken for an example, not an edit", b.fence+1)
 		default:
-			r.Ops = append(r.Ops, Operation{Kind: Lazy, Format: FormatLazy, Path: b.path, New: b.content, Line: b.fence + 1})
+			r.Ops = append(r.Ops, Operation{Kind: Lazy, Format: FormatLazy, Path: b.path, LineEdit: LineEdit{New: b.content}, Line: b.fence + 1})
 		}
 	}
 	sortWarnings(r.Warnings)

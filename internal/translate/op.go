@@ -117,6 +117,13 @@ const (
 // Operation is the one edit type every format reader produces and the
 // engine consumes. Lines carry no line terminators: the engine writes
 // them with the target file's own line ending.
+//
+// Besides what every operation has (its kind, file, reply line), its
+// fields come in groups, one embedded struct each, so that op.Old
+// still reads: the lines of an Edit (LineEdit), the text of a Replace
+// or Insert (TextEdit), a Create's content (FileCreate), what a Delete,
+// Rename or Chmod takes (FileOp), and how the engine places and
+// indents the edit (Placement).
 type Operation struct {
 	Kind Kind
 	// Format is the format the operation was read as; it sets the
@@ -127,98 +134,6 @@ type Operation struct {
 	// whether one separates directories, escapes Markdown or belongs to
 	// the name depends on the files that exist, which the engine knows.
 	Path string
-	// NewPath is the target of a Rename.
-	NewPath string
-
-	// Scope lines are ordered hints that narrow where Old is looked
-	// for: each must stand, in order, somewhere above it.
-	Scope []string
-	// Before must stand right above Old, After right below it.
-	Before, After []string
-	// Old is replaced by New. An Edit with empty Old inserts New
-	// between Before and After.
-	Old, New []string
-	// Content, for a Create, is New kept whole by a reader that reads
-	// a file's body as one block: the lines, each ended by "\n", and
-	// New is then nil. A file of millions of short lines costs its
-	// bytes this way, not a string per line. NewLines gives the lines
-	// either way.
-	Content string
-	// LineHint is a 1-based line of the file near which Old is
-	// expected (0: none). When several places match, the nearest wins.
-	LineHint int
-	// Block extends Old to a whole code block.
-	Block BlockRule
-
-	// FirstMatch: when several places match, take the first one and
-	// warn instead of failing as ambiguous (the SEARCH/REPLACE promise).
-	FirstMatch bool
-	// Append: a Create whose file exists appends New to it.
-	Append bool
-	// Overwrite: a Create whose file exists replaces its content; a
-	// Rename whose target exists replaces the target.
-	Overwrite bool
-	// AtEOF: Old (with After) must end at the end of the file
-	// (apply-patch's "*** End of File").
-	AtEOF bool
-	// ProseNames are the file names a sentence above a bare fence holds
-	// ("Here's the updated `app.py`:"), for a Create whose reply named
-	// its file nowhere else; Path is then empty. The engine takes the
-	// one name of an existing file, when the fence is plausibly the
-	// whole of it; otherwise the block is skipped, as a snippet. A file
-	// is never created from prose.
-	ProseNames []string
-	// ProseWhole is the one of ProseNames that the prose line calls
-	// the fence the new, updated, complete ... version of ("Here's the
-	// modified `a.py` file", "a new version of `a.txt`"), not merely
-	// names ("in `a.py`:"); "" when none. The engine then takes a short
-	// file whole even when the fence keeps none of its lines.
-	ProseWhole string
-	// Executable is the mode a Chmod gives: 100755 when set, else
-	// 100644.
-	Executable bool
-	// Recursive: a Delete that names an existing directory deletes
-	// every file under it.
-	Recursive bool
-	// Where places an Edit with nothing to find at the start or end.
-	// An Edit with nothing to find but Scope lines goes right below
-	// the last of them.
-	Where Where
-	// Indent says how New is indented.
-	Indent IndentMode
-	// IndentFrom is the line of Before+Old+After whose indentation
-	// IndentAnchor gives the new lines (chunk: the marker's first line,
-	// after any before context).
-	IndentFrom int
-	// Language names the comment syntax matching uses ("c++",
-	// "python", or an extension such as "go"), instead of the one the
-	// file's extension implies.
-	Language string
-	// TrimBlank: when deleting Old leaves blank lines on both sides,
-	// the blank lines that followed Old go too (no stray blank line).
-	TrimBlank bool
-	// Ordered: the members of a group are placed in order, each
-	// preferably after the one before (the hunks of one diff).
-	Ordered bool
-	// Group numbers operations that are placed against the same
-	// content and applied together (the pieces of one elided block,
-	// the hunks of one diff); 0 means the operation stands alone.
-	Group int
-
-	// OldText and NewText are a Replace's text, kept whole (line
-	// breaks are "\n", as the tool call has them; the engine matches
-	// them against the file with its line endings read as "\n").
-	OldText, NewText string
-	// Count, for a Replace, is the number of occurrences OldText must
-	// have, all of them replaced (Gemini CLI's expected_replacements);
-	// 0 means exactly one, unless All.
-	Count int
-	// All, for a Replace, replaces every occurrence, of which there
-	// must be at least one (replace_all, allow_multiple).
-	All bool
-	// InsertAfter, for an Insert, is the 1-based line New goes after
-	// (0: before the first line).
-	InsertAfter int
 	// Root is the directory the agent's absolute paths are relative to
 	// (its session's top: the first cwd the log records), when the
 	// reply names one. The engine places an absolute Path below the
@@ -238,6 +153,126 @@ type Operation struct {
 	Line int
 	// Comment is a note the reply attached to the operation.
 	Comment string
+
+	LineEdit
+	TextEdit
+	FileCreate
+	FileOp
+	Placement
+}
+
+// LineEdit is what an Edit finds and writes, by whole lines. New is
+// also the lines a Create, an Insert and a Lazy edit write.
+type LineEdit struct {
+	// Scope lines are ordered hints that narrow where Old is looked
+	// for: each must stand, in order, somewhere above it.
+	Scope []string
+	// Before must stand right above Old, After right below it.
+	Before, After []string
+	// Old is replaced by New. An Edit with empty Old inserts New
+	// between Before and After.
+	Old, New []string
+	// Block extends Old to a whole code block.
+	Block BlockRule
+	// AtEOF: Old (with After) must end at the end of the file
+	// (apply-patch's "*** End of File").
+	AtEOF bool
+	// TrimBlank: when deleting Old leaves blank lines on both sides,
+	// the blank lines that followed Old go too (no stray blank line).
+	TrimBlank bool
+}
+
+// TextEdit is what a Replace and an Insert, the text tools of coding
+// agents, find and write.
+type TextEdit struct {
+	// OldText and NewText are a Replace's text, kept whole (line
+	// breaks are "\n", as the tool call has them; the engine matches
+	// them against the file with its line endings read as "\n").
+	OldText, NewText string
+	// Count, for a Replace, is the number of occurrences OldText must
+	// have, all of them replaced (Gemini CLI's expected_replacements);
+	// 0 means exactly one, unless All.
+	Count int
+	// All, for a Replace, replaces every occurrence, of which there
+	// must be at least one (replace_all, allow_multiple).
+	All bool
+	// InsertAfter, for an Insert, is the 1-based line New goes after
+	// (0: before the first line).
+	InsertAfter int
+}
+
+// FileCreate is what a Create writes, and what it does to a file that
+// exists.
+type FileCreate struct {
+	// Content, for a Create, is New kept whole by a reader that reads
+	// a file's body as one block: the lines, each ended by "\n", and
+	// New is then nil. A file of millions of short lines costs its
+	// bytes this way, not a string per line. NewLines gives the lines
+	// either way.
+	Content string
+	// Append: a Create whose file exists appends New to it.
+	Append bool
+	// Overwrite: a Create whose file exists replaces its content; a
+	// Rename whose target exists replaces the target.
+	Overwrite bool
+	// ProseNames are the file names a sentence above a bare fence holds
+	// ("Here's the updated `app.py`:"), for a Create whose reply named
+	// its file nowhere else; Path is then empty. The engine takes the
+	// one name of an existing file, when the fence is plausibly the
+	// whole of it; otherwise the block is skipped, as a snippet. A file
+	// is never created from prose.
+	ProseNames []string
+	// ProseWhole is the one of ProseNames that the prose line calls
+	// the fence the new, updated, complete ... version of ("Here's the
+	// modified `a.py` file", "a new version of `a.txt`"), not merely
+	// names ("in `a.py`:"); "" when none. The engine then takes a short
+	// file whole even when the fence keeps none of its lines.
+	ProseWhole string
+}
+
+// FileOp is what the operations on a whole file but Create take: a
+// Rename's target, a Delete's reach and a Chmod's mode.
+type FileOp struct {
+	// NewPath is the target of a Rename.
+	NewPath string
+	// Recursive: a Delete that names an existing directory deletes
+	// every file under it.
+	Recursive bool
+	// Executable is the mode a Chmod gives: 100755 when set, else
+	// 100644.
+	Executable bool
+}
+
+// Placement is how the engine places an edit when the file has several
+// candidate places, or none to find, and how it indents the new lines.
+type Placement struct {
+	// LineHint is a 1-based line of the file near which Old is
+	// expected (0: none). When several places match, the nearest wins.
+	LineHint int
+	// Where places an Edit with nothing to find at the start or end.
+	// An Edit with nothing to find but Scope lines goes right below
+	// the last of them.
+	Where Where
+	// FirstMatch: when several places match, take the first one and
+	// warn instead of failing as ambiguous (the SEARCH/REPLACE promise).
+	FirstMatch bool
+	// Ordered: the members of a group are placed in order, each
+	// preferably after the one before (the hunks of one diff).
+	Ordered bool
+	// Group numbers operations that are placed against the same
+	// content and applied together (the pieces of one elided block,
+	// the hunks of one diff); 0 means the operation stands alone.
+	Group int
+	// Indent says how New is indented.
+	Indent IndentMode
+	// IndentFrom is the line of Before+Old+After whose indentation
+	// IndentAnchor gives the new lines (chunk: the marker's first line,
+	// after any before context).
+	IndentFrom int
+	// Language names the comment syntax matching uses ("c++",
+	// "python", or an extension such as "go"), instead of the one the
+	// file's extension implies.
+	Language string
 }
 
 // NewLines returns New, or the lines of Content when the operation

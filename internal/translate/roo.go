@@ -263,8 +263,8 @@ func (p *agentReader) rooOp(path string, b *rooBlock) {
 	case strings.Join(old, "\n") == strings.Join(new, "\n"):
 		p.r.failf(b.line+1, path, "the SEARCH and REPLACE parts are the same: the block changes nothing")
 	default:
-		p.r.Ops = append(p.r.Ops, Operation{Kind: Edit, Path: path, Old: old, New: append([]string{}, new...),
-			LineHint: b.hint, Group: p.group, Line: b.line + 1})
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Edit, Path: path, LineEdit: LineEdit{Old: old, New: append([]string{}, new...)},
+			Placement: Placement{LineHint: b.hint, Group: p.group}, Line: b.line + 1})
 	}
 }
 

@@ -11,7 +11,7 @@ func TestParseRoo(t *testing.T) {
 		return "<apply_diff>\n<path>a.py</path>\n<diff>\n" + body + "</diff>\n</apply_diff>\n"
 	}
 	edit := func(line, hint int, old, new []string) Operation {
-		return Operation{Kind: Edit, Format: FormatRoo, Path: "a.py", Old: old, New: new, LineHint: hint, Group: 1, Line: line}
+		return Operation{Kind: Edit, Format: FormatRoo, Path: "a.py", LineEdit: LineEdit{Old: old, New: new}, Placement: Placement{LineHint: hint, Group: 1}, Line: line}
 	}
 	rooContract.runReplyCases(t, []replyCase{
 		{name: "start line", reply: call("<<<<<<< SEARCH\n:start_line:12\n-------\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"),
@@ -39,7 +39,7 @@ func TestParseRoo(t *testing.T) {
 		{name: "no end", reply: call("<<<<<<< SEARCH\nx\n=======\ny\n"),
 			failed: []Failure{{Line: 4, Path: "a.py", Msg: `the block has no end marker ">>>>>>> REPLACE": the diff ends first`}}},
 		{name: "write_to_file line count", reply: "<write_to_file>\n<path>b.txt</path>\n<content>\none\ntwo\n</content>\n<line_count>2</line_count>\n</write_to_file>\n",
-			ops: []Operation{{Kind: Create, Format: FormatRoo, Overwrite: true, Path: "b.txt", New: []string{"one", "two"}, Line: 1}}},
+			ops: []Operation{{Kind: Create, Format: FormatRoo, FileCreate: FileCreate{Overwrite: true}, Path: "b.txt", LineEdit: LineEdit{New: []string{"one", "two"}}, Line: 1}}},
 		{name: "write_to_file truncated", reply: "<write_to_file>\n<path>b.txt</path>\n<content>\none\n</content>\n<line_count>40</line_count>\n</write_to_file>\n",
 			failed: []Failure{{Line: 6, Path: "b.txt", Msg: "the content of b.txt has 1 lines but its <line_count> says 40: the file was cut short or padded, so it is not written; send the whole file again"}}},
 		{name: "multi-file args", reply: "<apply_diff>\n<args>\n<file>\n<path>a.py</path>\n<diff>\n<content><![CDATA[\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n]]></content>\n<start_line>5</start_line>\n</diff>\n</file>\n</args>\n</apply_diff>\n",

@@ -10,7 +10,7 @@ func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
 	for _, b := range blocks {
 		old, new := textLines(b.Search), textLines(b.Replace)
 		if blank(old) {
-			ops = append(ops, Operation{Kind: Create, Append: true, Path: b.Path, New: new, Line: b.Line})
+			ops = append(ops, Operation{Kind: Create, FileCreate: FileCreate{Append: true}, Path: b.Path, LineEdit: LineEdit{New: new}, Line: b.Line})
 			continue
 		}
 		oldDots, newDots := elisions(old), elisions(new)
@@ -22,7 +22,7 @@ func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
 					"the block's SEARCH part holds %d %q lines and its REPLACE part %d; they are taken literally, not as elisions",
 					len(oldDots), "...", len(newDots)))
 			}
-			ops = append(ops, Operation{Kind: Edit, Path: b.Path, Old: old, New: new, FirstMatch: true, Line: b.Line})
+			ops = append(ops, Operation{Kind: Edit, Path: b.Path, LineEdit: LineEdit{Old: old, New: new}, Placement: Placement{FirstMatch: true}, Line: b.Line})
 			continue
 		}
 		group++
@@ -43,9 +43,9 @@ func searchReplaceOps(blocks []srBlock) ([]Operation, []Warning) {
 						"piece %d of the elided block at line %d has no SEARCH lines; its REPLACE lines are appended to the end of %s",
 						k+1, b.Line, b.Path))
 				}
-				ops = append(ops, Operation{Kind: Create, Append: true, Path: b.Path, New: nw, Group: group, Line: line})
+				ops = append(ops, Operation{Kind: Create, FileCreate: FileCreate{Append: true}, Path: b.Path, LineEdit: LineEdit{New: nw}, Placement: Placement{Group: group}, Line: line})
 			default:
-				ops = append(ops, Operation{Kind: Edit, Path: b.Path, Old: o, New: nw, Group: group, Line: line})
+				ops = append(ops, Operation{Kind: Edit, Path: b.Path, LineEdit: LineEdit{Old: o, New: nw}, Placement: Placement{Group: group}, Line: line})
 			}
 		}
 		if len(ops) == n {

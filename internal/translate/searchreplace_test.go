@@ -294,10 +294,10 @@ func TestElisionPieces(t *testing.T) {
 	}}
 	ops, warns := searchReplaceOps(blocks)
 	want := []Operation{
-		{Kind: Edit, Path: "a.py", Old: []string{"def f():"}, New: []string{"def f():"}, Group: 1, Line: 5},
-		{Kind: Edit, Path: "a.py", Old: []string{"    return 1"}, New: []string{"    return 2"}, Group: 1, Line: 7},
-		{Kind: Edit, Path: "a.py", Old: []string{"x = 1"}, New: []string{"x = 2"}, Group: 2, Line: 20},
-		{Kind: Create, Append: true, Path: "a.py", New: []string{"y = 3"}, Group: 2, Line: 22},
+		{Kind: Edit, Path: "a.py", LineEdit: LineEdit{Old: []string{"def f():"}, New: []string{"def f():"}}, Placement: Placement{Group: 1}, Line: 5},
+		{Kind: Edit, Path: "a.py", LineEdit: LineEdit{Old: []string{"    return 1"}, New: []string{"    return 2"}}, Placement: Placement{Group: 1}, Line: 7},
+		{Kind: Edit, Path: "a.py", LineEdit: LineEdit{Old: []string{"x = 1"}, New: []string{"x = 2"}}, Placement: Placement{Group: 2}, Line: 20},
+		{Kind: Create, FileCreate: FileCreate{Append: true}, Path: "a.py", LineEdit: LineEdit{New: []string{"y = 3"}}, Placement: Placement{Group: 2}, Line: 22},
 	}
 	if diff := cmp.Diff(want, ops); diff != "" {
 		t.Errorf("ops (-want +got):\n%s", diff)

@@ -213,14 +213,14 @@ func fileCommand(words []string, line int) ([]Operation, string) {
 		if strings.HasSuffix(to, "/") {
 			to += pathBase(paths[0])
 		}
-		return []Operation{{Kind: Rename, Path: paths[0], NewPath: to, Line: line, Comment: strings.Join(words, " ")}}, ""
+		return []Operation{{Kind: Rename, Path: paths[0], FileOp: FileOp{NewPath: to}, Line: line, Comment: strings.Join(words, " ")}}, ""
 	}
 	if len(paths) == 0 {
 		return nil, fmt.Sprintf("%s names no path", name)
 	}
 	var ops []Operation
 	for _, p := range paths {
-		ops = append(ops, Operation{Kind: Delete, Path: p, Recursive: recursive, Line: line, Comment: strings.Join(words, " ")})
+		ops = append(ops, Operation{Kind: Delete, Path: p, FileOp: FileOp{Recursive: recursive}, Line: line, Comment: strings.Join(words, " ")})
 	}
 	return ops, ""
 }

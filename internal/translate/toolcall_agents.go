@@ -89,7 +89,7 @@ func agentWriteCall(tool string, a args, line int) callResult {
 		content = strings.Join(inner, "\n")
 		c.warns = append(c.warns, unfenceWarning(line, tool, p, open))
 	}
-	c.ops = []Operation{{Kind: Create, Path: p, Content: fileContent(content), Overwrite: true}}
+	c.ops = []Operation{{Kind: Create, Path: p, FileCreate: FileCreate{Content: fileContent(content), Overwrite: true}}}
 	return c
 }
 

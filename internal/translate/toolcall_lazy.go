@@ -28,5 +28,5 @@ func editFileCall(a args) ([]Operation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Operation{{Kind: Lazy, Path: p, New: textLines(lf(code)), Comment: instr}}, nil
+	return []Operation{{Kind: Lazy, Path: p, LineEdit: LineEdit{New: textLines(lf(code))}, Comment: instr}}, nil
 }

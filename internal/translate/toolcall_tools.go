@@ -47,7 +47,7 @@ func stringEdit(a args, p string) (Operation, error) {
 	if old == repl {
 		return Operation{}, errors.New("old_string and new_string are the same, so the edit changes nothing (the tool refuses it)")
 	}
-	return Operation{Kind: Replace, Path: p, OldText: lf(old), NewText: lf(repl), All: all}, nil
+	return Operation{Kind: Replace, Path: p, TextEdit: TextEdit{OldText: lf(old), NewText: lf(repl), All: all}}, nil
 }
 
 // multiEditCall reads Claude Code's MultiEdit: file_path and edits[],
@@ -93,7 +93,7 @@ func writeCall(a args) ([]Operation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Operation{{Kind: Create, Path: p, Content: fileContent(content), Overwrite: true}}, nil
+	return []Operation{{Kind: Create, Path: p, FileCreate: FileCreate{Content: fileContent(content), Overwrite: true}}}, nil
 }
 
 // geminiReplaceCall reads Gemini CLI's replace (the tool of
@@ -164,7 +164,7 @@ func textEditorCall(a args) ([]Operation, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []Operation{{Kind: Create, Path: p, Content: fileContent(text)}}, nil
+		return []Operation{{Kind: Create, Path: p, FileCreate: FileCreate{Content: fileContent(text)}}}, nil
 	case "str_replace":
 		old, _, err := a.str("old_str", false)
 		if err != nil {
@@ -177,7 +177,7 @@ func textEditorCall(a args) ([]Operation, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []Operation{{Kind: Replace, Path: p, OldText: lf(old), NewText: lf(repl)}}, nil
+		return []Operation{{Kind: Replace, Path: p, TextEdit: TextEdit{OldText: lf(old), NewText: lf(repl)}}}, nil
 	case "insert":
 		at, given, err := a.number("insert_line")
 		if err != nil {
@@ -193,7 +193,7 @@ func textEditorCall(a args) ([]Operation, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []Operation{{Kind: Insert, Path: p, InsertAfter: at, New: strings.Split(lf(text), "\n")}}, nil
+		return []Operation{{Kind: Insert, Path: p, TextEdit: TextEdit{InsertAfter: at}, LineEdit: LineEdit{New: strings.Split(lf(text), "\n")}}}, nil
 	case "undo_edit":
 		return nil, errors.New("undo_edit reverts an earlier edit of the agent's session, which cannot be replayed from this reply: apply the reply without it")
 	}

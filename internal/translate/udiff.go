@@ -177,20 +177,20 @@ func (u *udiffReader) file(h hunkFileHeader, hunks []hunk) {
 		for _, hk := range hunks {
 			content = append(content, hk.New...)
 		}
-		u.add(Operation{Kind: Create, Path: path, New: content, Line: h.Line})
+		u.add(Operation{Kind: Create, Path: path, LineEdit: LineEdit{New: content}, Line: h.Line})
 		if f.newMode == "100755" {
-			u.add(Operation{Kind: Chmod, Path: path, Executable: true, Line: f.modeLine})
+			u.add(Operation{Kind: Chmod, Path: path, FileOp: FileOp{Executable: true}, Line: f.modeLine})
 		}
 	case f.deleted:
 		u.add(Operation{Kind: Delete, Path: path, Line: h.Line})
 	default:
 		renamed := f.renamed && f.from != f.to
 		if renamed {
-			u.add(Operation{Kind: Rename, Path: f.from, NewPath: f.to, Line: h.Line})
+			u.add(Operation{Kind: Rename, Path: f.from, FileOp: FileOp{NewPath: f.to}, Line: h.Line})
 		}
 		chmod := f.newMode != "" && f.newMode != f.oldMode
 		if chmod {
-			u.add(Operation{Kind: Chmod, Path: path, Executable: f.newMode == "100755", Line: f.modeLine})
+			u.add(Operation{Kind: Chmod, Path: path, FileOp: FileOp{Executable: f.newMode == "100755"}, Line: f.modeLine})
 		}
 		u.edits(path, hunks, h.Line, renamed || chmod)
 	}

@@ -431,7 +431,7 @@ func (p *udiffxReader) directive(at int) int {
 			if closeAt >= 0 {
 				content = p.bodyText(tag.end, closeAt)
 			}
-			p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatUdiffx, Path: path, Content: content, Overwrite: true, Line: line})
+			p.r.Ops = append(p.r.Ops, Operation{Kind: Create, Format: FormatUdiffx, Path: path, FileCreate: FileCreate{Content: content, Overwrite: true}, Line: line})
 			return pos
 		}
 		body, first = udxStripFence(body, first)
@@ -454,14 +454,14 @@ func (p *udiffxReader) directive(at int) int {
 			p.r.failf(line, tag.somePath(), "%s", missing)
 			break
 		}
-		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatUdiffx, Path: from, NewPath: tag.attr("to_path"), Line: line})
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Rename, Format: FormatUdiffx, Path: from, FileOp: FileOp{NewPath: tag.attr("to_path")}, Line: line})
 	case udxDelete:
 		path, missing := p.attrs(tag, line, "file_path")
 		if missing != "" {
 			p.r.failf(line, tag.somePath(), "%s", missing)
 			break
 		}
-		p.r.Ops = append(p.r.Ops, Operation{Kind: Delete, Format: FormatUdiffx, Path: path, Recursive: true, Line: line})
+		p.r.Ops = append(p.r.Ops, Operation{Kind: Delete, Format: FormatUdiffx, Path: path, FileOp: FileOp{Recursive: true}, Line: line})
 	default:
 		p.r.failf(line, tag.somePath(), "unknown directive <%s>: the directives are <%s> and <%s>",
 			tag.name, strings.Join(udxDirectives[:len(udxDirectives)-1], ">, <"), udxDirectives[len(udxDirectives)-1])
@@ -550,7 +550,7 @@ func (p *udiffxReader) appendOp(path string, body []string, line int) {
 		return
 	}
 	p.r.Ops = append(p.r.Ops, Operation{Kind: Edit, Format: FormatUdiffx, Path: path,
-		New: append([]string(nil), body...), Where: AtEnd, Indent: IndentAsIs, Line: line})
+		LineEdit: LineEdit{New: append([]string(nil), body...)}, Placement: Placement{Where: AtEnd, Indent: IndentAsIs}, Line: line})
 }
 
 // barrier is the offset of the first tag that starts a line after the

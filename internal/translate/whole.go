@@ -65,16 +65,16 @@ func readWhole(text string) (*Reply, error) {
 			continue
 		}
 		if len(b.named) > 0 {
-			r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, ProseNames: b.named, ProseWhole: b.whole,
-				New: b.content, Overwrite: true, Line: b.fence + 1})
+			r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, FileCreate: FileCreate{ProseNames: b.named, ProseWhole: b.whole, Overwrite: true},
+				LineEdit: LineEdit{New: b.content}, Line: b.fence + 1})
 			continue
 		}
 		if prev, ok := seen[b.path]; ok {
 			r.warnf(b.fence+1, "%s is written whole twice, at lines %d and %d: the later block wins", b.path, prev, b.fence+1)
 		}
 		seen[b.path] = b.fence + 1
-		r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, Path: b.path, New: b.content,
-			Overwrite: len(b.content) > 0, Line: b.fence + 1})
+		r.Ops = append(r.Ops, Operation{Kind: Create, Format: FormatWhole, Path: b.path, LineEdit: LineEdit{New: b.content},
+			FileCreate: FileCreate{Overwrite: len(b.content) > 0}, Line: b.fence + 1})
 	}
 	sortWarnings(r.Warnings)
 	if len(r.Ops) == 0 && len(r.Failed) == 0 {

@@ -7,7 +7,7 @@ import (
 
 // wholeOp is a whole-file operation as readWhole builds it.
 func wholeOp(path string, line int, content ...string) Operation {
-	return Operation{Kind: Create, Format: FormatWhole, Path: path, New: content, Overwrite: len(content) > 0, Line: line}
+	return Operation{Kind: Create, Format: FormatWhole, Path: path, LineEdit: LineEdit{New: content}, FileCreate: FileCreate{Overwrite: len(content) > 0}, Line: line}
 }
 
 func TestParseWhole(t *testing.T) {
@@ -175,7 +175,7 @@ func TestDetectWhole(t *testing.T) {
 // the engine to check; a fence under prose naming none stays prose.
 func TestParseWholeProseNames(t *testing.T) {
 	prosed := func(line int, names []string, content ...string) Operation {
-		return Operation{Kind: Create, Format: FormatWhole, ProseNames: names, New: content, Overwrite: true, Line: line}
+		return Operation{Kind: Create, Format: FormatWhole, FileCreate: FileCreate{ProseNames: names, Overwrite: true}, LineEdit: LineEdit{New: content}, Line: line}
 	}
 	// called: the prose line calls the fence the new version of name.
 	called := func(op Operation, name string) Operation {

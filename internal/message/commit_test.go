@@ -1,4 +1,4 @@
-package engine
+package message
 
 import (
 	"strings"
@@ -38,7 +38,7 @@ func TestCommitMessage(t *testing.T) {
 			for _, p := range tt.changes {
 				changes = append(changes, patch.FileChange{OldPath: p, NewPath: p})
 			}
-			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, tt.edits)
+			got := Commit(tt.override, tt.subject, tt.body, "diff", changes, tt.edits)
 			if got != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
 			}
@@ -69,7 +69,7 @@ func TestCommitMessageControlCharacters(t *testing.T) {
 	changes := []patch.FileChange{{OldPath: "x/a.go", NewPath: "x/a.go"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CommitMessage(tt.override, tt.subject, tt.body, "diff", changes, 2)
+			got := Commit(tt.override, tt.subject, tt.body, "diff", changes, 2)
 			if got != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
 			}

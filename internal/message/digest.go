@@ -1,4 +1,4 @@
-package engine
+package message
 
 import (
 	"crypto/sha256"
@@ -95,5 +95,6 @@ func digestHex(h hash.Hash) string {
 	return hex.EncodeToString(h.Sum(nil))[:digestLen]
 }
 
-// replyTrailer is the trailer line of a reply's digest.
-func replyTrailer(digest string) string { return ReplyTrailer + ": " + digest }
+// ReplyTrailerLine is the trailer line of a reply's digest
+// ("LLM-Reply: <digest>").
+func ReplyTrailerLine(digest string) string { return ReplyTrailer + ": " + digest }

@@ -1,4 +1,4 @@
-package engine
+package message
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // maxSubject is git's customary limit for a commit subject.
 const maxSubject = translate.MaxSubject
 
-// CommitMessage builds a commit message (SPEC sections 3 and 6): the
+// Commit builds a commit message (SPEC sections 3 and 6): the
 // -m override, else the reply's subject and body, else "Apply N edits
 // to <files>"; a subject too long is shortened to a part that reads
 // whole (translate.ShortSubject) and given in full in the body; the
@@ -21,7 +21,7 @@ const maxSubject = translate.MaxSubject
 // "Key: value" line (replay's LLM-Session), cleaned like a subject. The
 // message is valid UTF-8 with no control character but line feeds, and
 // tabs in the body (see cleanText).
-func CommitMessage(override, subject, body, format string, changes []patch.FileChange, edits int, trailers ...string) string {
+func Commit(override, subject, body, format string, changes []patch.FileChange, edits int, trailers ...string) string {
 	if o := strings.TrimSpace(cleanText(override, true)); o != "" {
 		subject, body, _ = strings.Cut(o, "\n")
 	}

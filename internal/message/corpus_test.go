@@ -1,4 +1,4 @@
-package engine
+package message
 
 import (
 	"fmt"
@@ -191,7 +191,7 @@ func TestCorpusMessages(t *testing.T) {
 				changes = append(changes, patch.FileChange{OldPath: op.Path, NewPath: op.Path})
 			}
 		}
-		msg := strings.TrimSuffix(CommitMessage("", subject, body, r.Format, changes, len(r.Ops)), "LLM-Edit-Format: "+r.Format+"\n")
+		msg := strings.TrimSuffix(Commit("", subject, body, r.Format, changes, len(r.Ops)), "LLM-Edit-Format: "+r.Format+"\n")
 		msgSubject, msgBody, _ := strings.Cut(msg, "\n")
 		msgBody = strings.TrimSpace(msgBody)
 		branch := "llm/" + BranchSlug(subject, paths)
