@@ -317,10 +317,20 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 	}
 	// The lines above the first anchor and below the last are looked
 	// for in a few lines of the file next to it.
-	anchors := append(m.edge(s, skel[0], cursor, r, true), skel...)
-	anchors = append(anchors, m.edge(s, skel[len(skel)-1], cursor, r, false)...)
+	above, top := m.edge(s, skel[0], cursor, r, true)
+	below, bottom := m.edge(s, skel[len(skel)-1], cursor, r, false)
+	anchors := append(append(above, skel...), below...)
 	lo, hi := anchors[0], anchors[len(anchors)-1]
 	sp := &lazySpan{start: lo.file, end: hi.file + 1}
+	if top != nil {
+		// The cut's line and those above it are new; the file's lines
+		// between the cut and the first anchor are aligned as between
+		// two anchors.
+		lo, sp.start = anchor{top.seg + 1, top.file + 1}, top.file+1
+	}
+	if bottom != nil {
+		anchors, sp.end = append(anchors, *bottom), bottom.file
+	}
 	var pairs [2][]string // the file's and the segment's matched lines, for the shift
 	var added []int       // indexes in sp.lines of the segment's lines
 	keep := func(seg, file int) {
@@ -351,10 +361,14 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 				add(from.seg + e.PosY)
 			}
 		}
+		if bottom != nil && a == *bottom {
+			from = a // the cut: its line and those below are new
+			break
+		}
 		keep(a.seg, a.file)
 		from = anchor{a.seg + 1, a.file + 1}
 	}
-	for i := hi.seg + 1; i < len(s.lines); i++ {
+	for i := from.seg; i < len(s.lines); i++ {
 		add(i)
 	}
 	if r >= RungIndent && len(added) > 0 {
@@ -385,57 +399,51 @@ func (m *lazyMerge) keys(r Rung, lines []string) []string {
 const edgeSlack = 3
 
 // edge returns the anchors of the segment's lines above a (up) or
-// below it: its lines aligned by a diff with the few file lines next
-// to a (never above cursor), nearest first, so that a line standing
-// twice there is taken where it is closest. An outermost anchor that is
-// a blank line or a brace is no anchor: "}" and a blank line closing
-// a function the segment adds must not be taken for the ones of the
-// function above it.
-func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) []anchor {
-	var seg, file []string
-	var segAt, fileAt int
+// below it, in the segment's order (SPEC section 5). It walks outward
+// from a, one segment line at a time, and takes each at the nearest
+// file line beyond the last one taken that has its key, within a few
+// lines (never above cursor); a line found nowhere there is new. The
+// nearest, not any alignment a diff may pick: "}" after a changed
+// line is the "}" of the block the segment shows, not one of a
+// function further down.
+//
+// A line with no word (a brace, a blank line) stands everywhere, so it
+// is taken only where it skips no more file lines than the segment's
+// new lines since the last one taken (a line replaced, not a span
+// deleted to reach a brace further off); and nothing is taken across
+// new lines after a blank line: a blank line then new lines is new
+// code added next to the file's, as a new function after the one the
+// segment shows, never a replacement of the code beyond.
+func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) (out []anchor, cut *anchor) {
+	step, lo, hi := 1, a.file+1, min(len(m.file), a.file+1+2*(len(s.lines)-1-a.seg)+edgeSlack)
 	if up {
-		segAt, fileAt = 0, max(cursor, a.file-2*a.seg-edgeSlack)
-		seg, file = s.lines[:a.seg], m.file[fileAt:a.file]
-	} else {
-		segAt, fileAt = a.seg+1, a.file+1
-		seg = s.lines[segAt:]
-		file = m.file[fileAt:min(len(m.file), fileAt+2*len(seg)+edgeSlack)]
+		step, lo, hi = -1, max(cursor, a.file-2*a.seg-edgeSlack), a.file
 	}
-	if len(seg) == 0 || len(file) == 0 {
-		return nil
-	}
-	x, y := m.keys(r, file), m.keys(r, seg)
-	if up {
-		reverse(x)
-		reverse(y)
-	}
-	var out []anchor
-	for _, e := range diff.Edits(x, y) {
-		if e.Op != diff.Match {
-			continue
+	key := func(l string) string {
+		if isBlank(l) {
+			return ""
 		}
-		if up {
-			out = append(out, anchor{segAt + len(seg) - 1 - e.PosY, fileAt + len(file) - 1 - e.PosX})
-		} else {
-			out = append(out, anchor{segAt + e.PosY, fileAt + e.PosX})
-		}
+		return lazyKey(r, l)
 	}
-	// Outward from a, a match is kept when its line has a word,
-	// or when it skips no more file lines than segment lines since the
-	// one kept before it (a line replaced, not a span deleted to reach
-	// a brace further off).
-	kept, prev := out[:0], a
-	for _, b := range out {
-		dSeg, dFile := b.seg-prev.seg, b.file-prev.file
-		if !up {
-			dSeg, dFile = -dSeg, -dFile
+	prev := a
+	for i := a.seg + step; i >= 0 && i < len(s.lines); i += step {
+		fresh := (i-prev.seg)*step - 1 // new lines since prev
+		if fresh > 0 && prev != a && isBlank(s.lines[prev.seg]) {
+			break
 		}
-		if !trivial(s.lines[b.seg]) || -dFile-1 <= -dSeg-1 {
-			kept, prev = append(kept, b), b
+		k, l := key(s.lines[i]), s.lines[i]
+		for j := prev.file + step; j >= lo && j < hi; j += step {
+			if key(m.file[j]) != k {
+				continue
+			}
+			if trivial(l) && (j-prev.file)*step-1 > fresh {
+				break
+			}
+			out = append(out, anchor{i, j})
+			prev = out[len(out)-1]
+			break
 		}
 	}
-	out = kept
 	// A line that stands elsewhere in the file too, with new lines
 	// beyond it, may be a new line that merely reads as the file's
 	// ("return data" ending a new function, taken for the last line of
@@ -451,15 +459,35 @@ func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) [
 			break
 		}
 	}
-	if up {
-		// A brace or blank line above the anchor with new lines above
-		// it closes the code the segment adds, not the code above.
-		for len(out) > 0 && out[len(out)-1].seg > 0 && trivial(s.lines[out[len(out)-1].seg]) {
-			out = out[:len(out)-1]
+	// An outermost blank line with new lines beyond it separates the
+	// code the segment adds from the code it shows: it is the cut,
+	// the span ends next to it, and the file's own blank line stays,
+	// beyond the new lines (a new function keeps its blank line on
+	// both sides). Above the anchor, a brace with new lines above it
+	// closes the code the segment adds, not the code above: no anchor.
+	n := len(out)
+	beyondAt := func(b anchor) bool { return up && b.seg > 0 || !up && b.seg < len(s.lines)-1 }
+	for up && n > 0 && beyondAt(out[n-1]) && trivial(s.lines[out[n-1].seg]) && !isBlank(s.lines[out[n-1].seg]) {
+		n--
+	}
+	if n > 0 && beyondAt(out[n-1]) && isBlank(s.lines[out[n-1].seg]) {
+		// A run of blank lines cuts at its innermost: two blank lines
+		// between Python functions stay two on both sides.
+		for n > 1 && isBlank(s.lines[out[n-2].seg]) && out[n-1].seg-out[n-2].seg == step && out[n-1].file-out[n-2].file == step {
+			n--
 		}
+		c := out[n-1]
+		cut, n = &c, n-1
+	} else if up {
+		for n > 0 && beyondAt(out[n-1]) && trivial(s.lines[out[n-1].seg]) {
+			n--
+		}
+	}
+	out = out[:n]
+	if up {
 		reverse(out)
 	}
-	return out
+	return out, cut
 }
 
 // trivial reports whether a line has no letter or digit: a blank
