@@ -106,6 +106,7 @@ func lazyKey(r Rung, s string) string {
 type lazyMerge struct {
 	file     []string
 	fileTabs bool
+	unit     string // one level of the file's indentation, "" when not known
 	top      Rung
 	segs     []lazySegment
 	index    map[Rung]map[string][]int // file lines by key, only the keys the segments hold
@@ -152,6 +153,9 @@ func (m *lazyMerge) run() (spans []lazySpan, warns []string, rung Rung, refused 
 	for k, s := range m.segs {
 		var sp *lazySpan
 		r := RungExact
+		if _, ok := m.foreignStyle(s); ok && m.top >= RungIndent {
+			r = RungIndent
+		}
 		if at, ok := m.atEdge(s, k, cursor); ok {
 			// A first segment with no marker above that is the file's
 			// first lines (a last one, its last lines) stands there,
@@ -196,6 +200,7 @@ func (m *lazyMerge) run() (spans []lazySpan, warns []string, rung Rung, refused 
 			for _, l := range s.lines {
 				sp.lines = append(sp.lines, lazyLine{file: -1, text: l})
 			}
+			m.restyle(s, sp.lines)
 			r = RungExact
 		} else {
 			// With no marker above (below), a new first (last) line
@@ -379,8 +384,60 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 		for _, i := range added {
 			sp.lines[i].text = sh.apply(sp.lines[i].text)
 		}
+	} else {
+		m.restyle(s, sp.lines)
 	}
 	return sp, nil
+}
+
+// restyle writes the indentation of the new lines of segment s the
+// file's way, where the segment indents otherwise throughout (see
+// foreignStyle).
+func (m *lazyMerge) restyle(s lazySegment, lines []lazyLine) {
+	sh, ok := m.foreignStyle(s)
+	if !ok {
+		return
+	}
+	for i, l := range lines {
+		if l.file < 0 {
+			lines[i].text = sh.apply(l.text)
+		}
+	}
+}
+
+// foreignStyle reports whether segment s indents otherwise than the
+// file throughout (SPEC section 5: indentation style is the file's):
+// spaces only in a file indented with tabs (a level is the segment's
+// narrowest indentation), tabs only in a file indented with spaces (a
+// tab is the file's level); and the shift that writes its lines the
+// file's way. Such a segment's indented lines never stand in the file
+// exactly: it is placed from the indentation rung up.
+func (m *lazyMerge) foreignStyle(s lazySegment) (shift, bool) {
+	tabs, narrowest := false, 0
+	for _, l := range s.lines {
+		ws := leading(l)
+		if isBlank(l) || ws == "" {
+			continue
+		}
+		switch {
+		case strings.Contains(ws, "\t") != strings.HasPrefix(ws, "\t"):
+			return shift{}, false // spaces then tabs: leave it be
+		case ws[0] == '\t':
+			tabs = true
+		case narrowest == 0 || len(ws) < narrowest:
+			narrowest = len(ws)
+		}
+		if tabs && narrowest > 0 {
+			return shift{}, false // both: no one style to translate
+		}
+	}
+	switch {
+	case m.fileTabs && !tabs && narrowest >= 2 && narrowest <= 8:
+		return shift{tab: narrowest, useTabs: true, active: true}, true
+	case !m.fileTabs && tabs && m.unit != "" && strings.Trim(m.unit, " ") == "":
+		return shift{tab: len(m.unit), active: true}, true
+	}
+	return shift{}, false
 }
 
 // keys returns the keys of lines at rung r; a blank line's is "".
@@ -448,13 +505,22 @@ func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) (
 	// beyond it, may be a new line that merely reads as the file's
 	// ("return data" ending a new function, taken for the last line of
 	// the function above): it and what lies beyond are new, never
-	// glued into the code next to the anchor.
+	// glued into the code next to the anchor. Not while every line
+	// from the anchor to it follows the one before in both, with no
+	// blank line between: that is the anchor's own block ("return
+	// data" ending the function the segment shows).
+	solid := true
 	for i, b := range out {
+		last := a
+		if i > 0 {
+			last = out[i-1]
+		}
+		solid = solid && b.seg-last.seg == step && b.file-last.file == step && (i == 0 || !isBlank(s.lines[last.seg]))
 		beyond := len(s.lines) - 1 - b.seg
 		if up {
 			beyond = b.seg
 		}
-		if !trivial(s.lines[b.seg]) && beyond > len(out)-1-i && len(m.after(r, s.lines[b.seg], cursor)) > 1 {
+		if !solid && !trivial(s.lines[b.seg]) && beyond > len(out)-1-i && len(m.after(r, s.lines[b.seg], cursor)) > 1 {
 			out = out[:i]
 			break
 		}
@@ -490,17 +556,19 @@ func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) (
 	return out, cut
 }
 
-// trivial reports whether a line has no letter or digit: a blank
-// line, a brace, "});", which stand everywhere and say nothing of
-// where they are.
+// trivial reports whether a line has no letter or digit, or only a
+// word that closes a block: a blank line, a brace, "});", Ruby's and
+// Lua's "end", the shell's "fi" and "done", which stand everywhere and
+// say nothing of where they are.
 func trivial(l string) bool {
-	for _, c := range l {
-		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 {
-			return false
-		}
-	}
-	return true
+	words := strings.FieldsFunc(l, func(c rune) bool {
+		return !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80)
+	})
+	return len(words) == 0 || len(words) == 1 && closers[strings.ToLower(words[0])]
 }
+
+// closers are the words that close a block on a line of their own.
+var closers = map[string]bool{"end": true, "fi": true, "done": true, "esac": true, "endif": true, "endfor": true, "endwhile": true, "wend": true}
 
 func reverse[T any](s []T) {
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {

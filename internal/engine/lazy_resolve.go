@@ -54,6 +54,7 @@ func (r *resolver) lazyEdit(o *Outcome, f *fileState) {
 // meant to replace the line below.
 func (r *resolver) mergeLazy(o *Outcome, f *fileState, file []string, segs []lazySegment, top Rung, strict bool) bool {
 	m := newLazyMerge(file, segs, top, f.d.indentUnit() == "\t")
+	m.unit = f.d.indentUnit()
 	spans, warns, rung, refused := m.run()
 	if refused == nil && strict {
 		for k, sp := range spans {
