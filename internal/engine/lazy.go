@@ -387,7 +387,80 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 	} else {
 		m.restyle(s, sp.lines)
 	}
+	m.changedEdges(s, sp, cursor, r)
 	return sp, nil
+}
+
+// changedEdges widens span sp over the file's line right above (below)
+// it when the segment's line next to it, new, below (above) a marker,
+// is that line changed: the same key or declaration (see head), at the
+// same indentation. "  replicas: 3" under "spec:" replaces
+// "  replicas: 1", "def scale(x, factor=2):" above the body it shows
+// replaces "def scale(x, factor):"; a new log call beside an old one
+// has no such head and is added.
+func (m *lazyMerge) changedEdges(s lazySegment, sp *lazySpan, cursor int, r Rung) {
+	n := len(sp.lines)
+	if n < 2 {
+		return
+	}
+	same := func(l lazyLine, f string) bool {
+		h := head(l.text)
+		return l.file < 0 && h != "" && h == head(f) && leading(l.text) == leading(f)
+	}
+	if s.above && sp.start > cursor && sp.lines[0].file < 0 {
+		i := 0
+		for i+1 < n && sp.lines[i+1].file < 0 {
+			i++
+		}
+		if i+1 < n && same(sp.lines[i], m.file[sp.start-1]) {
+			sp.start--
+		}
+	}
+	if s.below && sp.end < len(m.file) && sp.lines[n-1].file < 0 {
+		i := n - 1
+		for i > 0 && sp.lines[i-1].file < 0 {
+			i--
+		}
+		if i > 0 && same(sp.lines[i], m.file[sp.end]) {
+			sp.end++
+		}
+	}
+}
+
+// declWords open a declaration whose name, before "(", is its head.
+var declWords = map[string]bool{"def": true, "func": true, "fn": true, "function": true, "async": true, "pub": true, "public": true, "private": true, "protected": true, "static": true, "sub": true, "proc": true}
+
+// head is what a line declares or sets: a key or a name before ":",
+// "=" or ":=" ("replicas:", "\"name\":", "timeout ="), or a declaration up
+// to its "(" ("def scale(", "func (s *S) Get("); "" for any other line.
+func head(l string) string {
+	t := strings.TrimSpace(l)
+	if w, _, _ := strings.Cut(t, " "); declWords[w] {
+		if i := strings.IndexByte(t, '('); i > 0 {
+			if j := strings.IndexByte(t[i+1:], ')'); w == "func" && i == len(w)+1 && j >= 0 {
+				// a Go method: the name follows the receiver
+				if k := strings.IndexByte(t[i+j+2:], '('); k > 0 {
+					return t[:i+j+2+k+1]
+				}
+			}
+			return t[:i+1]
+		}
+		return ""
+	}
+	i := strings.IndexAny(t, ":=")
+	if i <= 0 {
+		return ""
+	}
+	key := strings.TrimRight(t[:i], " ")
+	for _, c := range key {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.ContainsRune("_.-\"'$", c)) {
+			return ""
+		}
+	}
+	if i+1 < len(t) && t[i] == ':' && t[i+1] == ':' || i+1 < len(t) && t[i] == '=' && t[i+1] == '=' {
+		return "" // "a::b", "a == b": no key
+	}
+	return t[:i+1]
 }
 
 // restyle writes the indentation of the new lines of segment s the
