@@ -37,6 +37,10 @@ type lazyLine struct {
 type lazySpan struct {
 	start, end int
 	lines      []lazyLine
+	// cutAbove (cutBelow): the span's first (last) lines are new lines
+	// a blank line of the segment parts from the lines it shows (see
+	// edge): added beside the file's, replacing none.
+	cutAbove, cutBelow bool
 }
 
 // lazyRefusal is why a lazy edit cannot be merged: which segment
@@ -331,10 +335,10 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 		// The cut's line and those above it are new; the file's lines
 		// between the cut and the first anchor are aligned as between
 		// two anchors.
-		lo, sp.start = anchor{top.seg + 1, top.file + 1}, top.file+1
+		lo, sp.start, sp.cutAbove = anchor{top.seg + 1, top.file + 1}, top.file+1, true
 	}
 	if bottom != nil {
-		anchors, sp.end = append(anchors, *bottom), bottom.file
+		anchors, sp.end, sp.cutBelow = append(anchors, *bottom), bottom.file, true
 	}
 	var pairs [2][]string // the file's and the segment's matched lines, for the shift
 	var added []int       // indexes in sp.lines of the segment's lines
