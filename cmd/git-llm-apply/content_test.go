@@ -20,7 +20,9 @@ func main() {
 
 // TestElisionRecordsNothing: a whole-file reply that ends in a
 // placeholder instead of the rest of the file fails, records nothing
-// and says which line, for every shape models write.
+// and says which line, for every shape models write. Under auto the
+// same reply, whose every part stands in one place of the file, is
+// merged as a lazy edit instead (SPEC section 5): the rest is kept.
 func TestElisionRecordsNothing(t *testing.T) {
 	t.Parallel()
 	for _, placeholder := range []string{
@@ -36,7 +38,7 @@ func TestElisionRecordsNothing(t *testing.T) {
 			before := r.snapshot()
 			reply := r.reply("reply.md", "Punctuate the greeting.\n\napp.go\n```go\npackage app\n\nimport \"fmt\"\n\n"+
 				"func greet(name string) string {\n\treturn \"Hello, \" + name + \"!\"\n}\n\n"+placeholder+"\n```\n")
-			res := r.run("apply", reply)
+			res := r.run("apply", "--format", "whole", reply)
 			if res.code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", res.code, res.stderr)
 			}
@@ -45,6 +47,16 @@ func TestElisionRecordsNothing(t *testing.T) {
 			}
 			if b := r.branches(); b != "main" {
 				t.Errorf("a branch was made: %q", b)
+			}
+			r.assertUntouched(before)
+			r.fsck()
+
+			res = r.run("apply", "-b", "lazy", reply)
+			if res.code != 0 || !strings.Contains(res.stderr, "merged into app.go as a lazy edit") {
+				t.Fatalf("auto: exit %d, want 0 and the lazy merge's note\n%s", res.code, res.stderr)
+			}
+			if got, want := r.show("lazy", "app.go"), strings.Replace(contentApp, `"Hello " + name`, `"Hello, " + name + "!"`, 1); got != want {
+				t.Errorf("auto: app.go at the tip:\n%s\nwant:\n%s", got, want)
 			}
 			r.assertUntouched(before)
 			r.fsck()

@@ -37,6 +37,10 @@ type lazyLine struct {
 type lazySpan struct {
 	start, end int
 	lines      []lazyLine
+	// cutAbove (cutBelow): the span's first (last) lines are new lines
+	// a blank line of the segment parts from the lines it shows (see
+	// edge): added beside the file's, replacing none.
+	cutAbove, cutBelow bool
 }
 
 // lazyRefusal is why a lazy edit cannot be merged: which segment
@@ -106,6 +110,7 @@ func lazyKey(r Rung, s string) string {
 type lazyMerge struct {
 	file     []string
 	fileTabs bool
+	unit     string // one level of the file's indentation, "" when not known
 	top      Rung
 	segs     []lazySegment
 	index    map[Rung]map[string][]int // file lines by key, only the keys the segments hold
@@ -152,6 +157,9 @@ func (m *lazyMerge) run() (spans []lazySpan, warns []string, rung Rung, refused 
 	for k, s := range m.segs {
 		var sp *lazySpan
 		r := RungExact
+		if _, ok := m.foreignStyle(s); ok && m.top >= RungIndent {
+			r = RungIndent
+		}
 		if at, ok := m.atEdge(s, k, cursor); ok {
 			// A first segment with no marker above that is the file's
 			// first lines (a last one, its last lines) stands there,
@@ -196,6 +204,7 @@ func (m *lazyMerge) run() (spans []lazySpan, warns []string, rung Rung, refused 
 			for _, l := range s.lines {
 				sp.lines = append(sp.lines, lazyLine{file: -1, text: l})
 			}
+			m.restyle(s, sp.lines)
 			r = RungExact
 		} else {
 			// With no marker above (below), a new first (last) line
@@ -317,10 +326,20 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 	}
 	// The lines above the first anchor and below the last are looked
 	// for in a few lines of the file next to it.
-	anchors := append(m.edge(s, skel[0], cursor, r, true), skel...)
-	anchors = append(anchors, m.edge(s, skel[len(skel)-1], cursor, r, false)...)
+	above, top := m.edge(s, skel[0], cursor, r, true)
+	below, bottom := m.edge(s, skel[len(skel)-1], cursor, r, false)
+	anchors := append(append(above, skel...), below...)
 	lo, hi := anchors[0], anchors[len(anchors)-1]
 	sp := &lazySpan{start: lo.file, end: hi.file + 1}
+	if top != nil {
+		// The cut's line and those above it are new; the file's lines
+		// between the cut and the first anchor are aligned as between
+		// two anchors.
+		lo, sp.start, sp.cutAbove = anchor{top.seg + 1, top.file + 1}, top.file+1, true
+	}
+	if bottom != nil {
+		anchors, sp.end, sp.cutBelow = append(anchors, *bottom), bottom.file, true
+	}
 	var pairs [2][]string // the file's and the segment's matched lines, for the shift
 	var added []int       // indexes in sp.lines of the segment's lines
 	keep := func(seg, file int) {
@@ -351,10 +370,14 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 				add(from.seg + e.PosY)
 			}
 		}
+		if bottom != nil && a == *bottom {
+			from = a // the cut: its line and those below are new
+			break
+		}
 		keep(a.seg, a.file)
 		from = anchor{a.seg + 1, a.file + 1}
 	}
-	for i := hi.seg + 1; i < len(s.lines); i++ {
+	for i := from.seg; i < len(s.lines); i++ {
 		add(i)
 	}
 	if r >= RungIndent && len(added) > 0 {
@@ -365,8 +388,133 @@ func (m *lazyMerge) place(s lazySegment, cursor int, r Rung) (*lazySpan, *lazyRe
 		for _, i := range added {
 			sp.lines[i].text = sh.apply(sp.lines[i].text)
 		}
+	} else {
+		m.restyle(s, sp.lines)
 	}
+	m.changedEdges(s, sp, cursor, r)
 	return sp, nil
+}
+
+// changedEdges widens span sp over the file's line right above (below)
+// it when the segment's line next to it, new, below (above) a marker,
+// is that line changed: the same key or declaration (see head), at the
+// same indentation. "  replicas: 3" under "spec:" replaces
+// "  replicas: 1", "def scale(x, factor=2):" above the body it shows
+// replaces "def scale(x, factor):"; a new log call beside an old one
+// has no such head and is added.
+func (m *lazyMerge) changedEdges(s lazySegment, sp *lazySpan, cursor int, r Rung) {
+	n := len(sp.lines)
+	if n < 2 {
+		return
+	}
+	same := func(l lazyLine, f string) bool {
+		h := head(l.text)
+		return l.file < 0 && h != "" && h == head(f) && leading(l.text) == leading(f)
+	}
+	if s.above && sp.start > cursor && sp.lines[0].file < 0 {
+		i := 0
+		for i+1 < n && sp.lines[i+1].file < 0 {
+			i++
+		}
+		if i+1 < n && same(sp.lines[i], m.file[sp.start-1]) {
+			sp.start--
+		}
+	}
+	if s.below && sp.end < len(m.file) && sp.lines[n-1].file < 0 {
+		i := n - 1
+		for i > 0 && sp.lines[i-1].file < 0 {
+			i--
+		}
+		if i > 0 && same(sp.lines[i], m.file[sp.end]) {
+			sp.end++
+		}
+	}
+}
+
+// declWords open a declaration whose name, before "(", is its head.
+var declWords = map[string]bool{"def": true, "func": true, "fn": true, "function": true, "async": true, "pub": true, "public": true, "private": true, "protected": true, "static": true, "sub": true, "proc": true}
+
+// head is what a line declares or sets: a key or a name before ":",
+// "=" or ":=" ("replicas:", "\"name\":", "timeout ="), or a declaration up
+// to its "(" ("def scale(", "func (s *S) Get("); "" for any other line.
+func head(l string) string {
+	t := strings.TrimSpace(l)
+	if w, _, _ := strings.Cut(t, " "); declWords[w] {
+		if i := strings.IndexByte(t, '('); i > 0 {
+			if j := strings.IndexByte(t[i+1:], ')'); w == "func" && i == len(w)+1 && j >= 0 {
+				// a Go method: the name follows the receiver
+				if k := strings.IndexByte(t[i+j+2:], '('); k > 0 {
+					return t[:i+j+2+k+1]
+				}
+			}
+			return t[:i+1]
+		}
+		return ""
+	}
+	i := strings.IndexAny(t, ":=")
+	if i <= 0 {
+		return ""
+	}
+	key := strings.TrimRight(t[:i], " ")
+	for _, c := range key {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.ContainsRune("_.-\"'$", c)) {
+			return ""
+		}
+	}
+	if i+1 < len(t) && t[i] == ':' && t[i+1] == ':' || i+1 < len(t) && t[i] == '=' && t[i+1] == '=' {
+		return "" // "a::b", "a == b": no key
+	}
+	return t[:i+1]
+}
+
+// restyle writes the indentation of the new lines of segment s the
+// file's way, where the segment indents otherwise throughout (see
+// foreignStyle).
+func (m *lazyMerge) restyle(s lazySegment, lines []lazyLine) {
+	sh, ok := m.foreignStyle(s)
+	if !ok {
+		return
+	}
+	for i, l := range lines {
+		if l.file < 0 {
+			lines[i].text = sh.apply(l.text)
+		}
+	}
+}
+
+// foreignStyle reports whether segment s indents otherwise than the
+// file throughout (SPEC section 5: indentation style is the file's):
+// spaces only in a file indented with tabs (a level is the segment's
+// narrowest indentation), tabs only in a file indented with spaces (a
+// tab is the file's level); and the shift that writes its lines the
+// file's way. Such a segment's indented lines never stand in the file
+// exactly: it is placed from the indentation rung up.
+func (m *lazyMerge) foreignStyle(s lazySegment) (shift, bool) {
+	tabs, narrowest := false, 0
+	for _, l := range s.lines {
+		ws := leading(l)
+		if isBlank(l) || ws == "" {
+			continue
+		}
+		switch {
+		case strings.Contains(ws, "\t") != strings.HasPrefix(ws, "\t"):
+			return shift{}, false // spaces then tabs: leave it be
+		case ws[0] == '\t':
+			tabs = true
+		case narrowest == 0 || len(ws) < narrowest:
+			narrowest = len(ws)
+		}
+		if tabs && narrowest > 0 {
+			return shift{}, false // both: no one style to translate
+		}
+	}
+	switch {
+	case m.fileTabs && !tabs && narrowest >= 2 && narrowest <= 8:
+		return shift{tab: narrowest, useTabs: true, active: true}, true
+	case !m.fileTabs && tabs && m.unit != "" && strings.Trim(m.unit, " ") == "":
+		return shift{tab: len(m.unit), active: true}, true
+	}
+	return shift{}, false
 }
 
 // keys returns the keys of lines at rung r; a blank line's is "".
@@ -385,94 +533,119 @@ func (m *lazyMerge) keys(r Rung, lines []string) []string {
 const edgeSlack = 3
 
 // edge returns the anchors of the segment's lines above a (up) or
-// below it: its lines aligned by a diff with the few file lines next
-// to a (never above cursor), nearest first, so that a line standing
-// twice there is taken where it is closest. An outermost anchor that is
-// a blank line or a brace is no anchor: "}" and a blank line closing
-// a function the segment adds must not be taken for the ones of the
-// function above it.
-func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) []anchor {
-	var seg, file []string
-	var segAt, fileAt int
+// below it, in the segment's order (SPEC section 5). It walks outward
+// from a, one segment line at a time, and takes each at the nearest
+// file line beyond the last one taken that has its key, within a few
+// lines (never above cursor); a line found nowhere there is new. The
+// nearest, not any alignment a diff may pick: "}" after a changed
+// line is the "}" of the block the segment shows, not one of a
+// function further down.
+//
+// A line with no word (a brace, a blank line) stands everywhere, so it
+// is taken only where it skips no more file lines than the segment's
+// new lines since the last one taken (a line replaced, not a span
+// deleted to reach a brace further off); and nothing is taken across
+// new lines after a blank line: a blank line then new lines is new
+// code added next to the file's, as a new function after the one the
+// segment shows, never a replacement of the code beyond.
+func (m *lazyMerge) edge(s lazySegment, a anchor, cursor int, r Rung, up bool) (out []anchor, cut *anchor) {
+	step, lo, hi := 1, a.file+1, min(len(m.file), a.file+1+2*(len(s.lines)-1-a.seg)+edgeSlack)
 	if up {
-		segAt, fileAt = 0, max(cursor, a.file-2*a.seg-edgeSlack)
-		seg, file = s.lines[:a.seg], m.file[fileAt:a.file]
-	} else {
-		segAt, fileAt = a.seg+1, a.file+1
-		seg = s.lines[segAt:]
-		file = m.file[fileAt:min(len(m.file), fileAt+2*len(seg)+edgeSlack)]
+		step, lo, hi = -1, max(cursor, a.file-2*a.seg-edgeSlack), a.file
 	}
-	if len(seg) == 0 || len(file) == 0 {
-		return nil
-	}
-	x, y := m.keys(r, file), m.keys(r, seg)
-	if up {
-		reverse(x)
-		reverse(y)
-	}
-	var out []anchor
-	for _, e := range diff.Edits(x, y) {
-		if e.Op != diff.Match {
-			continue
+	key := func(l string) string {
+		if isBlank(l) {
+			return ""
 		}
-		if up {
-			out = append(out, anchor{segAt + len(seg) - 1 - e.PosY, fileAt + len(file) - 1 - e.PosX})
-		} else {
-			out = append(out, anchor{segAt + e.PosY, fileAt + e.PosX})
-		}
+		return lazyKey(r, l)
 	}
-	// Outward from a, a match is kept when its line has a word,
-	// or when it skips no more file lines than segment lines since the
-	// one kept before it (a line replaced, not a span deleted to reach
-	// a brace further off).
-	kept, prev := out[:0], a
-	for _, b := range out {
-		dSeg, dFile := b.seg-prev.seg, b.file-prev.file
-		if !up {
-			dSeg, dFile = -dSeg, -dFile
+	prev := a
+	for i := a.seg + step; i >= 0 && i < len(s.lines); i += step {
+		fresh := (i-prev.seg)*step - 1 // new lines since prev
+		if fresh > 0 && prev != a && isBlank(s.lines[prev.seg]) {
+			break
 		}
-		if !trivial(s.lines[b.seg]) || -dFile-1 <= -dSeg-1 {
-			kept, prev = append(kept, b), b
+		k, l := key(s.lines[i]), s.lines[i]
+		for j := prev.file + step; j >= lo && j < hi; j += step {
+			if key(m.file[j]) != k {
+				continue
+			}
+			if trivial(l) && (j-prev.file)*step-1 > fresh {
+				break
+			}
+			out = append(out, anchor{i, j})
+			prev = out[len(out)-1]
+			break
 		}
 	}
-	out = kept
 	// A line that stands elsewhere in the file too, with new lines
 	// beyond it, may be a new line that merely reads as the file's
 	// ("return data" ending a new function, taken for the last line of
 	// the function above): it and what lies beyond are new, never
-	// glued into the code next to the anchor.
+	// glued into the code next to the anchor. Not while every line
+	// from the anchor to it follows the one before in both, with no
+	// blank line between: that is the anchor's own block ("return
+	// data" ending the function the segment shows).
+	solid := true
 	for i, b := range out {
+		last := a
+		if i > 0 {
+			last = out[i-1]
+		}
+		solid = solid && b.seg-last.seg == step && b.file-last.file == step && (i == 0 || !isBlank(s.lines[last.seg]))
 		beyond := len(s.lines) - 1 - b.seg
 		if up {
 			beyond = b.seg
 		}
-		if !trivial(s.lines[b.seg]) && beyond > len(out)-1-i && len(m.after(r, s.lines[b.seg], cursor)) > 1 {
+		if !solid && !trivial(s.lines[b.seg]) && beyond > len(out)-1-i && len(m.after(r, s.lines[b.seg], cursor)) > 1 {
 			out = out[:i]
 			break
 		}
 	}
-	if up {
-		// A brace or blank line above the anchor with new lines above
-		// it closes the code the segment adds, not the code above.
-		for len(out) > 0 && out[len(out)-1].seg > 0 && trivial(s.lines[out[len(out)-1].seg]) {
-			out = out[:len(out)-1]
+	// An outermost blank line with new lines beyond it separates the
+	// code the segment adds from the code it shows: it is the cut,
+	// the span ends next to it, and the file's own blank line stays,
+	// beyond the new lines (a new function keeps its blank line on
+	// both sides). Above the anchor, a brace with new lines above it
+	// closes the code the segment adds, not the code above: no anchor.
+	n := len(out)
+	beyondAt := func(b anchor) bool { return up && b.seg > 0 || !up && b.seg < len(s.lines)-1 }
+	for up && n > 0 && beyondAt(out[n-1]) && trivial(s.lines[out[n-1].seg]) && !isBlank(s.lines[out[n-1].seg]) {
+		n--
+	}
+	if n > 0 && beyondAt(out[n-1]) && isBlank(s.lines[out[n-1].seg]) {
+		// A run of blank lines cuts at its innermost: two blank lines
+		// between Python functions stay two on both sides.
+		for n > 1 && isBlank(s.lines[out[n-2].seg]) && out[n-1].seg-out[n-2].seg == step && out[n-1].file-out[n-2].file == step {
+			n--
 		}
+		c := out[n-1]
+		cut, n = &c, n-1
+	} else if up {
+		for n > 0 && beyondAt(out[n-1]) && trivial(s.lines[out[n-1].seg]) {
+			n--
+		}
+	}
+	out = out[:n]
+	if up {
 		reverse(out)
 	}
-	return out
+	return out, cut
 }
 
-// trivial reports whether a line has no letter or digit: a blank
-// line, a brace, "});", which stand everywhere and say nothing of
-// where they are.
+// trivial reports whether a line has no letter or digit, or only a
+// word that closes a block: a blank line, a brace, "});", Ruby's and
+// Lua's "end", the shell's "fi" and "done", which stand everywhere and
+// say nothing of where they are.
 func trivial(l string) bool {
-	for _, c := range l {
-		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 {
-			return false
-		}
-	}
-	return true
+	words := strings.FieldsFunc(l, func(c rune) bool {
+		return !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80)
+	})
+	return len(words) == 0 || len(words) == 1 && closers[strings.ToLower(words[0])]
 }
+
+// closers are the words that close a block on a line of their own.
+var closers = map[string]bool{"end": true, "fi": true, "done": true, "esac": true, "endif": true, "endfor": true, "endwhile": true, "wend": true}
 
 func reverse[T any](s []T) {
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {

@@ -51,13 +51,16 @@ func (r *resolver) lazyEdit(o *Outcome, f *fileState) {
 //
 // strict asks more: every span starts and ends with a line of the
 // file, so that no part of it ends on a new line that may have been
-// meant to replace the line below.
+// meant to replace the line below; or with new lines a blank line
+// parts from the lines shown (a new function after the one shown),
+// which replace nothing.
 func (r *resolver) mergeLazy(o *Outcome, f *fileState, file []string, segs []lazySegment, top Rung, strict bool) bool {
 	m := newLazyMerge(file, segs, top, f.d.indentUnit() == "\t")
+	m.unit = f.d.indentUnit()
 	spans, warns, rung, refused := m.run()
 	if refused == nil && strict {
 		for k, sp := range spans {
-			if len(sp.lines) == 0 || sp.lines[0].file < 0 || sp.lines[len(sp.lines)-1].file < 0 {
+			if len(sp.lines) == 0 || sp.lines[0].file < 0 && !sp.cutAbove || sp.lines[len(sp.lines)-1].file < 0 && !sp.cutBelow {
 				refused = &lazyRefusal{seg: k + 1, kind: ErrNoAnchor, msg: "it starts or ends with a line the file does not have, so nothing says whether that line is added beside the file's or replaces it; show the file's line above and below the new lines"}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/golden"
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
 
@@ -58,68 +59,124 @@ func TestLazyMergeSpreadSegments(t *testing.T) {
 	}
 }
 
-// BenchmarkLazy merges a lazy edit of 20 segments into files of 1k,
-// 10k and 100k lines (SPEC section 5: linear in both).
-func BenchmarkLazy(b *testing.B) {
+// BenchmarkLazyMerge merges a lazy edit of 2, 20 and 200 segments
+// into files of 1k, 10k and 100k lines (SPEC section 5: linear in
+// both; issue 28's goal is 10k lines and 20 segments under 20 ms, the
+// whole check included). It splits the edit and places every segment,
+// as the engine does before splicing.
+func BenchmarkLazyMerge(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
 		file := lazyFile(n)
-		edit := lazyEditOf(file, 20)
-		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
-			for range b.N {
-				if _, err := mergeOf(file, edit); err != nil {
-					b.Fatal(err.msg)
+		for _, segs := range []int{2, 20, 200} {
+			edit := lazyEditOf(file, segs)
+			b.Run(fmt.Sprintf("lines=%d/segments=%d", n, segs), func(b *testing.B) {
+				for range b.N {
+					if _, err := mergeOf(file, edit); err != nil {
+						b.Fatal(err.msg)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
-// FuzzLazyMerge checks what every merge keeps: the file's lines outside
-// the spans stand in the result, in order, and each segment's lines
-// stand in its span, in order (a kept line as the file has it).
+// FuzzLazyMerge checks what every merge keeps (SPEC section 5): the
+// spans stand in order without overlap; each span is its segment's
+// lines, every one, in order (a kept line as the file has it, an added
+// one re-indented at most); and the merged text, spliced here, holds
+// every file line outside the spans, in order, and every segment's
+// lines, in order. It is seeded with the lazy goldens' edits and files.
 func FuzzLazyMerge(f *testing.F) {
 	f.Add("a\nb\nc\nd\ne\n", "// ...\nb\nB\nd\n// ...\n")
 	f.Add("func a() {\n\treturn 1\n}\n\nfunc b() {\n}\n", "func a() {\n\treturn 2\n}\n// ... existing code ...\n")
 	f.Add("x\ny\nx\ny\n", "# ...\nx\nz\n# ...\n")
+	for _, file := range formatCases("lazy") {
+		c, err := golden.Read(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		r, err := translate.Parse(c.Reply, translate.ParseOptions{Format: translate.FormatLazy})
+		if err != nil {
+			continue
+		}
+		for _, op := range r.Ops {
+			if in, ok := c.In[op.Path]; ok {
+				f.Add(in.Data, strings.Join(op.New, "\n"))
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, fileText, editText string) {
 		file := strings.Split(fileText, "\n")
 		edit := strings.Split(editText, "\n")
-		if len(file) > 200 || len(edit) > 200 {
+		if len(file) > 300 || len(edit) > 300 {
 			return
 		}
 		segs, _ := splitLazy(edit, func(i int) bool { return translate.IsLazyMarker(edit[i]) })
-		spans, _, _, err := newLazyMerge(file, segs, RungIndent, false).run()
-		if err != nil {
-			return
-		}
-		if len(spans) != len(segs) {
-			t.Fatalf("%d spans for %d segments", len(spans), len(segs))
-		}
-		at := 0
-		for k, sp := range spans {
-			if sp.start < at || sp.end < sp.start || sp.end > len(file) {
-				t.Fatalf("span %d: lines %d-%d after %d of %d", k, sp.start, sp.end, at, len(file))
+		for _, tabs := range []bool{false, true} {
+			m := newLazyMerge(file, segs, RungIndent, tabs)
+			m.unit = "    "
+			spans, _, _, err := m.run()
+			if err != nil {
+				continue
 			}
-			prev := sp.start - 1
-			j := 0
-			for _, l := range sp.lines {
-				if l.file >= 0 {
-					if l.file <= prev || l.file >= sp.end {
-						t.Fatalf("span %d keeps line %d out of order", k, l.file)
-					}
-					prev = l.file
+			if len(spans) != len(segs) {
+				t.Fatalf("%d spans for %d segments", len(spans), len(segs))
+			}
+			var merged []string
+			at := 0
+			for k, sp := range spans {
+				if sp.start < at || sp.end < sp.start || sp.end > len(file) {
+					t.Fatalf("span %d: lines %d-%d after %d of %d", k, sp.start, sp.end, at, len(file))
 				}
-				// Each line is the segment's next line (as the file has it
-				// when kept, re-indented when added).
-				for j < len(segs[k].lines) && strings.TrimSpace(segs[k].lines[j]) != strings.TrimSpace(lazyText(file, l)) {
+				merged = append(merged, file[at:sp.start]...)
+				seg := segs[k].lines
+				if len(sp.lines) != len(seg) {
+					t.Fatalf("span %d has %d lines, its segment %d", k, len(sp.lines), len(seg))
+				}
+				prev := sp.start - 1
+				for i, l := range sp.lines {
+					if l.file >= 0 {
+						if l.file <= prev || l.file >= sp.end {
+							t.Fatalf("span %d keeps line %d out of order", k, l.file)
+						}
+						prev = l.file
+					}
+					if got := lazyText(file, l); strings.TrimSpace(got) != strings.TrimSpace(seg[i]) {
+						t.Fatalf("span %d line %d is %q, its segment's %q", k, i, got, seg[i])
+					}
+					merged = append(merged, lazyText(file, l))
+				}
+				at = sp.end
+			}
+			merged = append(merged, file[at:]...)
+			// Every file line outside the spans, in order.
+			j, at := 0, 0
+			for _, sp := range spans {
+				for i := at; i < sp.start; i++ {
+					for j < len(merged) && merged[j] != file[i] {
+						j++
+					}
+					if j == len(merged) {
+						t.Fatalf("file line %d %q is lost", i+1, file[i])
+					}
 					j++
 				}
-				if j == len(segs[k].lines) {
-					t.Fatalf("span %d holds %q, no line of its segment in order", k, lazyText(file, l))
-				}
-				j++
+				j += len(sp.lines)
+				at = sp.end
 			}
-			at = sp.end
+			// Every segment's lines, in order, across the merge.
+			j = 0
+			for _, s := range segs {
+				for _, l := range s.lines {
+					for j < len(merged) && strings.TrimSpace(merged[j]) != strings.TrimSpace(l) {
+						j++
+					}
+					if j == len(merged) {
+						t.Fatalf("segment line %q is not in the merge, in order", l)
+					}
+					j++
+				}
+			}
 		}
 	})
 }

@@ -54,11 +54,24 @@ func IsPlaceholder(line string) bool {
 // FindDebris does not.
 func IsElision(line string) bool {
 	t := strings.TrimSpace(line)
-	if IsPlaceholder(t) {
+	if IsPlaceholder(t) || isBraceEllipsis(t) {
 		return true
 	}
 	opener, body := splitComment(t)
 	return opener != "" && saysKept(body)
+}
+
+// isBraceEllipsis reports whether the trimmed line t is an ellipsis in
+// double braces, "{{ ... }}": the placeholder Windsurf's edit_file asks
+// for where code is unchanged (an elision wherever code goes, never a
+// template's expression, which names something).
+func isBraceEllipsis(t string) bool {
+	in, ok := strings.CutPrefix(t, "{{")
+	if in, ok2 := strings.CutSuffix(in, "}}"); ok && ok2 {
+		in = strings.TrimSpace(in)
+		return in == "..." || in == "…"
+	}
+	return false
 }
 
 // IsLazyMarker reports whether line is a marker of a lazy edit (SPEC
@@ -69,6 +82,7 @@ func IsElision(line string) bool {
 // IsElision: the one definition of such words, which the elision
 // check and the lazy merge share. JSON has no comments, but models
 // write "// ... existing code ..." in it all the same, and it counts.
+// Windsurf's "{{ ... }}" and Continue's "// UNCHANGED CODE" count too.
 func IsLazyMarker(line string) bool { return IsElision(line) }
 
 // maxKeptWords bounds the words of a comment IsElision reads: an

@@ -146,8 +146,18 @@ func TestIsElision(t *testing.T) {
 		{"// ... existing code ...", true},
 		{"# rest of the file unchanged", true},
 		{"...", true},
+		// The markers of lazy edits: Windsurf's edit_file, Continue's
+		// apply, Cursor's without spaces.
+		{"{{ ... }}", true},
+		{"  {{...}}", true},
+		{"// UNCHANGED CODE", true},
+		{"# UNCHANGED CODE", true},
+		{"// ...existing code...", true},
+		{"{/* ... existing code ... */}", true},
 
 		// Comments of real code, even where code goes.
+		{"{{ .Name }}", false},
+		{"{{ ... }} and more", false},
 		{"", false},
 		{"//", false},
 		{"// TODO", false},

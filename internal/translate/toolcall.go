@@ -128,7 +128,7 @@ func readCall(name string, input []byte, root string, line int) callResult {
 		if err != nil {
 			return callResult{err: err, known: true}
 		}
-		c.path, _ = a.anyString("file_path", "filePath", "absolutePath", "path", "target_file", "target_filepath")
+		c.path, _ = a.anyString("file_path", "filePath", "absolutePath", "path", "target_file", "target_filepath", "TargetFile")
 		switch tool {
 		case "edit", "search_replace":
 			c.ops, c.err = editCall(a)
@@ -141,7 +141,11 @@ func readCall(name string, input []byte, root string, line int) callResult {
 			// lazy edit (code_edit with "... existing code ..." markers,
 			// toolcall_lazy.go) and Roo Code's, read as Gemini CLI's
 			// replace (old_string, new_string).
-			if _, lazy := a["code_edit"]; lazy {
+			_, lazy := a["code_edit"]
+			if _, ok := a["CodeEdit"]; ok {
+				lazy = true // Windsurf's
+			}
+			if lazy {
 				c.ops, c.err = editFileCall(a)
 			} else {
 				c.ops, c.err = geminiReplaceCall(a)

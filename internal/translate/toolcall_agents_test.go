@@ -168,6 +168,7 @@ func TestLooksLikeEdit(t *testing.T) {
 		{"str_edit", `{"path": "a", "old_str": "x", "new_str": "y"}`, true},
 		{"my_writer", `{"file_path": "a", "content": "x"}`, true},
 		{"patcher", `{"target_file": "a", "code_edit": "x"}`, true},
+		{"edit_file", `{"TargetFile": "a", "CodeEdit": "x", "Instruction": "y"}`, true},
 		{"mcp__fs__edit", `{"filename": "a", "edits": []}`, true},
 		{"Write", `not json`, true},
 		{"write", `{}`, true},

@@ -9,22 +9,24 @@ import "errors"
 // file target_file (Cursor's edit_file description, quoted in public
 // prompt collections: target_file, instructions, code_edit); Morph's
 // edit_file (docs.morphllm.com) names it target_filepath; some write
-// path. instructions, a sentence saying what the edit does, is kept as
-// the operation's Comment, for the description of a reply that has no
-// other.
+// path. Windsurf's (its Cascade tool list, as public prompt
+// collections quote it) names its arguments TargetFile, CodeEdit and
+// Instruction, and its marker is "{{ ... }}". instructions, a sentence
+// saying what the edit does, is kept as the operation's Comment, for
+// the description of a reply that has no other.
 func editFileCall(a args) ([]Operation, error) {
-	p, err := a.filePath("target_file", "target_filepath", "path", "file_path")
+	p, err := a.filePath("target_file", "target_filepath", "path", "file_path", "TargetFile")
 	if err != nil {
 		return nil, err
 	}
-	code, _, err := a.text(false, "code_edit")
+	code, _, err := a.text(false, "code_edit", "CodeEdit")
 	if err != nil {
 		return nil, err
 	}
 	if code == "" {
 		return nil, errors.New("the argument code_edit is empty")
 	}
-	instr, _, err := a.text(true, "instructions")
+	instr, _, err := a.text(true, "instructions", "Instruction")
 	if err != nil {
 		return nil, err
 	}

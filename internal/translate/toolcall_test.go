@@ -320,6 +320,7 @@ func TestToolCallsGoldenReplies(t *testing.T) {
 		"edit-file-anthropic":          "10 lazy store/store.go",
 		"edit-file-openai":             "9 lazy store/store.go",
 		"edit-file-refused":            "1 lazy store/store.go",
+		"edit-file-windsurf":           "9 lazy store/store.go",
 		"gemini-expected-replacements": "7 replace client.js \"OLD_URL\"->\"API_URL\" count=2",
 		"gemini-stream-json":           "5 replace /home/dev/tool/README.md \"Run it.\"->\"Run it with `tool run`.\"\n7 create /home/dev/tool/docs/usage.md \"tool run\\n\" overwrite",
 		"insert-top-and-end":           "2 insert notes.txt after=3 [\"delta\"]\n3 insert notes.txt after=0 [\"# Notes\"]",

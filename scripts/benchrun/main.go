@@ -24,7 +24,7 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
 	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
-	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), or sweep (edits and file length, every format)")
+	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), lazy (case 17: issue 28's lazy edit), or sweep (edits and file length, every format)")
 	codexAt = flag.String("codex", "", "Codex's apply_patch to compare with: a codex binary, or none (default: installed from npm into the scratch directory)")
 )
 
@@ -106,7 +106,10 @@ func (b *bench) report() {
 		b.caseInterrupt()
 		b.caseFailing()
 		b.caseReplay()
+		b.caseLazy()
 		b.round2(big)
+	case "lazy":
+		b.caseLazy()
 	case "replay":
 		b.caseReplay()
 	case "round2":
@@ -115,7 +118,7 @@ func (b *bench) report() {
 		b.caseCodex(false)
 		b.caseCodex(true)
 	default:
-		fail("-only %s: no such case (want replay, round2 or codex)", *only)
+		fail("-only %s: no such case (want replay, round2, codex or lazy)", *only)
 	}
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")
