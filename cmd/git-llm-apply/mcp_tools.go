@@ -456,16 +456,6 @@ func (s *mcpServer) staleHints(ctx context.Context, repo *llmapply.Repository, i
 	return hints
 }
 
-// subjectOf is the first line of the commit message.
-func subjectOf(message, description string) string {
-	m := message
-	if m == "" {
-		m = description
-	}
-	m, _, _ = strings.Cut(strings.TrimSpace(m), "\n")
-	return m
-}
-
 // shortstat is git diff --shortstat's line for files.
 func shortstat(files []llmapply.FileStat) string {
 	if len(files) == 0 {
