@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v3"
 )
@@ -118,11 +119,13 @@ func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 // urfaveMessage matches the errors urfave/cli writes for the mistakes
 // checkOptions leaves to it (a value its flag's parser refuses, as
 // --color=bogus), and any it catches first.
-var urfaveMessage = regexp.MustCompile(`^(?:invalid value "(?s:.*)" for flag -+([^:]+): (.*)|flag needs an argument: -+(.*)|flag provided but not defined: -+(.*))$`)
+var urfaveMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:invalid value "(?s:.*)" for flag -+([^:]+): (.*)|flag needs an argument: -+(.*)|flag provided but not defined: -+(.*))$`)
+})
 
 // gitFlagMessage words a flag-parsing error of urfave/cli as git's.
 func gitFlagMessage(msg string) string {
-	m := urfaveMessage.FindStringSubmatch(msg)
+	m := urfaveMessage().FindStringSubmatch(msg)
 	switch {
 	case m == nil:
 		return msg
@@ -195,11 +198,11 @@ func synopsis(name string, at []*cli.Command) string {
 	return s
 }
 
-var upperWord = regexp.MustCompile(`\b[A-Z][A-Z0-9_-]*\b( \.\.\.)?`)
+var upperWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Z][A-Z0-9_-]*\b( \.\.\.)?`) })
 
 // gitPlaceholders writes "[REPLY ...]" as git does: "[<reply>...]".
 func gitPlaceholders(s string) string {
-	return upperWord.ReplaceAllStringFunc(s, func(w string) string {
+	return upperWord().ReplaceAllStringFunc(s, func(w string) string {
 		word, dots := strings.CutSuffix(w, " ...")
 		w = "<" + strings.ToLower(word) + ">"
 		if dots {

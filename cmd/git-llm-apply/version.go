@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -45,7 +46,7 @@ func versionLine() string {
 // pseudoVersion matches the end of a Go pseudo-version
 // (v0.0.0-20260301100000-21c9f5f6ab12, v1.2.4-0.20260301100000-...):
 // the commit time and the 12-digit commit prefix.
-var pseudoVersion = regexp.MustCompile(`(?:^|[-.])(\d{14})-([0-9a-f]{12})(?:\+.*)?$`)
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[-.])(\d{14})-([0-9a-f]{12})(?:\+.*)?$`) })
 
 // describeBuild says which source a binary was built from. A clean
 // release tag is printed as it is; anything else names the commit and
@@ -75,7 +76,7 @@ func describeBuild(info *debug.BuildInfo) string {
 		dirty = true
 		version = strings.TrimSuffix(version, "+dirty")
 	}
-	if m := pseudoVersion.FindStringSubmatch(version); m != nil {
+	if m := pseudoVersion().FindStringSubmatch(version); m != nil {
 		if rev == "" {
 			rev = m[2]
 			if t, err := time.Parse("20060102150405", m[1]); err == nil {

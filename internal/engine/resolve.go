@@ -294,6 +294,14 @@ func (r *resolver) countOps() {
 	r.opsOn, r.want = map[string]int{}, map[string][][]string{}
 	for _, op := range r.ops {
 		r.opsOn[op.Path]++
+		if op.Kind == translate.Replace {
+			// A tool call's old text is found through its whole lines
+			// (flatAround).
+			if pieces := strings.Split(breaksRead(op.OldText), "\n"); len(pieces) >= 3 {
+				r.want[op.Path] = append(r.want[op.Path], pieces[1:len(pieces)-1])
+			}
+			continue
+		}
 		if op.Kind != translate.Edit {
 			continue
 		}

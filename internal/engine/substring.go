@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -49,16 +50,31 @@ import (
 // flatText is a doc's text with its line endings read as "\n", and
 // where each line starts in it: what a Replace's text is matched
 // against.
+//
+// It may hold only lines [base, base+len(starts)-1) of the doc (see
+// flatAround); offsets are into text, line numbers the doc's.
 type flatText struct {
 	text   string
-	starts []int // starts[i] is line i's offset; starts[n] is len(text)
+	starts []int // starts[i] is line base+i's offset; the last is len(text)
+	base   int
 }
 
-func flatten(d *doc) flatText {
+func flatten(d *doc) flatText { return flattenLines(d, 0, d.len()) }
+
+// linesFlattened counts the lines flattenLines has read, for the test
+// that an edit reads the lines around it, not the file.
+var linesFlattened atomic.Int64
+
+// flattenLines is the flatText of lines [from, to) of d.
+func flattenLines(d *doc, from, to int) flatText {
+	linesFlattened.Add(int64(to - from))
 	n := d.len()
 	var b strings.Builder
-	starts := make([]int, 0, n+1)
-	d.each(0, func(i int, l string) bool {
+	starts := make([]int, 0, to-from+1)
+	d.each(from, func(i int, l string) bool {
+		if i >= to {
+			return false
+		}
 		starts = append(starts, b.Len())
 		b.WriteString(trimEOL(l))
 		if i < n-1 || d.final {
@@ -66,12 +82,44 @@ func flatten(d *doc) flatText {
 		}
 		return true
 	})
-	return flatText{text: b.String(), starts: append(starts, b.Len())}
+	return flatText{text: b.String(), starts: append(starts, b.Len()), base: from}
 }
 
-// line is the 0-based line holding byte off.
+// flatAround is the flatText of the lines of f that can hold old: old
+// has whole lines (three lines or more: those between its first and
+// last), so every occurrence has the rarest of them on a line where
+// the exact rung's index finds it; the lines from the first such place
+// to the last, with old's lines around them, hold every occurrence,
+// and they alone are read (an edit costs the place it stands, not the
+// file: N edits of a long file were N times the file). false when old
+// has no whole line, or none of its places is in the file: the caller
+// reads the file whole.
+func flatAround(f *fileState, old string) (flatText, bool) {
+	pieces := strings.Split(old, "\n")
+	k := len(pieces)
+	if k < 3 {
+		return flatText{}, false
+	}
+	v := f.matcher().view(RungExact)
+	j, best := 0, -1
+	for i := 1; i < k-1; i++ {
+		if c := v.count(f.d, pieces[i]); best < 0 || c < best {
+			j, best = i, c
+		}
+	}
+	at := v.where(f.d, pieces[j])
+	if len(at) == 0 {
+		return flatText{}, false
+	}
+	// An occurrence starts j lines above its line pieces[j]; replaceAt
+	// may take in the line after an occurrence's last (k-1 below).
+	from, to := max(at[0]-j, 0), min(at[len(at)-1]-j+k+1, f.d.len())
+	return flattenLines(f.d, from, to), true
+}
+
+// line is the doc's 0-based line holding byte off.
 func (ft flatText) line(off int) int {
-	return sort.Search(len(ft.starts), func(i int) bool { return ft.starts[i] > off }) - 1
+	return ft.base + sort.Search(len(ft.starts), func(i int) bool { return ft.starts[i] > off }) - 1
 }
 
 // occurrences returns the offsets of old in text, left to right and
@@ -113,8 +161,19 @@ func (r *resolver) replaceText(o *Outcome, f *fileState) {
 		// that copies the first line copies the mark too.
 		old, new = strings.TrimPrefix(old, bom), strings.TrimPrefix(new, bom)
 	}
-	ft := flatten(f.d)
+	// An occurrence of new around one of old may reach beyond the
+	// lines around old's: that case reads the whole file.
+	ft, around := flatText{}, false
+	if !strings.Contains(new, old) {
+		ft, around = flatAround(f, old)
+	}
+	if !around {
+		ft = flatten(f.d)
+	}
 	at := occurrences(ft.text, old)
+	if len(at) == 0 && around {
+		ft = flatten(f.d) // the failure's closest places are looked for in the whole file
+	}
 	if len(at) > 0 && strings.Contains(new, old) {
 		if inside := insideNew(ft.text, at, old, new); inside > 0 {
 			r.doneInside(o, f, ft, at, inside, new)
@@ -306,13 +365,13 @@ func (r *resolver) replaceAt(f *fileState, ft flatText, at []int, old, new strin
 // at (each size bytes long) replaced by new.
 func rebuildText(ft flatText, a, b int, at []int, size int, new string) string {
 	var s strings.Builder
-	pos := ft.starts[a]
+	pos := ft.starts[a-ft.base]
 	for _, o := range at {
 		s.WriteString(ft.text[pos:o])
 		s.WriteString(new)
 		pos = o + size
 	}
-	s.WriteString(ft.text[pos:ft.starts[b]])
+	s.WriteString(ft.text[pos:ft.starts[b-ft.base]])
 	return s.String()
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -167,6 +168,78 @@ func TestReplace(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { runTextCase(t, c) })
+	}
+}
+
+// TestReplaceAround: an old text of three lines or more is looked for
+// in the lines around the places of its rarest whole line (flatAround),
+// and finds what a search of the whole file finds: overlapping
+// candidates, places many lines apart, the end of the file, line
+// endings, a whole line that stands where the text does not.
+func TestReplaceAround(t *testing.T) {
+	var long strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	ls := long.String()
+	cases := []textCase{
+		{name: "periodic text, all", file: text("x\nx\nx\nx\nx\n"), ops: []translate.Operation{repAll("x\nx\nx", "y")},
+			status: []Status{Applied}, want: "y\nx\nx\n"},
+		{name: "periodic text, once is ambiguous", file: text("a\nx\nx\nx\nx\nx\nx\nb\n"), ops: []translate.Operation{rep("x\nx\nx", "y")},
+			status: []Status{Failed}, err: ErrAmbiguous, msg: "stands 2 times", places: []int{2, 5}},
+		{name: "places far apart", file: text("a\nb\nc\n" + ls + "a\nb\nc\n"), ops: []translate.Operation{repN("a\nb\nc", "A", 2)},
+			status: []Status{Applied}, want: "A\n" + ls + "A\n"},
+		{name: "mid-line ends", file: text(ls + "x = f(a)\nmid\ng(b) + 1\n" + ls), ops: []translate.Operation{rep("f(a)\nmid\ng(b)", "F")},
+			status: []Status{Applied}, want: ls + "x = F + 1\n" + ls},
+		{name: "the whole line stands where the text does not", file: text(ls + "p\nmid\nq\nr\nmid\ns\n"), ops: []translate.Operation{rep("r\nmid\ns", "R")},
+			status: []Status{Applied}, want: ls + "p\nmid\nq\nR\n"},
+		{name: "at the end, no final newline", file: text(ls + "a\nb\nc"), ops: []translate.Operation{rep("a\nb\nc", "z")},
+			status: []Status{Applied}, want: ls + "z"},
+		{name: "takes the final newline", file: text(ls + "a\nb\nc\nd\n"), ops: []translate.Operation{rep("a\nb\nc\n", "z")},
+			status: []Status{Applied}, want: ls + "zd\n"},
+		{name: "crlf", file: text("one\r\ntwo\r\nthree\r\nfour\r\n"), ops: []translate.Operation{rep("one\ntwo\nthree", "1\n2\n3")},
+			status: []Status{Applied}, want: "1\r\n2\r\n3\r\nfour\r\n"},
+		{name: "after an edit above", file: text(ls), ops: []translate.Operation{rep("line 1\nline 2\nline 3", "L\nL\nL\nL"), rep("line 200\nline 201\nline 202", "M")},
+			status: []Status{Applied, Applied}, want: strings.Replace(strings.Replace(ls, "line 1\nline 2\nline 3\n", "L\nL\nL\nL\n", 1), "line 200\nline 201\nline 202\n", "M\n", 1)},
+		{name: "the new lines of an edit", file: text(ls), ops: []translate.Operation{rep("line 7\n", "a\nb\nc\n"), rep("a\nb\nc", "abc")},
+			status: []Status{Applied, Applied}, want: strings.Replace(ls, "line 7\n", "abc\n", 1)},
+		{name: "the whole line only, not found", file: text(ls), ops: []translate.Operation{rep("line 4\nline 5\nline 7", "x")},
+			status: []Status{Failed}, err: ErrNotFound, msg: "does not stand in a.txt"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runTextCase(t, c) })
+	}
+}
+
+// TestReplaceReadsAroundTheEdit: 200 tool-call edits of a 20,000-line
+// file read the lines around each edit, not the file for each (which
+// made 10,000 edits of a long file cost their number times its
+// length).
+func TestReplaceReadsAroundTheEdit(t *testing.T) {
+	var file, want strings.Builder
+	var ops []translate.Operation
+	for i := range 20000 {
+		fmt.Fprintf(&file, "    total += weight(%d)\n", i)
+		if i%100 == 50 {
+			fmt.Fprintf(&want, "    sum += weight(%d)\n", i)
+			continue
+		}
+		fmt.Fprintf(&want, "    total += weight(%d)\n", i)
+	}
+	for i := 50; i < 20000; i += 100 {
+		ops = append(ops, rep(fmt.Sprintf("    total += weight(%d)\n    total += weight(%d)\n    total += weight(%d)", i-1, i, i+1),
+			fmt.Sprintf("    total += weight(%d)\n    sum += weight(%d)\n    total += weight(%d)", i-1, i, i+1)))
+	}
+	before := linesFlattened.Load()
+	res, err := Resolve(files("a.txt", file.String()), ops, Options{Format: translate.FormatToolCalls})
+	if err != nil || res.Failed() > 0 || len(res.Changes) != 1 {
+		t.Fatalf("%v %+v", err, res.Outcomes)
+	}
+	if got := string(res.Changes[0].New); got != want.String() {
+		t.Fatalf("the file is not what the edits make")
+	}
+	if read := linesFlattened.Load() - before; read > int64(len(ops))*10 {
+		t.Errorf("the %d edits read %d lines of the 20000-line file, want at most %d", len(ops), read, len(ops)*10)
 	}
 }
 

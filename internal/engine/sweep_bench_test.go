@@ -1,10 +1,15 @@
 package engine
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/translate/session"
 )
 
 // BenchmarkSweep: one reply of n edits spread through a file of l
@@ -27,9 +32,36 @@ func BenchmarkSweep(b *testing.B) {
 				file, reply := sweepCase(format, s.n, s.l)
 				runtime.GC() // the file's making is not the reply's cost
 				before := cpuTime()
-				benchRun(b, newOneFile("calc.py", file), reply)
+				if format.name == "session" {
+					benchSession(b, newOneFile("calc.py", file), reply)
+				} else {
+					benchRun(b, newOneFile("calc.py", file), reply)
+				}
 				b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
 			})
+		}
+	}
+}
+
+// benchSession reads log, a Claude Code session of one turn, a turn
+// at a time as replay does, and checks the turn's edits as check does.
+func benchSession(b *testing.B, src Source, log string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := session.Open(strings.NewReader(log), "session.jsonl")
+		if err != nil {
+			b.Fatal(err)
+		}
+		t, err := r.Next()
+		if err != nil || t.Reply == nil {
+			b.Fatalf("%v %+v", err, t)
+		}
+		res, err := Run(context.Background(), []Input{{Source: "session.jsonl", Reply: t.Reply}}, src, nil, RunOptions{Format: "auto", Fuzz: FuzzFormat})
+		if err != nil || len(res) != 1 || res[0].Failed() || len(res[0].Patch) == 0 {
+			b.Fatalf("%v %+v", err, res)
+		}
+		if _, err := r.Next(); err != io.EOF {
+			b.Fatalf("a second turn: %v", err)
 		}
 	}
 }
@@ -42,6 +74,10 @@ type sweepEdit func(w *strings.Builder, k, at int, scope string)
 type sweepFormat struct {
 	name, head, tail string
 	edit             sweepEdit
+	// whole, when set, writes the reply from the file's new lines
+	// instead of edit by edit (the whole format: the file, n lines
+	// changed).
+	whole func(w *strings.Builder, lines []string)
 }
 
 var sweepFormats []sweepFormat
@@ -55,7 +91,7 @@ func init() {
 		}
 	}
 	add := func(name, head, tail string, edit sweepEdit) {
-		sweepFormats = append(sweepFormats, sweepFormat{name, head, tail, edit})
+		sweepFormats = append(sweepFormats, sweepFormat{name: name, head: head, tail: tail, edit: edit})
 	}
 	add("diff", "", "", func(w *strings.Builder, k, at int, scope string) {
 		w.WriteString("calc.py\n```python\n<<<<<<< SEARCH\n")
@@ -94,6 +130,66 @@ func init() {
 		w.WriteString("-" + old(at) + "\n+" + new(at) + "\n")
 		context(w, " ", at+1, at+4)
 	})
+	// CHUNK's prompt: an operation per edit, the marker the changed
+	// line between its neighbours, each a |- block.
+	add("chunk", "```yaml\ndescription: Rename some totals\nlanguage: python\noperations:\n", "```\n", func(w *strings.Builder, k, at int, scope string) {
+		w.WriteString("  - path: calc.py\n    op: replace_text\n    marker: |-\n")
+		context(w, "      ", at-1, at+2)
+		w.WriteString("    payload: |-\n      " + old(at-1) + "\n      " + new(at) + "\n      " + old(at+1) + "\n")
+	})
+	// Claude Code's Edit tool, as JSON Lines: old_string the changed
+	// line with one line either side, as the agent quotes it.
+	toolCall := func(path string) sweepEdit {
+		return func(w *strings.Builder, k, at int, scope string) {
+			o := old(at-1) + "\n" + old(at) + "\n" + old(at+1)
+			n := old(at-1) + "\n" + new(at) + "\n" + old(at+1)
+			line, err := json.Marshal(map[string]any{"name": "Edit", "input": map[string]any{"file_path": path, "old_string": o, "new_string": n}})
+			if err != nil {
+				panic(err)
+			}
+			w.Write(line)
+			w.WriteString("\n")
+		}
+	}
+	add("tool-calls", "", "", toolCall("calc.py"))
+	// A Claude Code session log (~/.claude/projects/*/<id>.jsonl): one
+	// request, then per edit an assistant line with its Edit tool_use
+	// (file_path absolute under the session's cwd) and the user line
+	// with its tool_result; read by session.Open, one turn.
+	add("session", sweepSessionLine("user", "Rename some totals."), "", func(w *strings.Builder, k, at int, scope string) {
+		var call strings.Builder
+		toolCall("/home/dev/proj/calc.py")(&call, k, at, scope)
+		var c struct {
+			Input map[string]any `json:"input"`
+		}
+		if err := json.Unmarshal([]byte(call.String()), &c); err != nil {
+			panic(err)
+		}
+		id := fmt.Sprintf("toolu_%06d", k)
+		w.WriteString(sweepSessionLine("assistant", []any{map[string]any{"type": "tool_use", "id": id, "name": "Edit", "input": c.Input}}))
+		w.WriteString(sweepSessionLine("user", []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": "The file /home/dev/proj/calc.py has been updated."}}))
+	})
+	// The whole file in a fence under its name, n lines changed.
+	sweepFormats = append(sweepFormats, sweepFormat{name: "whole", whole: func(w *strings.Builder, lines []string) {
+		w.WriteString("calc.py\n```python\n")
+		for _, l := range lines {
+			w.WriteString(l + "\n")
+		}
+		w.WriteString("```\n")
+	}})
+}
+
+// sweepSessionLine is one line of a Claude Code session log.
+func sweepSessionLine(kind string, content any) string {
+	line, err := json.Marshal(map[string]any{
+		"parentUuid": nil, "isSidechain": false, "userType": "external", "cwd": "/home/dev/proj",
+		"sessionId": "sweep", "version": "1.0.80", "type": kind, "timestamp": "2023-11-14T22:13:20Z",
+		"message": map[string]any{"role": kind, "content": content},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return string(line) + "\n"
 }
 
 // sweepCase is the file of l lines, a function's def line heading each
@@ -108,7 +204,20 @@ func sweepCase(format sweepFormat, n, l int) (file, reply string) {
 		}
 		f.WriteString(hunkLine(i) + "\n")
 	}
-	r.WriteString("Rename some totals.\n\n" + format.head)
+	if format.whole != nil {
+		lines := strings.Split(strings.TrimSuffix(f.String(), "\n"), "\n")
+		for k := range n {
+			at := k*step + step/2
+			lines[at] = strings.Replace(lines[at], "total", "sum", 1)
+		}
+		r.WriteString("Rename some totals.\n\n")
+		format.whole(&r, lines)
+		return f.String(), r.String()
+	}
+	if format.name != "session" && format.name != "tool-calls" {
+		r.WriteString("Rename some totals.\n\n")
+	}
+	r.WriteString(format.head)
 	for k := range n {
 		format.edit(&r, k, k*step+step/2, fmt.Sprintf("def handler_%d(request):", k))
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
@@ -110,8 +111,10 @@ func withoutCrud(s string) string {
 }
 
 var (
-	rawDateRE  = regexp.MustCompile(`^@?([0-9]+)(?:\s+([+-][0-9]{4}))?$`)
-	isoDateRE  = regexp.MustCompile(`^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]+)?\s*(Z|[+-][0-9]{2}:?[0-9]{2})?$`)
+	rawDateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?([0-9]+)(?:\s+([+-][0-9]{4}))?$`) })
+	isoDateRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]+)?\s*(Z|[+-][0-9]{2}:?[0-9]{2})?$`)
+	})
 	rfc2822Fmt = []string{
 		"Mon, 2 Jan 2006 15:04:05 -0700",
 		"2 Jan 2006 15:04:05 -0700",
@@ -130,7 +133,7 @@ var (
 // zone the local one applies, as in git. The result carries the zone.
 func parseGitDate(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	if m := rawDateRE.FindStringSubmatch(s); m != nil && (s[0] == '@' || m[2] != "" || len(m[1]) > 8) {
+	if m := rawDateRE().FindStringSubmatch(s); m != nil && (s[0] == '@' || m[2] != "" || len(m[1]) > 8) {
 		sec, err := strconv.ParseInt(m[1], 10, 64)
 		if err != nil {
 			return time.Time{}, fmt.Errorf("invalid date %q", s)
@@ -141,7 +144,7 @@ func parseGitDate(s string) (time.Time, error) {
 		}
 		return time.Unix(sec, 0).In(loc), nil
 	}
-	if m := isoDateRE.FindStringSubmatch(s); m != nil {
+	if m := isoDateRE().FindStringSubmatch(s); m != nil {
 		loc := time.Local
 		if m[4] == "Z" {
 			loc = time.UTC

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -144,7 +145,7 @@ func isBodyAnnouncement(s string) bool {
 	if searchReplace.MatchString(p) {
 		return announces(p, func(string) bool { return true })
 	}
-	return announces(plain(codeSpan.ReplaceAllString(s, "")), func(w string) bool { return blockWords[w] })
+	return announces(plain(codeSpan.ReplaceAllString(s, "")), func(w string) bool { return blockWords()[w] })
 }
 
 var codeSpan = lazyRegexpOf("`[^`]*`")
@@ -161,7 +162,7 @@ func announces(s string, extra func(string) bool) bool {
 			words = append(words, w)
 		}
 	}
-	if len(words) == 0 || !announceHeads[words[0]] {
+	if len(words) == 0 || !announceHeads()[words[0]] {
 		return false
 	}
 	noun := false
@@ -169,9 +170,9 @@ func announces(s string, extra func(string) bool) bool {
 		switch {
 		case fileToken.MatchString(w):
 			noun = true
-		case announceNouns[w]:
+		case announceNouns()[w]:
 			noun = true
-		case announceWords[w]:
+		case announceWords()[w]:
 		case extra != nil && extra(w):
 		default:
 			return false
@@ -180,10 +181,15 @@ func announces(s string, extra func(string) bool) bool {
 	return noun || colon
 }
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// wordSet is the set of the words of s, built on its first use as
+// lazyRegexp compiles: a run that reads no prose (--version, a tool
+// call) never builds it.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -271,7 +272,7 @@ func (c *chunkReader) read() error {
 			return err
 		}
 		c.lang = strings.ToLower(strings.TrimSpace(s))
-		if c.lang != "" && !chunkLanguages[c.lang] {
+		if c.lang != "" && !chunkLanguages()[c.lang] {
 			c.warnf(n.Line, "language %q is not one whose comments are known (c++, python, or a file extension such as go); comments will not be ignored when matching", c.lang)
 		}
 	}
@@ -462,7 +463,7 @@ var chunkFields = []string{"path", "op", "comment", "marker", "before", "after",
 // chunkLanguages are the language values whose comments the engine
 // knows: the two CHUNK names, the names it takes for languages, and
 // the file extensions of its comment table (engine/comments.go).
-var chunkLanguages = func() map[string]bool {
+var chunkLanguages = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, l := range strings.Fields(`c++ cplusplus python python3 golang javascript typescript rust
 		ruby shell csharp c# kotlin perl
@@ -474,7 +475,7 @@ var chunkLanguages = func() map[string]bool {
 		m[l] = true
 	}
 	return m
-}()
+})
 
 // normOpName folds an op name: case, and "-" for "_".
 func normOpName(s string) string {

@@ -3,6 +3,7 @@ package translate
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -366,7 +367,7 @@ func lookupWord(w string, buf *[24]byte) (wordClass, bool) {
 		b[k] = lowerASCII(w[k])
 	}
 	b = bytes.Trim(b, "'")
-	class, ok := placeholderWords[string(b)]
+	class, ok := placeholderWords()[string(b)]
 	return class, ok
 }
 
@@ -409,7 +410,7 @@ const (
 // "other imports", "omitted for brevity" and their kin, each with what
 // it may do. Verbs a sentence would go on with ("omit", "add", "use")
 // stay out.
-var placeholderWords = func() map[string]wordClass {
+var placeholderWords = sync.OnceValue(func() map[string]wordClass {
 	m := map[string]wordClass{}
 	add := func(c wordClass, words string) {
 		for _, w := range strings.Fields(words) {
@@ -444,4 +445,4 @@ var placeholderWords = func() map[string]wordClass {
 	add(stateWord, `unchanged untouched unmodified same before above below
 		here intact preserved identical omitted elided brevity previously`)
 	return m
-}()
+})

@@ -143,9 +143,9 @@ func trimEnd(s string) string {
 			}
 		}
 		t = strings.TrimRight(t, " \t,;:-\u2013\u2014")
-		if i := strings.LastIndexAny(t, " \t"); i >= 0 && dangling[normWord(t[i+1:])] {
+		if i := strings.LastIndexAny(t, " \t"); i >= 0 && dangling()[normWord(t[i+1:])] {
 			t = t[:i]
-		} else if i < 0 && dangling[normWord(t)] {
+		} else if i < 0 && dangling()[normWord(t)] {
 			t = ""
 		}
 		if t == s {

@@ -33,7 +33,7 @@ var notVerbs = wordSet(`be have the a an this that these those it its there here
 func imperative(s string) string {
 	if m := firstPerson.FindStringSubmatchIndex(s); m != nil {
 		verb := strings.ToLower(s[m[2]:m[3]])
-		if notVerbs[verb] {
+		if notVerbs()[verb] {
 			return s
 		}
 		return capitalise(verb + s[m[3]:])
@@ -42,7 +42,7 @@ func imperative(s string) string {
 		join, word := strings.ToLower(s[m[2]:m[3]]), s[m[4]:m[5]]
 		switch join {
 		case "to":
-			if notVerbs[strings.ToLower(word)] {
+			if notVerbs()[strings.ToLower(word)] {
 				return s
 			}
 			return capitalise(word + s[m[5]:])

@@ -24,7 +24,7 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
 	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
-	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), lazy (case 17: issue 28's lazy edit), or sweep (edits and file length, every format)")
+	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), startup (case 5), lazy (case 17: issue 28's lazy edit), or mcp (case 18: the MCP server's start, apply, and 1,000 calls in a session)")
 	codexAt = flag.String("codex", "", "Codex's apply_patch to compare with: a codex binary, or none (default: installed from npm into the scratch directory)")
 )
 
@@ -108,17 +108,22 @@ func (b *bench) report() {
 		b.caseReplay()
 		b.caseLazy()
 		b.round2(big)
+		b.caseMCP(big)
 	case "lazy":
 		b.caseLazy()
+	case "mcp":
+		b.caseMCP(b.bigRepo())
 	case "replay":
 		b.caseReplay()
 	case "round2":
 		b.round2(b.bigRepo())
+	case "startup":
+		b.caseStartup(b.smallRepo())
 	case "codex":
 		b.caseCodex(false)
 		b.caseCodex(true)
 	default:
-		fail("-only %s: no such case (want replay, round2, codex or lazy)", *only)
+		fail("-only %s: no such case (want replay, round2, codex, startup, lazy or mcp)", *only)
 	}
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")
@@ -171,6 +176,26 @@ func median(prepare func(), fn func()) time.Duration {
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	return times[len(times)/2]
+}
+
+// interleaved runs fns in turn, once to warm up and then rounds times,
+// and returns the median wall time of each.
+func interleaved(rounds int, fns ...func()) []time.Duration {
+	times := make([][]time.Duration, len(fns))
+	for r := 0; r <= rounds; r++ {
+		for i, fn := range fns {
+			start := time.Now()
+			fn()
+			if r > 0 {
+				times[i] = append(times[i], time.Since(start))
+			}
+		}
+	}
+	out := make([]time.Duration, len(fns))
+	for i, t := range times {
+		out[i] = medianOf(t)
+	}
+	return out
 }
 
 // run runs a command and fails the benchmark when it fails.

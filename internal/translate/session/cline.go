@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -98,7 +99,7 @@ type clineResult struct {
 	tool, path, body string
 }
 
-var clineHeader = regexp.MustCompile(`^\[([A-Za-z0-9_]+)(?: for '(.*)')?\] Result:`)
+var clineHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([A-Za-z0-9_]+)(?: for '(.*)')?\] Result:`) })
 
 // clineResults reads the tool results among the texts of a user
 // message: each header opens one, and the texts after it that open
@@ -107,7 +108,7 @@ func clineResults(texts []string) []clineResult {
 	var out []clineResult
 	for _, t := range texts {
 		s := strings.TrimLeft(t, " \t\r\n")
-		m := clineHeader.FindStringSubmatch(firstLine(s))
+		m := clineHeader().FindStringSubmatch(firstLine(s))
 		if m == nil {
 			if len(out) > 0 {
 				out[len(out)-1].body += "\n" + t
