@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 
@@ -50,12 +50,12 @@ func (r *Repo) readCheckedOut(ctx context.Context, path string, e index.Entry) (
 	}
 	// Not waiting: should a FIFO take the file's place before it is
 	// opened, opening must not wait for a writer.
-	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := fsread.Open(full)
 	if err != nil {
 		return nil, nil, false, nil
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
+	if uint32(fi.Size()) != e.Size {
 		return nil, nil, false, nil
 	}
 	data = make([]byte, fi.Size())
@@ -121,18 +121,15 @@ func readSteps(ctx context.Context, f *os.File, data []byte, off int64) error {
 }
 
 // readFileContext reads the file at name as os.ReadFile does, a step
-// at a time, looking at ctx before each (SPEC section 2).
+// at a time, looking at ctx before each (SPEC section 2). What is no
+// regular file is refused without waiting (fsread, SPEC section 5).
 func readFileContext(ctx context.Context, name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, fi, err := fsread.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() <= poll.Step {
+	if fi.Size() <= poll.Step {
 		return io.ReadAll(f)
 	}
 	data := make([]byte, fi.Size())

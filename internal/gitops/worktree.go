@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
@@ -163,7 +164,7 @@ func (r *Repo) registeredAt(abs string) (string, bool) {
 		want = append(want, filepath.Join(dir, filepath.Base(abs), ".git"))
 	}
 	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(r.commonDir, "worktrees", e.Name(), "gitdir"))
+		data, err := fsread.ReadFile(filepath.Join(r.commonDir, "worktrees", e.Name(), "gitdir"))
 		if err == nil && slices.Contains(want, filepath.Clean(strings.TrimRight(string(data), "\r\n"))) {
 			return e.Name(), true
 		}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
@@ -199,7 +200,7 @@ func (r *Repo) headOf(gitDir string) (string, error) {
 		}
 		return id, nil
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	data, err := fsread.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return "", err
 	}
@@ -293,7 +294,7 @@ func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) 
 			if fileMode && (fi.Mode()&0o111 != 0) != (want.mode == patch.ModeExec) {
 				return false, nil
 			}
-			if data, err = os.ReadFile(full); err != nil {
+			if data, err = fsread.ReadFile(full); err != nil {
 				return false, err
 			}
 		default:
