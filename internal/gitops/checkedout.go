@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/poll"
@@ -25,7 +26,7 @@ const minCheckedOut = 64 << 10
 
 // readCheckedOut returns the working tree's copy of the staged file
 // path when it may be exactly blob e.ID: a regular file of the size the
-// index saw it at last. check says whether it is: whether its content
+// index saw it at last and of the blob's size. check says whether it is: whether its content
 // hashes (collision-detecting SHA-1, as the blob's name) to e.ID; the
 // hash is computed on another goroutine, and check waits for it. Git's
 // diff reuses working-tree files in the same way (reuse_worktree_file),
@@ -48,6 +49,20 @@ func (r *Repo) readCheckedOut(ctx context.Context, path string, e index.Entry) (
 	if err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
 		return nil, nil, false, nil
 	}
+	// The index keeps the low 32 bits of the size: the copy must have
+	// the blob's whole size, read from its object header (a copy grown
+	// by a multiple of 4 GiB is never read; SPEC section 5). Where the
+	// store cannot say, the index's size is taken as whole.
+	size, known, err := r.blobSize(engine.Entry{Mode: e.Mode, ID: e.ID.String()})
+	if err != nil {
+		return nil, nil, false, nil // reading the blob says what is wrong
+	}
+	if !known {
+		size = int64(e.Size)
+	}
+	if fi.Size() != size {
+		return nil, nil, false, nil
+	}
 	// Not waiting: should a FIFO take the file's place before it is
 	// opened, opening must not wait for a writer.
 	f, fi, err := fsread.Open(full)
@@ -55,7 +70,7 @@ func (r *Repo) readCheckedOut(ctx context.Context, path string, e index.Entry) (
 		return nil, nil, false, nil
 	}
 	defer f.Close()
-	if uint32(fi.Size()) != e.Size {
+	if fi.Size() != size {
 		return nil, nil, false, nil
 	}
 	data = make([]byte, fi.Size())

@@ -107,6 +107,15 @@ func (s *treeSource) ReadContext(ctx context.Context, path string) ([]byte, erro
 	return s.r.readBlob(ctx, path, e)
 }
 
+// Size is the blob's size from its object header (engine.Sizer).
+func (s *treeSource) Size(path string) (int64, bool, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return 0, false, err
+	}
+	return s.r.blobSize(e)
+}
+
 func (s *treeSource) Paths() ([]string, error) {
 	var out []string
 	err := walkFiles(s.tree, s.root, func(p string, _ treeEntry) { out = append(out, p) })
