@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -18,13 +19,15 @@ type worktreePlan struct {
 	name   string // add as the user gave it (relative to -C), for the report
 	follow string // the linked worktree where the branch is checked out
 	clean  bool   // follow had no local changes before anything was recorded
+	// interrupted: a signal left a worktree step undone (finish).
+	interrupted bool
 }
 
 // planWorktrees checks, before anything is recorded, what the
 // worktrees allow: a --worktree path must be new or an empty
 // directory, and a branch may be checked out only in a linked
 // worktree, never in the user's own checkout.
-func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan, error) {
+func planWorktrees(ctx context.Context, repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan, error) {
 	p := &worktreePlan{}
 	if t.exists {
 		if at, ok := repo.CheckedOutAt(t.branch); ok {
@@ -33,7 +36,7 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 				return nil, fmt.Errorf("%w: %s is checked out in the worktree at %s, which is your checkout (or is rebasing or bisecting it); name another branch with -b",
 					gitops.ErrBranchCheckedOut, t.branch, at)
 			}
-			clean, err := repo.WorktreeClean(head)
+			clean, err := repo.WorktreeClean(ctx, head)
 			if err != nil {
 				return nil, err
 			}
@@ -65,15 +68,28 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 
 // finish runs once the commits are recorded: the followed worktree is
 // brought up to date when it was clean, and the new worktree is added.
-// It returns what to tell the user.
-func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
+// It returns what to tell the user. Both run git, which a signal stops
+// (SPEC section 2): interrupted before or while they run, they are left
+// undone, a worktree half added is removed, and the notes say the
+// command that does what is left.
+func (p *worktreePlan) finish(ctx context.Context, repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
 	var notes []string
 	if p.follow != "" && len(commits) > 0 {
 		tip := commits[len(commits)-1]
 		if !p.clean {
 			notes = append(notes, fmt.Sprintf("The worktree at %s has local changes, so its files were left as they were; to bring them up to date, keeping your changes, run there: git read-tree -m -u %s %s",
 				p.follow, t.parent[:12], tip[:12]))
-		} else if err := repo.UpdateWorktree(p.follow, t.parent, tip); err != nil {
+		} else if ctx.Err() != nil {
+			p.interrupted = true
+			notes = append(notes, fmt.Sprintf("Interrupted: the worktree at %s was not brought up to date; to do it, run there: git read-tree -m -u %s %s",
+				p.follow, t.parent[:12], tip[:12]))
+		} else if err := repo.UpdateWorktree(ctx, p.follow, t.parent, tip); err != nil {
+			if ctx.Err() != nil {
+				p.interrupted = true
+				// It had no local change: what read-tree left half
+				// written is the branch's to take back.
+				return append(notes, fmt.Sprintf("Interrupted while the worktree at %s was brought up to date; it had no local changes, so to finish, run there: git reset --hard", p.follow)), nil
+			}
 			return notes, fmt.Errorf("the worktree at %s could not be brought up to date: %w", p.follow, err)
 		} else {
 			notes = append(notes, fmt.Sprintf("Updated the worktree at %s to the new commits.", p.follow))
@@ -85,8 +101,17 @@ func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, re
 	if len(commits) == 0 && (!t.exists || statusOf(results) != nil) {
 		return append(notes, fmt.Sprintf("No worktree was added at %s: nothing was recorded.", p.name)), nil
 	}
-	if err := repo.AddWorktree(p.add, t.branch); err != nil {
-		return notes, fmt.Errorf("the worktree could not be added: %w", err)
+	added := false
+	if ctx.Err() == nil {
+		err := repo.AddWorktree(ctx, p.add, t.branch)
+		if err != nil && ctx.Err() == nil {
+			return notes, fmt.Errorf("the worktree could not be added: %w", err)
+		}
+		added = err == nil
+	}
+	if !added {
+		p.interrupted = true
+		return append(notes, fmt.Sprintf("Interrupted: no worktree was added at %s; to add it, run: git worktree add %s %s", p.name, shellArg(p.name), shellArg(t.branch))), nil
 	}
 	return append(notes, fmt.Sprintf("Added a worktree at %s with %s checked out.", p.name, t.branch)), nil
 }

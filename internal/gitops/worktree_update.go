@@ -5,6 +5,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -54,8 +55,8 @@ func (r *Repo) worktreeAt(path string) (worktree, error) {
 }
 
 // gitIn runs git on worktree w.
-func (r *Repo) gitIn(w worktree, gitPath string, args ...string) ([]byte, error) {
-	return r.runGit(gitPath, w.root, nil, nil, append([]string{"--git-dir=" + w.gitDir, "--work-tree=" + w.root}, args...)...)
+func (r *Repo) gitIn(ctx context.Context, w worktree, gitPath string, args ...string) ([]byte, error) {
+	return r.runGit(ctx, gitPath, w.root, nil, nil, append([]string{"--git-dir=" + w.gitDir, "--work-tree=" + w.root}, args...)...)
 }
 
 // WorktreeClean reports whether the worktree at path (its top, as
@@ -64,13 +65,13 @@ func (r *Repo) gitIn(w worktree, gitPath string, args ...string) ([]byte, error)
 // `git status --porcelain --untracked-files=no`. Without it, the index
 // is compared with HEAD's tree and each file with the index, by
 // content; a submodule counts as clean when its directory exists.
-func (r *Repo) WorktreeClean(path string) (bool, error) {
+func (r *Repo) WorktreeClean(ctx context.Context, path string) (bool, error) {
 	wt, err := r.worktreeAt(path)
 	if err != nil {
 		return false, err
 	}
 	if gitPath, err := lookGit("git"); err == nil {
-		out, err := r.gitIn(wt, gitPath, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
+		out, err := r.gitIn(ctx, wt, gitPath, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
 		if err != nil {
 			return false, err
 		}
@@ -113,7 +114,7 @@ func (r *Repo) WorktreeClean(path string) (bool, error) {
 // stat data, and git's message is in the error; without it, the same
 // checks are made here and the changed paths are written here, except
 // that a path turning from a file into a directory or back is refused.
-func (r *Repo) UpdateWorktree(path, from, to string) error {
+func (r *Repo) UpdateWorktree(ctx context.Context, path, from, to string) error {
 	if !isFullHex(from) || !isFullHex(to) {
 		return fmt.Errorf("UpdateWorktree wants full commit ids, not %q and %q", from, to)
 	}
@@ -132,10 +133,10 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if gitPath, err := lookGit("git"); err == nil {
 		// read-tree compares stat data only and refuses a file whose
 		// stat changed although its content did not.
-		if _, err := r.gitIn(wt, gitPath, "update-index", "-q", "--refresh"); err != nil {
+		if _, err := r.gitIn(ctx, wt, gitPath, "update-index", "-q", "--refresh"); err != nil {
 			return err
 		}
-		_, err := r.gitIn(wt, gitPath, "read-tree", "-m", "-u", from, to)
+		_, err := r.gitIn(ctx, wt, gitPath, "read-tree", "-m", "-u", from, to)
 		return err
 	}
 	fromFiles, err := r.treeFiles(from)
