@@ -1,6 +1,7 @@
 package llmapply
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,9 +52,10 @@ func (r *Repository) CheckedOutAt(branch string) (string, bool) { return r.repo.
 
 // AddWorktree adds a linked worktree at path with branch checked out,
 // as git worktree add PATH BRANCH does. path must not exist or be an
-// empty directory; branch must exist and be checked out nowhere.
-func (r *Repository) AddWorktree(path, branch string) error {
-	return r.repo.AddWorktree(path, branch)
+// empty directory; branch must exist and be checked out nowhere. A
+// ctx that ends stops git and removes what it had added.
+func (r *Repository) AddWorktree(ctx context.Context, path, branch string) error {
+	return r.repo.AddWorktree(ctx, path, branch)
 }
 
 // WorktreeChangesError is UpdateWorktree's refusal: files of the
@@ -76,9 +78,11 @@ func (e *WorktreeChangesError) Error() string { return e.msg }
 // the two commits are written; a local change to one of them (or an
 // untracked file where a new one goes) stops it with nothing changed:
 // a *WorktreeChangesError naming every such file. Local changes to
-// other files are kept.
-func (r *Repository) UpdateWorktree(path, from, to string) error {
-	err := r.repo.UpdateWorktree(path, from, to)
+// other files are kept. A ctx that ends stops git; the error then
+// wraps ctx's, and the files the update changes may be half written
+// (none had changes of its own: restoring them from to finishes it).
+func (r *Repository) UpdateWorktree(ctx context.Context, path, from, to string) error {
+	err := r.repo.UpdateWorktree(ctx, path, from, to)
 	var lc *gitops.LocalChangesError
 	if errors.As(err, &lc) {
 		return &WorktreeChangesError{Root: lc.Root, Paths: lc.Paths, Untracked: lc.Untracked, msg: lc.Error()}

@@ -44,7 +44,7 @@ func TestWorktreeFollowsRecordAndUndo(t *testing.T) {
 		t.Fatalf("%v %+v", err, first)
 	}
 	wt := filepath.Join(t.TempDir(), "wt")
-	if err := repo.AddWorktree(wt, "llm/greet"); err != nil {
+	if err := repo.AddWorktree(context.Background(), wt, "llm/greet"); err != nil {
 		t.Fatal(err)
 	}
 	linked, ok := repo.LinkedWorktree("llm/greet")
@@ -59,7 +59,7 @@ func TestWorktreeFollowsRecordAndUndo(t *testing.T) {
 	if err != nil || second.Commit == "" {
 		t.Fatalf("%v %+v", err, second)
 	}
-	if err := repo.UpdateWorktree(linked, first.Commit, second.Commit); err != nil {
+	if err := repo.UpdateWorktree(context.Background(), linked, first.Commit, second.Commit); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(wt, "hello.py")); string(data) != "bye\n" {
@@ -79,7 +79,7 @@ func TestWorktreeFollowsRecordAndUndo(t *testing.T) {
 		t.Fatalf("UndoIn: %v %s", err, parent)
 	}
 	var wc *WorktreeChangesError
-	if err := repo.UpdateWorktree(linked, second.Commit, parent); !errors.As(err, &wc) || !slices.Equal(wc.Paths, []string{"hello.py"}) {
+	if err := repo.UpdateWorktree(context.Background(), linked, second.Commit, parent); !errors.As(err, &wc) || !slices.Equal(wc.Paths, []string{"hello.py"}) {
 		t.Fatalf("update over a manual fix: %v", err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(wt, "hello.py")); string(data) != "fixed\n" {

@@ -104,14 +104,14 @@ func runApply(ctx context.Context, o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	if err := rc.prepare(o, func() (string, []string) { return describeFirst(o, inputs) }); err != nil {
+	if err := rc.prepare(ctx, o, func() (string, []string) { return describeFirst(o, inputs) }); err != nil {
 		return err
 	}
 	defer interruptible(ctx)() // until the branch, worktree and patch files are written
 	m := progress(rc.s, o.commonOptions, inputs)
 	results, err := engine.Run(ctx, inputs, rc.t.src, rc.w, rc.runOptions(o, m.hook()))
 	m.stop(err == nil)
-	return rc.finish(o, results, err, func(stop error) (outputs, error) {
+	return rc.finish(ctx, o, results, err, func(stop error) (outputs, error) {
 		return interruption(stop, results, inputs, rc.t.branch)
 	})
 }
@@ -153,12 +153,12 @@ func openRecording(o applyOptions, s streams) (*recording, error) {
 // prepare chooses the branch (describe gives the first description and
 // paths, for its default name), checks the worktrees and makes the
 // branch writer, which updates the branch with compare-and-swap.
-func (rc *recording) prepare(o applyOptions, describe func() (string, []string)) error {
+func (rc *recording) prepare(ctx context.Context, o applyOptions, describe func() (string, []string)) error {
 	t, err := chooseTarget(rc.repo, o, describe)
 	if err != nil {
 		return err
 	}
-	wt, err := planWorktrees(rc.repo, o, t)
+	wt, err := planWorktrees(ctx, rc.repo, o, t)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (rc *recording) runOptions(o applyOptions, progress func(int, engine.Phase)
 // nothing), writes the patch files, adds or updates the worktrees and
 // reports. stopped says what the report and the exit status say of a
 // run that ended early (interrupted): it gets the run's error.
-func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runErr error, stopped func(error) (outputs, error)) error {
+func (rc *recording) finish(ctx context.Context, o applyOptions, results []*engine.ReplyResult, runErr error, stopped func(error) (outputs, error)) error {
 	s, t, w := rc.s, rc.t, rc.w
 	err := runErr
 	if errors.Is(err, engine.ErrInterrupted) {
@@ -239,7 +239,7 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 			after = append(after, err)
 		}
 	}
-	notes, err := rc.wt.finish(rc.repo, t, w.Commits(), results)
+	notes, err := rc.wt.finish(ctx, rc.repo, t, w.Commits(), results)
 	if err != nil {
 		after = append(after, err)
 	}
@@ -262,6 +262,11 @@ func (rc *recording) finish(o applyOptions, results []*engine.ReplyResult, runEr
 	}
 	if stopErr != nil {
 		return stopErr
+	}
+	if rc.wt.interrupted {
+		// The signal came once the replies were done, in the worktree
+		// step, which it left undone (the notes say how to finish).
+		return fmt.Errorf("%w: the commits are recorded on %s, the worktree step was not done", errInterrupted, t.branch)
 	}
 	return statusOf(results)
 }

@@ -86,7 +86,10 @@ func TestInterruptInsideALargeFile(t *testing.T) {
 		args  []string
 	}{
 		{"the checked-out copy, --max-file-size 0", nil, "read", []string{"check", "--max-file-size", "0", reply}},
-		{"the checked-out copy, over the default limit", nil, "read", []string{"check", reply}},
+		// Over the default limit the file is refused from its blob's
+		// header, unread (TestOverLimitRefusedFromTheHeader); under a
+		// limit above its size it is read.
+		{"the checked-out copy, under a limit above its size", nil, "read", []string{"check", "--max-file-size", "300m", reply}},
 		{"apply, the checked-out copy", nil, "read", []string{"apply", "--max-file-size", "0", "-b", "never", reply}},
 		{"finding the lines", nil, "index", []string{"apply", "--max-file-size", "0", "-b", "never", reply}},
 		// The copy on disk no longer has the staged size: the blob is

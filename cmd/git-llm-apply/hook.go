@@ -117,13 +117,13 @@ submodules and paths whose llm-apply-check attribute is unset
 Exit status: 0 nothing found, 1 something found, 2 bad usage or no
 repository.`,
 		OnUsageError: usageOnError,
-		Action: func(_ context.Context, cmd *cli.Command) error {
+		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
 				return usageError("hook run takes no arguments: it reads the staged files")
 			}
 			var o hookRunOptions
 			o.Dir, o.DirArg = startOf(cmd)
-			return runHookRun(o, s)
+			return runHookRun(ctx, o, s)
 		},
 	}
 }
@@ -207,22 +207,31 @@ func writeExecutable(path string, data []byte) error {
 	return nil
 }
 
-func runHookRun(o hookRunOptions, s streams) error {
+func runHookRun(ctx context.Context, o hookRunOptions, s streams) error {
 	repo, err := openRepo(o.Dir, o.DirArg)
 	if err != nil {
 		return err
 	}
-	files, err := repo.StagedFiles()
-	if err != nil {
+	// A signal stops the git children (diff-index, check-attr) and the
+	// check, which writes nothing: exit 130 (SPEC section 2).
+	defer interruptible(ctx)()
+	interrupted := func(err error) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: the staged files were not checked", errInterrupted)
+		}
 		return err
+	}
+	files, err := repo.StagedFiles(ctx)
+	if err != nil {
+		return interrupted(err)
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	attrs, err := repo.CheckAttr(checkAttr, paths)
+	attrs, err := repo.CheckAttr(ctx, checkAttr, paths)
 	if err != nil {
-		return err
+		return interrupted(err)
 	}
 	lines, inFiles := 0, 0
 	for _, f := range files {

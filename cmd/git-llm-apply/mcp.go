@@ -126,7 +126,7 @@ func newMCPServer(o mcpOptions) (*mcpServer, error) {
 		return nil, err // not a valid branch name
 	}
 	if o.Worktree != "" {
-		if s.note, err = s.setWorktree(repo, o.Worktree); err != nil {
+		if s.note, err = s.setWorktree(context.Background(), repo, o.Worktree); err != nil {
 			return nil, usageError("--worktree %s: %v", o.Worktree, err)
 		}
 	} else if linked, ok := repo.LinkedWorktree(s.branch); ok {

@@ -354,7 +354,7 @@ func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyI
 		out.ShortCommit = repo.ShortID(res.Commit)
 		text += fmt.Sprintf("Recorded as %s on %s (%s). Review with: git log -p %s\n", out.ShortCommit, branch, out.Diffstat,
 			shellArg(s.reviewRange(repo, branch, res.Commit)))
-		out.Worktree = s.follow(repo, branch, follow, before, res.Commit)
+		out.Worktree = s.follow(ctx, repo, branch, follow, before, res.Commit)
 		if out.Worktree != nil {
 			text += out.Worktree.Note + "\n"
 		}
@@ -550,7 +550,7 @@ func orNone(id string) string {
 	return id
 }
 
-func (s *mcpServer) undo(_ context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, undoOutput, error) {
+func (s *mcpServer) undo(ctx context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, undoOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	branch := s.branchOf(in)
@@ -581,7 +581,7 @@ func (s *mcpServer) undo(_ context.Context, _ *mcp.CallToolRequest, in branchInp
 	out := undoOutput{Branch: branch, Undone: last.ID, Tip: parent}
 	text := fmt.Sprintf("%s is back at %s; %s %s is taken back (git reflog %s still shows it).\n",
 		branch, repo.ShortID(parent), repo.ShortID(last.ID), last.Subject, branch)
-	if out.Worktree = s.follow(repo, branch, follow, last.ID, parent); out.Worktree != nil {
+	if out.Worktree = s.follow(ctx, repo, branch, follow, last.ID, parent); out.Worktree != nil {
 		text += out.Worktree.Note + "\n"
 	}
 	return textResult(text), out, nil

@@ -35,13 +35,13 @@ type worktreeState struct {
 // to (SPEC section 3, worktrees): the linked worktree where it was
 // checked out (follow), else, for the session's branch, the worktree
 // asked for, added now that the branch exists. nil when there is none.
-func (s *mcpServer) follow(repo *llmapply.Repository, branch, follow, from, to string) *worktreeState {
+func (s *mcpServer) follow(ctx context.Context, repo *llmapply.Repository, branch, follow, from, to string) *worktreeState {
 	if follow == "" {
 		if branch != s.branch || s.worktree == "" {
 			return nil
 		}
 		st := &worktreeState{Path: s.worktree}
-		if err := repo.AddWorktree(s.worktree, branch); err != nil {
+		if err := repo.AddWorktree(ctx, s.worktree, branch); err != nil {
 			st.Note = fmt.Sprintf("The worktree at %s could not be added: %v", s.worktree, err)
 			return st
 		}
@@ -51,7 +51,7 @@ func (s *mcpServer) follow(repo *llmapply.Repository, branch, follow, from, to s
 	}
 	st := &worktreeState{Path: follow}
 	var lc *llmapply.WorktreeChangesError
-	switch err := repo.UpdateWorktree(follow, from, to); {
+	switch err := repo.UpdateWorktree(ctx, follow, from, to); {
 	case errors.As(err, &lc):
 		st.Kept = lc.Paths
 		st.Note = fmt.Sprintf("The worktree at %s was not updated, so that the changes there are kept: %s %s changes of its own. To bring it up to date once they are committed, stashed or removed, run there: git read-tree -m -u %s %s",
@@ -69,7 +69,7 @@ func (s *mcpServer) follow(repo *llmapply.Repository, branch, follow, from, to s
 // session's worktree: added now when the branch exists and is checked
 // out nowhere, kept when it is checked out there already; else added
 // by the first apply that records. It returns what to tell the agent.
-func (s *mcpServer) setWorktree(repo *llmapply.Repository, path string) (string, error) {
+func (s *mcpServer) setWorktree(ctx context.Context, repo *llmapply.Repository, path string) (string, error) {
 	abs, err := filepath.Abs(under(s.dir, path))
 	if err != nil {
 		return "", err
@@ -86,7 +86,7 @@ func (s *mcpServer) setWorktree(repo *llmapply.Repository, path string) (string,
 			}
 			return "", fmt.Errorf("%s is already checked out in the worktree at %s, and a branch can be checked out in one worktree only", s.branch, at)
 		}
-		if err := repo.AddWorktree(abs, s.branch); err != nil {
+		if err := repo.AddWorktree(ctx, abs, s.branch); err != nil {
 			return "", fmt.Errorf("the worktree could not be added at %s: %w", abs, err)
 		}
 		s.worktree = abs
@@ -121,7 +121,7 @@ type workspaceOutput struct {
 	Note     string `json:"note" jsonschema:"the workspace in words"`
 }
 
-func (s *mcpServer) workspace(_ context.Context, _ *mcp.CallToolRequest, in workspaceInput) (*mcp.CallToolResult, workspaceOutput, error) {
+func (s *mcpServer) workspace(ctx context.Context, _ *mcp.CallToolRequest, in workspaceInput) (*mcp.CallToolResult, workspaceOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	repo, err := llmapply.OpenRepository(s.dir)
@@ -130,7 +130,7 @@ func (s *mcpServer) workspace(_ context.Context, _ *mcp.CallToolRequest, in work
 	}
 	out := workspaceOutput{Root: s.root, Branch: s.branch}
 	if in.Worktree != "" {
-		if out.Note, err = s.setWorktree(repo, in.Worktree); err != nil {
+		if out.Note, err = s.setWorktree(ctx, repo, in.Worktree); err != nil {
 			return nil, workspaceOutput{}, err
 		}
 	}

@@ -72,6 +72,19 @@ func (s *lazySource) Read(p string) ([]byte, error) {
 	return src.Read(p)
 }
 
+// Size is the opened Source's engine.Sizer, when it has one: a file
+// over --max-file-size is not read for advice either.
+func (s *lazySource) Size(p string) (int64, bool, error) {
+	src, err := s.get()
+	if err != nil {
+		return 0, false, err
+	}
+	if sz, ok := src.(engine.Sizer); ok {
+		return sz.Size(p)
+	}
+	return 0, false, nil
+}
+
 func (s *lazySource) Paths() ([]string, error) {
 	src, err := s.get()
 	if err != nil {

@@ -123,7 +123,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	if err != nil {
 		return err
 	}
-	if err := rc.prepare(o, func() (string, []string) { return describeTurn(o, first) }); err != nil {
+	if err := rc.prepare(ctx, o, func() (string, []string) { return describeTurn(o, first) }); err != nil {
 		return err
 	}
 
@@ -183,7 +183,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 		stop, err = rs.err, nil
 	}
 	m.stop(err == nil && stop == nil)
-	return rc.finish(o, results, err, func(runErr error) (outputs, error) {
+	return rc.finish(ctx, o, results, err, func(runErr error) (outputs, error) {
 		out := outputs{turns: infos}
 		var ie *engine.InterruptError
 		switch {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
+	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
 
 // worktreePlan is what apply does with linked worktrees besides
@@ -18,13 +20,15 @@ type worktreePlan struct {
 	add    string // add a linked worktree here once the branch exists
 	name   string // add as the user gave it (relative to -C), for the report
 	follow string // the linked worktree where the branch is checked out
+	// interrupted: a signal left a worktree step undone (finish).
+	interrupted bool
 }
 
 // planWorktrees checks, before anything is recorded, what the
 // worktrees allow: a --worktree path must be new or an empty
 // directory, and a branch may be checked out only in a linked
 // worktree, never in the user's own checkout.
-func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan, error) {
+func planWorktrees(ctx context.Context, repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan, error) {
 	p := &worktreePlan{}
 	if t.exists {
 		if at, ok := repo.CheckedOutAt(t.branch); ok {
@@ -63,18 +67,31 @@ func planWorktrees(repo *gitops.Repo, o applyOptions, t *target) (*worktreePlan,
 // brought up to date, unless a file the commits change has changes of
 // its own there, which are never overwritten (SPEC section 3,
 // worktrees); and the new worktree is added. It returns what to tell
-// the user.
-func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
+// the user. Both run git, which a signal stops (SPEC section 2):
+// interrupted before or while they run, they are left undone, a
+// worktree half added is removed, and the notes say the command that
+// does what is left.
+func (p *worktreePlan) finish(ctx context.Context, repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
 	var notes []string
 	if p.follow != "" && len(commits) > 0 {
 		tip := commits[len(commits)-1]
 		var lc *gitops.LocalChangesError
-		switch err := repo.UpdateWorktree(p.follow, t.parent, tip); {
-		case errors.As(err, &lc):
+		var stopped *gitops.UpdateInterruptedError
+		if ctx.Err() != nil {
+			p.interrupted = true
+			notes = append(notes, fmt.Sprintf("Interrupted: the worktree at %s was not brought up to date; to do it, run there: git read-tree -m -u %s %s",
+				p.follow, t.parent[:12], tip[:12]))
+		} else if err := repo.UpdateWorktree(ctx, p.follow, t.parent, tip); errors.As(err, &lc) {
 			notes = append(notes, worktreeNotUpdated(lc, t.parent, tip))
-		case err != nil:
+		} else if errors.As(err, &stopped) {
+			p.interrupted = true
+			// The files it changes had no changes of their own: what
+			// read-tree left half written is the branch's to take back.
+			return append(notes, fmt.Sprintf("Interrupted while the worktree at %s was brought up to date; the files it changes had no changes of their own, so to finish, run there: git restore --source=%s --staged --worktree -- %s",
+				p.follow, tip[:12], shellWords(stopped.Paths))), nil
+		} else if err != nil {
 			return notes, fmt.Errorf("the worktree at %s could not be brought up to date: %w", p.follow, err)
-		default:
+		} else {
 			notes = append(notes, fmt.Sprintf("Updated the worktree at %s to the new commits.", p.follow))
 		}
 	}
@@ -84,8 +101,17 @@ func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, re
 	if len(commits) == 0 && (!t.exists || statusOf(results) != nil) {
 		return append(notes, fmt.Sprintf("No worktree was added at %s: nothing was recorded.", p.name)), nil
 	}
-	if err := repo.AddWorktree(p.add, t.branch); err != nil {
-		return notes, fmt.Errorf("the worktree could not be added: %w", err)
+	added := false
+	if ctx.Err() == nil {
+		err := repo.AddWorktree(ctx, p.add, t.branch)
+		if err != nil && ctx.Err() == nil {
+			return notes, fmt.Errorf("the worktree could not be added: %w", err)
+		}
+		added = err == nil
+	}
+	if !added {
+		p.interrupted = true
+		return append(notes, fmt.Sprintf("Interrupted: no worktree was added at %s; to add it, run: git worktree add %s %s", p.name, shellArg(p.name), shellArg(t.branch))), nil
 	}
 	return append(notes, fmt.Sprintf("Added a worktree at %s with %s checked out.", p.name, t.branch)), nil
 }
@@ -96,4 +122,13 @@ func (p *worktreePlan) finish(repo *gitops.Repo, t *target, commits []string, re
 func worktreeNotUpdated(lc *gitops.LocalChangesError, from, to string) string {
 	return fmt.Sprintf("The worktree at %s was not brought up to date, so that your changes there are kept: %s. To bring it up to date once they are committed, stashed or removed, run there: git read-tree -m -u %s %s",
 		lc.Root, strings.Join(lc.Paths, ", ")+map[bool]string{true: " has changes of its own", false: " have changes of their own"}[len(lc.Paths) == 1], from[:12], to[:12])
+}
+
+// shellWords is words quoted for sh where they need it, space-separated.
+func shellWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shquote.Word(w)
+	}
+	return strings.Join(q, " ")
 }

@@ -62,9 +62,9 @@ func (l Limits) checkEdits(n int) error {
 
 // checkSize says why the file path, of size bytes, may not be touched,
 // or "" when it may.
-func (l Limits) checkSize(path string, size int) string {
-	if l.FileSize > 0 && int64(size) > l.FileSize {
-		return fmt.Sprintf("%s is %s, more than --max-file-size (%s)", path, Size(int64(size)), Size(l.FileSize))
+func (l Limits) checkSize(path string, size int64) string {
+	if l.FileSize > 0 && size > l.FileSize {
+		return fmt.Sprintf("%s is %s, more than --max-file-size (%s)", path, Size(size), Size(l.FileSize))
 	}
 	return ""
 }

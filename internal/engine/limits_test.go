@@ -44,7 +44,7 @@ func TestLimitsCheckFile(t *testing.T) {
 		{"terminators do not count", "0123456789\r\n0123456789\n", ""},
 		{"too large", strings.Repeat("x\n", 30), "f.txt is 60 bytes, more than --max-file-size (50 bytes)"},
 	} {
-		got := l.checkSize("f.txt", len(c.data))
+		got := l.checkSize("f.txt", int64(len(c.data)))
 		if got == "" {
 			got = l.checkLines("f.txt", newDoc([]byte(c.data)))
 		}

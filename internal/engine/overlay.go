@@ -82,6 +82,17 @@ func (o *overlay) ReadAhead(ctx context.Context, p string) ([]byte, func() bool,
 	return data, nil, err
 }
 
+// Size is the base's Sizer for a file the overlay leaves as it is.
+func (o *overlay) Size(p string) (int64, bool, error) {
+	if f, ok := o.files[p]; ok {
+		return int64(len(f.data)), true, nil
+	}
+	if o.deleted[p] {
+		return 0, false, nil
+	}
+	return sizeOf(o.base, p)
+}
+
 func (o *overlay) Paths() ([]string, error) {
 	if !o.listOK {
 		all, err := o.base.Paths()

@@ -201,6 +201,8 @@ func (p plainReads) ReadContext(ctx context.Context, path string) ([]byte, error
 	return readContext(ctx, p.Source, path)
 }
 
+func (p plainReads) Size(path string) (int64, bool, error) { return sizeOf(p.Source, path) }
+
 // read returns the base's content of p, read ahead when the source can
 // (see AheadReader); the check is kept for the end of the resolution.
 func (r *resolver) read(p string) ([]byte, error) {
@@ -213,6 +215,20 @@ func (r *resolver) read(p string) ([]byte, error) {
 		r.checks = append(r.checks, check)
 	}
 	return data, err
+}
+
+// sizeRefusal says why Limits keep the file p from being touched when
+// the source knows its size without reading it (a Sizer) and it is
+// over --max-file-size; "" when it is not, or the size is unknown.
+func (r *resolver) sizeRefusal(p string) (string, error) {
+	if r.opts.Limits.FileSize <= 0 {
+		return "", nil
+	}
+	size, known, err := sizeOf(r.src, p)
+	if err != nil || !known {
+		return "", err
+	}
+	return r.opts.Limits.checkSize(p, size), nil
 }
 
 // fileState is one file as the reply has left it so far.
@@ -331,10 +347,18 @@ func (r *resolver) file(p string) (*fileState, error) {
 	default:
 		f.origPath, f.origMode, f.mode, f.exists = p, e.Mode, e.Mode, true
 		if e.Mode != patch.ModeGitlink {
-			if f.orig, err = r.read(p); err != nil {
+			// A size the base knows without reading the file is checked
+			// first: a file over the limit is never read (SPEC section 5).
+			if f.refused, err = r.sizeRefusal(p); err != nil {
 				return nil, err
 			}
-			if f.refused = r.opts.Limits.checkSize(p, len(f.orig)); f.refused == "" {
+			if f.refused == "" {
+				if f.orig, err = r.read(p); err != nil {
+					return nil, err
+				}
+				f.refused = r.opts.Limits.checkSize(p, int64(len(f.orig)))
+			}
+			if f.refused == "" {
 				f.setDoc(newDocStop(r.ctx, f.orig))
 				f.binary = patch.IsBinary(f.orig)
 				if !f.binary {

@@ -60,6 +60,24 @@ func readContext(ctx context.Context, src Source, path string) ([]byte, error) {
 	return src.Read(path)
 }
 
+// Sizer is a Source that knows the size of a file's content without
+// reading it: a blob's size from its object header, inflating none of
+// its body. The resolver asks it before reading a file when a file-size
+// limit is set, so that a file over --max-file-size is refused unread
+// (SPEC section 5). known is false when the size cannot be had that
+// way; the file is then read and its length checked.
+type Sizer interface {
+	Size(path string) (size int64, known bool, err error)
+}
+
+// sizeOf asks src's Sizer, when it has one, for the size of path.
+func sizeOf(src Source, path string) (int64, bool, error) {
+	if s, ok := src.(Sizer); ok {
+		return s.Size(path)
+	}
+	return 0, false, nil
+}
+
 // Recorder is where resolved replies go: each Record call makes one
 // commit holding changes on top of the previous one, and returns its id.
 // When ctx ends first, Record returns its error and the commit is not

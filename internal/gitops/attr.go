@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/wildmatch"
 )
 
@@ -336,14 +337,16 @@ func (r *Repo) newAttrReader(cfg *config.Values, read func(string) ([]byte, erro
 }
 
 // readAttrFile reads an attributes file outside the tree; a missing or
-// too large one holds nothing.
+// too large one, or a directory, holds nothing. A FIFO, socket or
+// device is refused (fsread, SPEC section 5).
 func readAttrFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && (fi.IsDir() || fi.Size() >= attrMaxFile) {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := fsread.ReadFile(path)
+	var nr *fsread.NotRegularError
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &nr) && nr.Mode.IsDir() {
 		return nil, nil
 	}
 	return data, err

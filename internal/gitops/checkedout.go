@@ -10,8 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/engine"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 
@@ -25,7 +26,7 @@ const minCheckedOut = 64 << 10
 
 // readCheckedOut returns the working tree's copy of the staged file
 // path when it may be exactly blob e.ID: a regular file of the size the
-// index saw it at last. check says whether it is: whether its content
+// index saw it at last and of the blob's size. check says whether it is: whether its content
 // hashes (collision-detecting SHA-1, as the blob's name) to e.ID; the
 // hash is computed on another goroutine, and check waits for it. Git's
 // diff reuses working-tree files in the same way (reuse_worktree_file),
@@ -48,14 +49,28 @@ func (r *Repo) readCheckedOut(ctx context.Context, path string, e index.Entry) (
 	if err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
 		return nil, nil, false, nil
 	}
+	// The index keeps the low 32 bits of the size: the copy must have
+	// the blob's whole size, read from its object header (a copy grown
+	// by a multiple of 4 GiB is never read; SPEC section 5). Where the
+	// store cannot say, the index's size is taken as whole.
+	size, known, err := r.blobSize(engine.Entry{Mode: e.Mode, ID: e.ID.String()})
+	if err != nil {
+		return nil, nil, false, nil // reading the blob says what is wrong
+	}
+	if !known {
+		size = int64(e.Size)
+	}
+	if fi.Size() != size {
+		return nil, nil, false, nil
+	}
 	// Not waiting: should a FIFO take the file's place before it is
 	// opened, opening must not wait for a writer.
-	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := fsread.Open(full)
 	if err != nil {
 		return nil, nil, false, nil
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.Size {
+	if fi.Size() != size {
 		return nil, nil, false, nil
 	}
 	data = make([]byte, fi.Size())
@@ -121,18 +136,15 @@ func readSteps(ctx context.Context, f *os.File, data []byte, off int64) error {
 }
 
 // readFileContext reads the file at name as os.ReadFile does, a step
-// at a time, looking at ctx before each (SPEC section 2).
+// at a time, looking at ctx before each (SPEC section 2). What is no
+// regular file is refused without waiting (fsread, SPEC section 5).
 func readFileContext(ctx context.Context, name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, fi, err := fsread.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() <= poll.Step {
+	if fi.Size() <= poll.Step {
 		return io.ReadAll(f)
 	}
 	data := make([]byte, fi.Size())

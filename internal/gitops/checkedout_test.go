@@ -153,3 +153,33 @@ func writeKeepTimes(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadCheckedOutWholeSize: the index keeps the low 32 bits of a
+// file's size; a copy sparse-extended by exactly 4 GiB has them, but
+// not the blob's size from its object header, and is not taken (SPEC
+// section 5). The context has ended: a copy taken would start its read
+// and return the context's error, one passed over returns none.
+func TestReadCheckedOutWholeSize(t *testing.T) {
+	tr := newTestRepo(t)
+	staged := bigText(3*minCheckedOut, "staged")
+	tr.write("big.txt", staged, 0o644)
+	tr.git("add", "big.txt")
+	full := filepath.Join(tr.dir, "big.txt")
+	if err := os.Truncate(full, int64(len(staged))+4<<30); err != nil {
+		t.Skip("no sparse file of 4 GiB here:", err)
+	}
+	r := tr.open(tr.dir)
+	idx, err := r.loadIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := idx.Lookup("big.txt")
+	if !ok || int64(e.Size) != int64(len(staged)) {
+		t.Fatalf("index entry %+v, %v", e, ok)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, ok, err := r.readCheckedOut(ctx, "big.txt", e); ok || err != nil {
+		t.Errorf("readCheckedOut took the copy 4 GiB longer than the blob (ok %v, %v)", ok, err)
+	}
+}

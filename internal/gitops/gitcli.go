@@ -2,13 +2,20 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 )
+
+// gitWait is how long a git child stopped by runGit's context has to
+// end (and to close its output: a hook it ran may hold it) before it is
+// killed.
+const gitWait = 3 * time.Second
 
 // lookGit finds the git CLI; tests replace it to take the paths that
 // work without git.
@@ -35,8 +42,20 @@ var configEnv = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_
 // steps that are git porcelain by nature call it: adding, checking and
 // updating a linked worktree, and the pre-commit check, which git runs
 // as a hook. Reading a base and recording never do (doc.go).
-func (r *Repo) runGit(gitPath, dir string, stdin io.Reader, extra []string, args ...string) ([]byte, error) {
-	cmd := exec.Command(gitPath, args...)
+//
+// When ctx ends (a signal, SPEC section 2) the child is stopped as a
+// signal would stop git: SIGTERM to its process group, git and what it
+// runs (hooks, filters, a checkout of its own), so that git's own
+// handlers clean up what it was making (a worktree add removes its
+// half-made worktree, a lock file goes); what has not ended gitWait
+// later is killed, and the error is then ctx's, wrapped.
+func (r *Repo) runGit(ctx context.Context, gitPath, dir string, stdin io.Reader, extra []string, args ...string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, gitPath, args...)
+	inGroup(cmd)
+	cmd.WaitDelay = gitWait
 	cmd.Dir = dir
 	cmd.Stdin = stdin
 	for _, kv := range os.Environ() {
@@ -53,6 +72,9 @@ func (r *Repo) runGit(gitPath, dir string, stdin io.Reader, extra []string, args
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), ctx.Err())
+		}
 		sub := ""
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {

@@ -4,6 +4,7 @@ package gitops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
@@ -139,6 +141,17 @@ func (s *indexSource) readBlob(ctx context.Context, path string) ([]byte, error)
 	return s.r.readBlob(ctx, path, engine.Entry{Mode: e.Mode, ID: e.ID.String()})
 }
 
+// Size is the staged blob's size from its object header
+// (engine.Sizer), inflating none of its body; unknown for a submodule
+// or a blob the object store does not hold.
+func (s *indexSource) Size(path string) (int64, bool, error) {
+	e, err := s.entry(path)
+	if err != nil {
+		return 0, false, err
+	}
+	return s.r.blobSize(engine.Entry{Mode: e.Mode, ID: e.ID.String()})
+}
+
 func (s *indexSource) Paths() ([]string, error) {
 	out := make([]string, 0, s.idx.Len())
 	for p, e := range s.idx.All() {
@@ -150,6 +163,21 @@ func (s *indexSource) Paths() ([]string, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// blobSize is the size of the blob of an index or tree entry from its
+// object header (odb.Store.Size); unknown for a submodule or a blob the
+// object store does not hold (a partial clone's, or one of a pack
+// being written), which the read then finds or refuses.
+func (r *Repo) blobSize(e engine.Entry) (int64, bool, error) {
+	if e.Mode == patch.ModeGitlink {
+		return 0, false, nil
+	}
+	size, err := r.objects().Size(oid.FromHex(e.ID))
+	if errors.Is(err, odb.ErrNotFound) {
+		return 0, false, nil
+	}
+	return size, err == nil, err
 }
 
 // readBlob loads the blob of an index or tree entry; a submodule has

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 )
 
 // CurrentBranch returns the short name of the branch HEAD points at,
@@ -33,7 +35,8 @@ func (r *Repo) BranchTip(name string) (commit string, exists bool, err error) {
 // readRef reads a ref of the common dir: the loose file, else its line
 // in packed-refs.
 func (r *Repo) readRef(ref string) (string, bool, error) {
-	data, err := os.ReadFile(filepath.Join(r.commonDir, filepath.FromSlash(ref)))
+	data, err := fsread.ReadFile(filepath.Join(r.commonDir, filepath.FromSlash(ref)))
+	var nr *fsread.NotRegularError
 	switch {
 	case err == nil:
 		v := strings.TrimRight(string(data), "\r\n")
@@ -44,7 +47,7 @@ func (r *Repo) readRef(ref string) (string, bool, error) {
 			return "", false, fmt.Errorf("%s is malformed", ref)
 		}
 		return v, true, nil
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, fs.ErrNotExist), errors.As(err, &nr) && nr.Mode.IsDir(), errors.Is(err, syscall.ENOTDIR):
 		return r.packedRef(ref)
 	default:
 		return "", false, fmt.Errorf("reading %s: %w", ref, err)
@@ -67,7 +70,7 @@ func (r *Repo) packedRef(ref string) (string, bool, error) {
 // eachPackedRef calls fn for each "<id> <name>" line of packed-refs
 // until fn returns false. A missing file holds no refs.
 func (r *Repo) eachPackedRef(fn func(name, id string) bool) error {
-	f, err := os.Open(filepath.Join(r.commonDir, "packed-refs"))
+	f, _, err := fsread.Open(filepath.Join(r.commonDir, "packed-refs"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -98,7 +101,7 @@ func (r *Repo) eachPackedRef(fn func(name, id string) bool) error {
 
 // symbolicTarget returns the ref a "ref: <target>" file names.
 func symbolicTarget(path string) (string, bool) {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
@@ -204,7 +207,7 @@ func (r *Repo) HeadAt(branch string) (string, bool) {
 // wtGitDir, from its "gitdir" file (absolute, or relative to wtGitDir
 // under worktree.useRelativePaths).
 func worktreeTop(wtGitDir string) string {
-	data, err := os.ReadFile(filepath.Join(wtGitDir, "gitdir"))
+	data, err := fsread.ReadFile(filepath.Join(wtGitDir, "gitdir"))
 	if err != nil {
 		return wtGitDir
 	}
@@ -265,11 +268,11 @@ func usesRef(gitDir, ref string) bool {
 		return true
 	}
 	for _, f := range []string{"rebase-merge/head-name", "rebase-apply/head-name"} {
-		if data, err := os.ReadFile(filepath.Join(gitDir, f)); err == nil && strings.TrimSpace(string(data)) == ref {
+		if data, err := fsread.ReadFile(filepath.Join(gitDir, f)); err == nil && strings.TrimSpace(string(data)) == ref {
 			return true
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(gitDir, "BISECT_START")); err == nil {
+	if data, err := fsread.ReadFile(filepath.Join(gitDir, "BISECT_START")); err == nil {
 		if "refs/heads/"+strings.TrimSpace(string(data)) == ref {
 			return true
 		}

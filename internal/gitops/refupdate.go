@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
@@ -228,8 +230,17 @@ func (r *Repo) appendReflog(ref, old, newID string, who Ident, msg string, logRe
 	if m := reflogMessage(msg); m != "" {
 		line += "\t" + m
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	// Not waiting for a reader should a FIFO be there; what is no
+	// regular file is refused (SPEC section 5).
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o666)
 	if err != nil {
+		return fmt.Errorf("opening the reflog of %s: %w", ref, err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &fsread.NotRegularError{Path: path, Mode: fi.Mode()}
+		}
 		return fmt.Errorf("opening the reflog of %s: %w", ref, err)
 	}
 	if _, err := f.WriteString(line + "\n"); err != nil {

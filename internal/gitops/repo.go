@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 )
 
@@ -271,7 +272,7 @@ func isGitDir(d string) bool {
 // readGitFile reads a ".git" file ("gitdir: <path>"); a relative path
 // is relative to the file's directory.
 func readGitFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -289,7 +290,7 @@ func readGitFile(path string) (string, error) {
 // commonDirOf returns the common dir of gitDir: the content of its
 // "commondir" file (relative to gitDir), else gitDir itself.
 func commonDirOf(gitDir string) string {
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	data, err := fsread.ReadFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
@@ -192,9 +192,10 @@ func (r *Repo) resolveRef(ref string) (oid.ID, bool) {
 		if perWorktreeRef(ref) {
 			dir = r.gitDir
 		}
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
+		data, err := fsread.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
 		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.EISDIR) && !errors.Is(err, syscall.ENOTDIR) {
+			var nr *fsread.NotRegularError
+			if !errors.Is(err, fs.ErrNotExist) && !(errors.As(err, &nr) && nr.Mode.IsDir()) && !errors.Is(err, syscall.ENOTDIR) {
 				return oid.Zero, false
 			}
 			id, ok, err := r.packedRef(ref)

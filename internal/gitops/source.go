@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
@@ -106,6 +107,15 @@ func (s *treeSource) ReadContext(ctx context.Context, path string) ([]byte, erro
 	return s.r.readBlob(ctx, path, e)
 }
 
+// Size is the blob's size from its object header (engine.Sizer).
+func (s *treeSource) Size(path string) (int64, bool, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return 0, false, err
+	}
+	return s.r.blobSize(e)
+}
+
 func (s *treeSource) Paths() ([]string, error) {
 	var out []string
 	err := walkFiles(s.tree, s.root, func(p string, _ treeEntry) { out = append(out, p) })
@@ -158,13 +168,21 @@ type worktreeSource struct {
 // readAttrs reads a .gitattributes of the tree as git does on adding a
 // file: the working tree's, else (a sparse checkout) the index's; a
 // symbolic link is not followed, and is no attributes file.
+//
+// A FIFO, socket or device there is refused, never opened for reading
+// in a way that waits (SPEC section 5).
 func (s *worktreeSource) readAttrs(path string) ([]byte, error) {
-	if fi, err := s.lstat(path); err == nil && fi.Mode().IsRegular() {
-		data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(path)))
+	full := filepath.Join(s.root, filepath.FromSlash(path))
+	fi, err := s.lstat(path)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		data, err := fsread.ReadFile(full)
 		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			return data, err
 		}
-	} else if err != nil && !errors.Is(err, engine.ErrNotExist) {
+	case err == nil && fi.Mode()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice|fs.ModeCharDevice|fs.ModeIrregular) != 0:
+		return nil, &fsread.NotRegularError{Path: full, Mode: fi.Mode()}
+	case err != nil && !errors.Is(err, engine.ErrNotExist):
 		return nil, err
 	}
 	return s.staged(context.Background(), path)

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +45,7 @@ func (f StagedFile) Read() ([]byte, error) {
 // during `git commit -a` or `git commit PATH`. Blobs are read without
 // git. It returns the error of ResolveCommit when HEAD is unreadable,
 // and an error when git cannot be run or fails.
-func (r *Repo) StagedFiles() ([]StagedFile, error) {
+func (r *Repo) StagedFiles(ctx context.Context) ([]StagedFile, error) {
 	base := emptyTree.String()
 	switch head, err := r.ResolveCommit("HEAD"); {
 	case err == nil:
@@ -52,7 +53,7 @@ func (r *Repo) StagedFiles() ([]StagedFile, error) {
 	case !errors.Is(err, ErrUnbornHead):
 		return nil, err
 	}
-	out, err := r.gitHere(nil, "diff-index", "--cached", "-z", "--no-renames", "--ita-invisible-in-index",
+	out, err := r.gitHere(ctx, nil, "diff-index", "--cached", "-z", "--no-renames", "--ita-invisible-in-index",
 		"--diff-filter=AMT", base, "--")
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (r *Repo) StagedFiles() ([]StagedFile, error) {
 // core.attributesFile, with git's own rules of precedence and macros,
 // which is why git computes them: one `git check-attr --stdin` for all
 // paths. It returns an error when git cannot be run or rejects attr.
-func (r *Repo) CheckAttr(attr string, paths []string) (map[string]string, error) {
+func (r *Repo) CheckAttr(ctx context.Context, attr string, paths []string) (map[string]string, error) {
 	values := make(map[string]string, len(paths))
 	if len(paths) == 0 {
 		return values, nil
@@ -106,7 +107,7 @@ func (r *Repo) CheckAttr(attr string, paths []string) (map[string]string, error)
 		in.WriteString(p)
 		in.WriteByte(0)
 	}
-	out, err := r.gitHere(&in, "check-attr", "--cached", "-z", "--stdin", attr)
+	out, err := r.gitHere(ctx, &in, "check-attr", "--cached", "-z", "--stdin", attr)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +155,7 @@ func (r *Repo) hookCwd() string {
 // gitHere runs the git CLI on this repository (its git dir and working
 // tree given explicitly, so that GIT_DIR or a search from elsewhere
 // cannot pick another), reading the index this package reads.
-func (r *Repo) gitHere(stdin io.Reader, args ...string) ([]byte, error) {
+func (r *Repo) gitHere(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	idx, err := r.indexPath()
 	if err != nil {
 		return nil, err
@@ -163,7 +164,7 @@ func (r *Repo) gitHere(stdin io.Reader, args ...string) ([]byte, error) {
 	if r.root != "" {
 		full = append(full, "--work-tree="+r.root)
 	}
-	return r.runGit("git", r.hookCwd(), stdin, []string{"GIT_INDEX_FILE=" + idx}, append(full, args...)...)
+	return r.runGit(ctx, "git", r.hookCwd(), stdin, []string{"GIT_INDEX_FILE=" + idx}, append(full, args...)...)
 }
 
 // shorten cuts s to n bytes for an error message.

@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ type staged struct {
 
 func stagedOf(t *testing.T, tr *testRepo, r *Repo) []staged {
 	t.Helper()
-	files, err := r.StagedFiles()
+	files, err := r.StagedFiles(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestStagedFilesNone(t *testing.T) {
 	t.Parallel()
 	tr := newFixture(t)
 	tr.write("a.txt", "only in the working tree\n", 0o644)
-	files, err := tr.open(tr.dir).StagedFiles()
+	files, err := tr.open(tr.dir).StagedFiles(context.Background())
 	if err != nil || len(files) != 0 {
 		t.Errorf("StagedFiles() = %v, %v; want none", files, err)
 	}
@@ -137,7 +138,7 @@ func TestStagedFilesFromLinkedWorktree(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.gitAt(wt, "add", "a.txt")
-	files, err := tr.open(wt).StagedFiles()
+	files, err := tr.open(wt).StagedFiles(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestStagedFilesFromLinkedWorktree(t *testing.T) {
 	if data, err := files[0].Read(); err != nil || string(data) != "in the worktree\n" {
 		t.Errorf("Read() = %q, %v", data, err)
 	}
-	if files, err := tr.open(tr.dir).StagedFiles(); err != nil || len(files) != 0 {
+	if files, err := tr.open(tr.dir).StagedFiles(context.Background()); err != nil || len(files) != 0 {
 		t.Errorf("main worktree: StagedFiles() = %v, %v; want none", files, err)
 	}
 }
@@ -163,7 +164,7 @@ func TestCheckAttr(t *testing.T) {
 	tr.write(filepath.Join(".git", "info", "attributes"), "info.c llm-apply-check=off\n", 0o644)
 
 	paths := []string{"a.md", "doc/b.md", "fix/deep/x.go", "gen/y.go", "a.txt", "sub/t.txt", "info.c", "with space.md", "ünï.md"}
-	got, err := tr.open(tr.dir).CheckAttr("llm-apply-check", paths)
+	got, err := tr.open(tr.dir).CheckAttr(context.Background(), "llm-apply-check", paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,10 +176,10 @@ func TestCheckAttr(t *testing.T) {
 		t.Errorf("CheckAttr (-want +got):\n%s", diff)
 	}
 
-	if got, err := tr.open(tr.dir).CheckAttr("llm-apply-check", nil); err != nil || len(got) != 0 {
+	if got, err := tr.open(tr.dir).CheckAttr(context.Background(), "llm-apply-check", nil); err != nil || len(got) != 0 {
 		t.Errorf("CheckAttr of no path = %v, %v", got, err)
 	}
-	if _, err := tr.open(tr.dir).CheckAttr("bad attr!", []string{"a.md"}); err == nil {
+	if _, err := tr.open(tr.dir).CheckAttr(context.Background(), "bad attr!", []string{"a.md"}); err == nil {
 		t.Errorf("CheckAttr of a bad attribute name: no error")
 	}
 }

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
@@ -34,7 +36,7 @@ var ErrWorktreePath = errors.New("worktree path exists and is not empty")
 // files are written here and the tree is checked out here: no checkout
 // filters, sparse checkout or post-checkout hook. Either way a failure
 // leaves no worktree registered and no file at path.
-func (r *Repo) AddWorktree(path, branch string) error {
+func (r *Repo) AddWorktree(ctx context.Context, path, branch string) error {
 	if err := ValidBranchName(branch); err != nil {
 		return err
 	}
@@ -61,10 +63,32 @@ func (r *Repo) AddWorktree(path, branch string) error {
 	if gitPath, err := lookGit("git"); err == nil {
 		// git takes BRANCH as a branch because refs/heads/BRANCH exists
 		// (checked above), not as a commit to detach at.
-		_, err := r.runGit(gitPath, r.commonDir, nil, nil, "--git-dir="+r.gitDir, "worktree", "add", "--quiet", abs, branch)
+		_, registered := r.registeredAt(abs)
+		_, err := r.runGit(ctx, gitPath, r.commonDir, nil, nil, "--git-dir="+r.gitDir, "worktree", "add", "--quiet", abs, branch)
+		if err != nil && ctx.Err() != nil && !registered {
+			r.removeHalfAdded(abs, existed)
+		}
 		return err
 	}
 	return r.addWorktreeFiles(abs, branch, oid.FromHex(tip), existed)
+}
+
+// removeHalfAdded removes what a `git worktree add` stopped by a
+// signal left of the worktree at abs (SPEC section 2): git removes a
+// worktree it had not finished checking out (its handler of SIGTERM),
+// but one checked out whose post-checkout hook was still running
+// stays registered. Its administrative directory goes, and the files
+// at abs (all of them: abs was new, or an empty directory, which is
+// emptied).
+func (r *Repo) removeHalfAdded(abs string, existed bool) {
+	if name, ok := r.registeredAt(abs); ok {
+		os.RemoveAll(filepath.Join(r.commonDir, "worktrees", name))
+	}
+	if existed {
+		clearDir(abs)
+	} else {
+		os.RemoveAll(abs)
+	}
 }
 
 // checkNewWorktreePath accepts a path that does not exist or is an
@@ -163,7 +187,7 @@ func (r *Repo) registeredAt(abs string) (string, bool) {
 		want = append(want, filepath.Join(dir, filepath.Base(abs), ".git"))
 	}
 	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(r.commonDir, "worktrees", e.Name(), "gitdir"))
+		data, err := fsread.ReadFile(filepath.Join(r.commonDir, "worktrees", e.Name(), "gitdir"))
 		if err == nil && slices.Contains(want, filepath.Clean(strings.TrimRight(string(data), "\r\n"))) {
 			return e.Name(), true
 		}

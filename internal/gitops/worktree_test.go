@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"maps"
@@ -234,7 +235,7 @@ func TestAddWorktree(t *testing.T) {
 					t.Chdir(tr.base())
 					arg = filepath.Join("wts", "feat")
 				}
-				if err := r.AddWorktree(arg, "feat"); err != nil {
+				if err := r.AddWorktree(context.Background(), arg, "feat"); err != nil {
 					t.Fatalf("AddWorktree: %v", err)
 				}
 				gd := filepath.Join(tr.dir, ".git", "worktrees", "feat")
@@ -270,7 +271,7 @@ func TestAddWorktreeLikeGit(t *testing.T) {
 	gitPath := filepath.Join(tr.base(), "by-git")
 	tr.git("worktree", "add", "-q", gitPath, "twin")
 	ourPath := filepath.Join(tr.base(), "by-us")
-	if err := tr.open(tr.dir).AddWorktree(ourPath, "feat"); err != nil {
+	if err := tr.open(tr.dir).AddWorktree(context.Background(), ourPath, "feat"); err != nil {
 		t.Fatal(err)
 	}
 	blocks := tr.worktreeBlocks()
@@ -307,7 +308,7 @@ func TestAddWorktreePathTaken(t *testing.T) {
 						t.Fatal(err)
 					}
 					before := tr.worktreeBlocks()
-					err := tr.open(tr.dir).AddWorktree(path, "feat")
+					err := tr.open(tr.dir).AddWorktree(context.Background(), path, "feat")
 					if !tc.wantErr {
 						if err != nil {
 							t.Fatal(err)
@@ -344,7 +345,7 @@ func TestAddWorktreeNames(t *testing.T) {
 			for i, p := range []string{"a/wt", "b/wt", "c/wt", "d/w t.lock"} {
 				branch := "b" + string(rune('0'+i))
 				tr.git("branch", branch, "feat")
-				if err := r.AddWorktree(filepath.Join(tr.base(), p), branch); err != nil {
+				if err := r.AddWorktree(context.Background(), filepath.Join(tr.base(), p), branch); err != nil {
 					t.Fatalf("AddWorktree(%s): %v", p, err)
 				}
 				if out := tr.gitAt(filepath.Join(tr.base(), p), "status", "--porcelain"); out != "" {
@@ -414,7 +415,7 @@ func TestAddWorktreeRefused(t *testing.T) {
 				path := filepath.Join(tr.base(), "wt")
 				branch := tc.prepare(tr, path)
 				before, dirsBefore := tr.worktreeBlocks(), tr.adminDirs()
-				err := tr.open(tr.dir).AddWorktree(path, branch)
+				err := tr.open(tr.dir).AddWorktree(context.Background(), path, branch)
 				if err == nil {
 					t.Fatal("AddWorktree succeeded")
 				}
@@ -488,7 +489,7 @@ func TestWorktreeClean(t *testing.T) {
 					if at, ok := r.CheckedOutAt("feat"); !ok || at != wt {
 						t.Fatalf("CheckedOutAt = %q, %v", at, ok)
 					}
-					clean, err := r.WorktreeClean(wt)
+					clean, err := r.WorktreeClean(context.Background(), wt)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -609,7 +610,7 @@ func TestUpdateWorktree(t *testing.T) {
 				r := tr.open(tr.dir)
 				files, index := snapshot(t, wt), tr.gitAt(wt, "ls-files", "-s")
 				tr.git("update-ref", "refs/heads/feat", to, from)
-				err := r.UpdateWorktree(wt, from, to)
+				err := r.UpdateWorktree(context.Background(), wt, from, to)
 				if !tc.ok {
 					if err == nil {
 						t.Fatal("UpdateWorktree succeeded over a local change")
@@ -675,18 +676,18 @@ func TestUpdateWorktreeRefused(t *testing.T) {
 			to := tr.gitRecord(from, []patch.FileChange{modify("a.txt", "to\n", patch.ModeRegular)}, "to")
 			r := tr.open(tr.dir)
 			// The branch has not moved: HEAD there is not to.
-			if err := r.UpdateWorktree(wt, from, to); err == nil || !strings.Contains(err.Error(), "HEAD") {
+			if err := r.UpdateWorktree(context.Background(), wt, from, to); err == nil || !strings.Contains(err.Error(), "HEAD") {
 				t.Errorf("UpdateWorktree before the branch moved = %v", err)
 			}
-			if err := r.UpdateWorktree(wt, from[:12], to); err == nil {
+			if err := r.UpdateWorktree(context.Background(), wt, from[:12], to); err == nil {
 				t.Errorf("UpdateWorktree with a short id succeeded")
 			}
 			other := newTestRepo(t)
 			other.git("commit", "-q", "--allow-empty", "-m", "x")
-			if _, err := r.WorktreeClean(other.dir); err == nil {
+			if _, err := r.WorktreeClean(context.Background(), other.dir); err == nil {
 				t.Errorf("WorktreeClean of another repository succeeded")
 			}
-			if _, err := r.WorktreeClean(filepath.Join(wt, "dir")); err == nil {
+			if _, err := r.WorktreeClean(context.Background(), filepath.Join(wt, "dir")); err == nil {
 				t.Errorf("WorktreeClean of a subdirectory succeeded")
 			}
 		})
@@ -707,15 +708,15 @@ func TestWorktreeFromLinked(t *testing.T) {
 				t.Fatalf("Root = %s, want %s", r.Root(), linked)
 			}
 			path := filepath.Join(tr.base(), "wt")
-			if err := r.AddWorktree("../../wt", "feat"); err != nil {
+			if err := r.AddWorktree(context.Background(), "../../wt", "feat"); err != nil {
 				t.Fatal(err)
 			}
-			if clean, err := r.WorktreeClean(path); err != nil || !clean {
+			if clean, err := r.WorktreeClean(context.Background(), path); err != nil || !clean {
 				t.Fatalf("WorktreeClean = %v, %v", clean, err)
 			}
 			to := tr.gitRecord(feat, []patch.FileChange{create("dir/later.txt", "later\n", patch.ModeRegular)}, "later")
 			tr.git("update-ref", "refs/heads/feat", to, feat)
-			if err := r.UpdateWorktree(path, feat, to); err != nil {
+			if err := r.UpdateWorktree(context.Background(), path, feat, to); err != nil {
 				t.Fatal(err)
 			}
 			tr.checkFiles(path, to)
@@ -740,16 +741,16 @@ func TestWorktreeHookEnv(t *testing.T) {
 	t.Setenv("GIT_INDEX_FILE", filepath.Join(tr.dir, ".git", "index"))
 	r := tr.open(tr.dir)
 	path := filepath.Join(tr.base(), "wt")
-	if err := r.AddWorktree(path, "feat"); err != nil {
+	if err := r.AddWorktree(context.Background(), path, "feat"); err != nil {
 		t.Fatal(err)
 	}
 	mustWrite(t, filepath.Join(tr.dir, "a.txt"), "dirty main\n")
-	if clean, err := r.WorktreeClean(path); err != nil || !clean {
+	if clean, err := r.WorktreeClean(context.Background(), path); err != nil || !clean {
 		t.Fatalf("WorktreeClean = %v, %v", clean, err)
 	}
 	to := tr.gitRecord(feat, []patch.FileChange{modify("a.txt", "to\n", patch.ModeRegular)}, "to")
 	tr.git("update-ref", "refs/heads/feat", to, feat)
-	if err := r.UpdateWorktree(path, feat, to); err != nil {
+	if err := r.UpdateWorktree(context.Background(), path, feat, to); err != nil {
 		t.Fatal(err)
 	}
 	if got := tr.git("status", "--porcelain"); got != " M a.txt" {
@@ -768,7 +769,7 @@ func TestAddWorktreeNoGitOddConfig(t *testing.T) {
 	tr.git("config", "extensions.preciousObjects", "true")
 	tr.git("config", "--add", "remote.o.fetch", "^refs/heads/skip")
 	path := filepath.Join(tr.base(), "wt")
-	if err := tr.open(tr.dir).AddWorktree(path, "feat"); err != nil {
+	if err := tr.open(tr.dir).AddWorktree(context.Background(), path, "feat"); err != nil {
 		t.Fatal(err)
 	}
 	tr.checkAdded(path, "feat", feat)

@@ -5,6 +5,7 @@ package gitops
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
@@ -53,8 +55,8 @@ func (r *Repo) worktreeAt(path string) (worktree, error) {
 }
 
 // gitIn runs git on worktree w.
-func (r *Repo) gitIn(w worktree, gitPath string, args ...string) ([]byte, error) {
-	return r.runGit(gitPath, w.root, nil, nil, append([]string{"--git-dir=" + w.gitDir, "--work-tree=" + w.root}, args...)...)
+func (r *Repo) gitIn(ctx context.Context, w worktree, gitPath string, args ...string) ([]byte, error) {
+	return r.runGit(ctx, gitPath, w.root, nil, nil, append([]string{"--git-dir=" + w.gitDir, "--work-tree=" + w.root}, args...)...)
 }
 
 // WorktreeClean reports whether the worktree at path (its top, as
@@ -63,13 +65,13 @@ func (r *Repo) gitIn(w worktree, gitPath string, args ...string) ([]byte, error)
 // `git status --porcelain --untracked-files=no`. Without it, the index
 // is compared with HEAD's tree and each file with the index, by
 // content; a submodule counts as clean when its directory exists.
-func (r *Repo) WorktreeClean(path string) (bool, error) {
+func (r *Repo) WorktreeClean(ctx context.Context, path string) (bool, error) {
 	wt, err := r.worktreeAt(path)
 	if err != nil {
 		return false, err
 	}
 	if gitPath, err := lookGit("git"); err == nil {
-		out, err := r.gitIn(wt, gitPath, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
+		out, err := r.gitIn(ctx, wt, gitPath, "--no-optional-locks", "status", "--porcelain", "--untracked-files=no")
 		if err != nil {
 			return false, err
 		}
@@ -117,6 +119,24 @@ func (e *LocalChangesError) Error() string {
 		strings.Join(e.Paths, ", "), e.Root, map[bool]string{true: "has", false: "have"}[len(e.Paths) == 1])
 }
 
+// UpdateInterruptedError is UpdateWorktree stopped by a signal while
+// git wrote the worktree: some of Paths may hold To's content and some
+// the old, with the index as it was. None of them had changes of their
+// own (that was checked first), so restoring them from To finishes the
+// update and loses nothing.
+type UpdateInterruptedError struct {
+	Root  string   // the worktree's top
+	To    string   // the commit the update was bringing
+	Paths []string // the files the update changes, sorted
+	Err   error    // the context's error
+}
+
+func (e *UpdateInterruptedError) Error() string {
+	return fmt.Sprintf("bringing the worktree at %s up to date was interrupted: %v", e.Root, e.Err)
+}
+
+func (e *UpdateInterruptedError) Unwrap() error { return e.Err }
+
 // UpdateWorktree brings the index and files of the worktree at path
 // from commit from's tree to commit to's, once the caller has moved
 // the branch checked out there from from to to (HEAD there must
@@ -130,8 +150,9 @@ func (e *LocalChangesError) Error() string {
 // git on PATH this is `git read-tree -m -u FROM TO` after refreshing
 // the index's stat data; without it, the changed paths are written
 // here, except that a path turning from a file into a directory or
-// back is refused.
-func (r *Repo) UpdateWorktree(path, from, to string) error {
+// back is refused. A signal ends git (SPEC section 2): the error is then
+// an *UpdateInterruptedError naming the paths left to bring over.
+func (r *Repo) UpdateWorktree(ctx context.Context, path, from, to string) error {
 	if !isFullHex(from) || !isFullHex(to) {
 		return fmt.Errorf("UpdateWorktree wants full commit ids, not %q and %q", from, to)
 	}
@@ -178,10 +199,13 @@ func (r *Repo) UpdateWorktree(path, from, to string) error {
 	if gitPath, err := lookGit("git"); err == nil {
 		// read-tree compares stat data only and refuses a file whose
 		// stat changed although its content did not.
-		if _, err := r.gitIn(wt, gitPath, "update-index", "-q", "--refresh"); err != nil {
+		if _, err := r.gitIn(ctx, wt, gitPath, "update-index", "-q", "--refresh"); err != nil {
 			return err
 		}
-		_, err := r.gitIn(wt, gitPath, "read-tree", "-m", "-u", from, to)
+		_, err := r.gitIn(ctx, wt, gitPath, "read-tree", "-m", "-u", from, to)
+		if err != nil && ctx.Err() != nil {
+			return &UpdateInterruptedError{Root: wt.root, To: to, Paths: changed, Err: ctx.Err()}
+		}
 		return err
 	}
 	for _, p := range changed {
@@ -209,7 +233,7 @@ func (r *Repo) headOf(gitDir string) (string, error) {
 		}
 		return id, nil
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	data, err := fsread.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return "", err
 	}
@@ -311,7 +335,7 @@ func onDisk(root, p string, want treeFile, exists, fileMode bool) (bool, error) 
 			if fileMode && (fi.Mode()&0o111 != 0) != (want.mode == patch.ModeExec) {
 				return false, nil
 			}
-			if data, err = os.ReadFile(full); err != nil {
+			if data, err = fsread.ReadFile(full); err != nil {
 				return false, err
 			}
 		default:

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"iter"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/wildmatch"
 )
 
@@ -190,7 +190,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 	if path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -163,18 +164,13 @@ var (
 // see flatIndex). The index keeps the file open: Close it when done
 // (see Index).
 func Open(path, gitDir string, files TreeFiles) (*Index, error) {
-	f, err := os.Open(path)
+	// The file's stat is taken before it is read, so that a write
+	// during the pass shows at the next lookup.
+	f, fi, err := fsread.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Index{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the index: %w", err)
-	}
-	// Taken before the file is read, so that a write during the pass
-	// shows at the next lookup.
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("reading the index: %w", err)
 	}
 	idx, err := newIndex(f, fi.Size())

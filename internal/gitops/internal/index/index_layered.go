@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -181,18 +182,14 @@ func mergeShared(split []flatEntry, link []byte, path, gitDir string) ([]flatEnt
 // gives it, as git requires.
 func readShared(id oid.ID, path, gitDir string) ([]flatEntry, error) {
 	name := "sharedindex." + id.String()
-	f, err := os.Open(filepath.Join(gitDir, name))
+	f, fi, err := fsread.Open(filepath.Join(gitDir, name))
 	if errors.Is(err, os.ErrNotExist) {
-		f, err = os.Open(filepath.Join(filepath.Dir(path), name))
+		f, fi, err = fsread.Open(filepath.Join(filepath.Dir(path), name))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("the shared index of this split index: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	var sum oid.ID
 	if fi.Size() < int64(len(sum)) {
 		return nil, fmt.Errorf("the shared index %s is not an index file", f.Name())

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
@@ -46,7 +47,7 @@ func NewRaw(path string, mode uint32, id oid.ID, fi fs.FileInfo) Raw {
 // split or sparse index is refused: its entries are not all in the
 // file, or not all files.
 func ReadRaw(path string) ([]Raw, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsread.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

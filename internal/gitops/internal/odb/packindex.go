@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
@@ -53,7 +54,7 @@ const (
 )
 
 func openPackIndex(path string) (*packIndex, error) {
-	f, err := os.Open(path)
+	f, _, err := fsread.Open(path)
 	if err != nil {
 		return nil, err
 	}

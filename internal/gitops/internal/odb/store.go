@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 )
 
@@ -160,7 +161,7 @@ func (s *Store) list(relist bool) error {
 // line, relative ones relative to dir, '#' comments, C-quoted when the
 // line starts with '"'.
 func readAlternates(dir string) []string {
-	data, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
+	data, err := fsread.ReadFile(filepath.Join(dir, "info", "alternates"))
 	if err != nil {
 		return nil
 	}
@@ -235,6 +236,9 @@ func (d *objectDir) readPacked(ctx context.Context, id oid.ID, c *baseCache) (oi
 		if p.idx == nil && p.err == nil {
 			p.err = p.open()
 		}
+		if errors.Is(p.err, fsread.ErrNotRegular) {
+			return oid.Invalid, nil, p.err
+		}
 		if p.err != nil {
 			continue
 		}
@@ -270,7 +274,7 @@ func LoosePath(dir string, id oid.ID) string {
 // gives, and checks its name (git's loose objects are named by the
 // hash of what they hold) and the stream's checksum.
 func readLoose(ctx context.Context, dir string, id oid.ID) (oid.Type, []byte, error) {
-	f, err := os.Open(LoosePath(dir, id))
+	f, fi, err := fsread.Open(LoosePath(dir, id))
 	if errors.Is(err, os.ErrNotExist) {
 		return oid.Invalid, nil, ErrNotFound
 	}
@@ -280,10 +284,6 @@ func readLoose(ctx context.Context, dir string, id oid.ID) (oid.Type, []byte, er
 	defer f.Close()
 	fail := func(err error) (oid.Type, []byte, error) {
 		return oid.Invalid, nil, fmt.Errorf("loose object %s: %w", id, err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return fail(err)
 	}
 	var zs zstream
 	br := bufio.NewReader(f)
@@ -375,10 +375,15 @@ type pack struct {
 }
 
 // contains looks id up in the pack's index, opening it first. A pack
-// that cannot be opened holds nothing (git warns and goes on).
+// that cannot be opened holds nothing (git warns and goes on), but a
+// .idx or .pack that is no regular file (a FIFO) is refused, as any
+// such file of the repository (SPEC section 5).
 func (p *pack) contains(id oid.ID) (bool, error) {
 	if p.idx == nil && p.err == nil {
 		p.err = p.open()
+	}
+	if errors.Is(p.err, fsread.ErrNotRegular) {
+		return false, p.err
 	}
 	if p.err != nil {
 		return false, nil
@@ -392,7 +397,7 @@ func (p *pack) open() error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(p.packPath)
+	f, fi, err := fsread.Open(p.packPath)
 	if err != nil {
 		idx.close()
 		return err
@@ -401,8 +406,7 @@ func (p *pack) open() error {
 	// under the same name (or a truncated one) is not read with the
 	// wrong index.
 	var sum [20]byte
-	fi, err := f.Stat()
-	if err == nil && fi.Size() < 32 {
+	if fi.Size() < 32 {
 		err = fmt.Errorf("%s: too short for a pack", p.packPath)
 	}
 	if err == nil {

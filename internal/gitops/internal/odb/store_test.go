@@ -98,6 +98,11 @@ func checkObjects(t *testing.T, tr *testRepo, s *Store) {
 		if typ != o.typ || !bytes.Equal(data, o.data) {
 			t.Errorf("store: %s is a %s of %d bytes, git reads a %s of %d bytes", o.id, typ, len(data), o.typ, len(o.data))
 		}
+		// The size from the header alone: a loose object's, a pack
+		// entry's, a delta's result size.
+		if size, err := s.Size(o.id); err != nil || size != int64(len(o.data)) {
+			t.Errorf("store: Size(%s) = %d, %v; git reads %d bytes", o.id, size, err, len(o.data))
+		}
 	}
 	for _, typ := range []oid.Type{oid.Commit, oid.Tree, oid.Blob, oid.Tag} {
 		if count[typ] == 0 {
