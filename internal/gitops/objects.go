@@ -85,27 +85,35 @@ func (r *Repo) hasObject(id oid.ID) (bool, error) {
 	return false, nil
 }
 
-// runningPacks are the packs the BranchWriters of a Repo are writing:
-// their objects are read before the packs have their names. The list
-// is copied on change, so that a reader may go through the one it got.
+// runningPacks are the packs the BranchWriters of a Repo are writing,
+// and the objects they hold to write loose: their objects are read
+// before they have their names. The list is copied on change, so that
+// a reader may go through the one it got.
 type runningPacks struct {
 	mu    sync.Mutex
-	packs []*runPack
+	packs []runObjects
 }
 
-func (rp *runningPacks) add(p *runPack) {
+// runObjects are objects of a run not yet in the store: a runPack or
+// heldObjects.
+type runObjects interface {
+	has(id oid.ID) bool
+	read(id oid.ID) (t oid.Type, data []byte, ok bool, err error)
+}
+
+func (rp *runningPacks) add(p runObjects) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	rp.packs = append(slices.Clip(rp.packs), p)
 }
 
-func (rp *runningPacks) drop(p *runPack) {
+func (rp *runningPacks) drop(p runObjects) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	rp.packs = slices.DeleteFunc(slices.Clone(rp.packs), func(q *runPack) bool { return q == p })
+	rp.packs = slices.DeleteFunc(slices.Clone(rp.packs), func(q runObjects) bool { return q == p })
 }
 
-func (rp *runningPacks) list() []*runPack {
+func (rp *runningPacks) list() []runObjects {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	return rp.packs

@@ -53,19 +53,33 @@ func (w *BranchWriter) writeObjects(ctx context.Context, objs []pendingObject) e
 		return nil
 	}
 	if w.pack == nil {
+		if w.held == nil {
+			w.held = newHeldObjects()
+			w.r.running.add(w.held)
+		}
+		if w.held.fits(todo, w.limit) {
+			if err := w.held.add(ctx, todo); err != nil {
+				return fmt.Errorf("reading %d objects: %w", len(todo), err)
+			}
+			return nil
+		}
+		// The run outgrows loose objects: it and the objects held
+		// so far go to a pack.
 		p, err := newRunPack(filepath.Join(w.r.commonDir, "objects", "pack"))
 		if err != nil {
 			return fmt.Errorf("starting a pack: %w", err)
 		}
 		w.pack = p
 		w.r.running.add(p)
+		todo = append(w.held.pending(), todo...)
 	}
 	if err := w.pack.add(ctx, todo); err != nil {
 		if w.pack.empty() {
-			w.Close()
+			w.dropPack() // the held objects stay held
 		}
 		return fmt.Errorf("writing %d objects: %w", len(todo), err)
 	}
+	w.dropHeld() // in the pack now, which is read first
 	return nil
 }
 
@@ -82,7 +96,7 @@ func (w *BranchWriter) sealPack() error {
 			w.unsynced[filepath.Dir(p.dir)] = true // which now names p.dir
 		}
 	}
-	w.Close()
+	w.dropPack()
 	if err != nil {
 		return fmt.Errorf("writing the pack of %d objects: %w", p.pw.Count(), err)
 	}

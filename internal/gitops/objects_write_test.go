@@ -120,6 +120,14 @@ func (tr *testRepo) checkPacks(keep []string) {
 	}
 }
 
+// packAlways sets fetch.unpackLimit to 0: every run of the repository
+// writes a pack, however few its objects (as git keeps every fetched
+// pack then).
+func (tr *testRepo) packAlways() {
+	tr.t.Helper()
+	tr.git("config", "fetch.unpackLimit", "0")
+}
+
 // blobToWrite is a blob to write.
 func blobToWrite(s string) pendingObject {
 	o := newBlob([]byte(s))
@@ -134,6 +142,7 @@ func blobToWrite(s string) pendingObject {
 func TestRecordWritesOnePack(t *testing.T) {
 	t.Parallel()
 	tr := newFixture(t)
+	tr.packAlways()
 	tr.git("gc", "-q") // the fixture's objects are packed
 	head := tr.git("rev-parse", "HEAD")
 	loose := tr.gitEnv(tr.dir, nil, "already loose\n", "hash-object", "-w", "--stdin")
@@ -249,6 +258,7 @@ func TestRecordWritesOnePack(t *testing.T) {
 func TestRecordsReadEarlierObjects(t *testing.T) {
 	t.Parallel()
 	tr := newFixture(t)
+	tr.packAlways()
 	head := tr.git("rev-parse", "HEAD")
 	before := tr.packFiles()
 	r := tr.open(tr.dir)
@@ -319,6 +329,7 @@ func TestRecordsReadEarlierObjects(t *testing.T) {
 // pack.
 func TestObjectsDurableBeforeRefMoves(t *testing.T) {
 	tr := newFixture(t)
+	tr.packAlways()
 	head := tr.git("rev-parse", "HEAD")
 	refPath := filepath.Join(tr.dir, ".git", "refs", "heads", "durable")
 	packsBefore := tr.packFiles()
@@ -400,6 +411,7 @@ func TestObjectsDurableBeforeRefMoves(t *testing.T) {
 // names it, is synced too.
 func TestRecordMakesPackDir(t *testing.T) {
 	tr := newFixture(t)
+	tr.packAlways()
 	head := tr.git("rev-parse", "HEAD")
 	if err := os.RemoveAll(tr.packDir()); err != nil {
 		t.Fatal(err)
@@ -523,6 +535,7 @@ func TestPackWriteFailureLeavesNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := newFixture(t)
+			tr.packAlways()
 			before, objs := tr.packFiles(), tr.storedObjects()
 			w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "failed", Parent: ""})
 			if err := tc.run(t, tr, w); err == nil {
@@ -547,6 +560,7 @@ func TestPackWriteFailureLeavesNothing(t *testing.T) {
 
 	t.Run("after a Record", func(t *testing.T) {
 		tr := newFixture(t)
+		tr.packAlways()
 		head := tr.git("rev-parse", "HEAD")
 		before := tr.packFiles()
 		w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "kept", Parent: head})
@@ -582,6 +596,7 @@ func TestPackWriteFailureLeavesNothing(t *testing.T) {
 func TestCloseRemovesPackInProgress(t *testing.T) {
 	t.Parallel()
 	tr := newFixture(t)
+	tr.packAlways()
 	head := tr.git("rev-parse", "HEAD")
 	before, objs := tr.packFiles(), tr.storedObjects()
 	r := tr.open(tr.dir)
@@ -645,6 +660,7 @@ func TestCloseRemovesPackInProgress(t *testing.T) {
 func TestFinishTwiceTwoPacks(t *testing.T) {
 	t.Parallel()
 	tr := newFixture(t)
+	tr.packAlways()
 	head := tr.git("rev-parse", "HEAD")
 	before := tr.packFiles()
 	w := newWriter(t, tr.open(tr.dir), WriteOptions{Branch: "twice", Parent: head})

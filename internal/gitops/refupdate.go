@@ -49,8 +49,13 @@ func (w *BranchWriter) Finish() error {
 	if !w.fixedDate {
 		who.When = time.Now()
 	}
-	if w.pack != nil {
+	switch {
+	case w.pack != nil:
 		if err := w.sealPack(); err != nil {
+			return err
+		}
+	case w.held != nil:
+		if err := w.writeHeld(); err != nil {
 			return err
 		}
 	}

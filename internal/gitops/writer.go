@@ -74,8 +74,14 @@ type BranchWriter struct {
 	logRefs   bool    // core.logAllRefUpdates allows creating the reflog
 	signer    *signer // nil: commits are not signed
 
-	// pack is the pack the run writes its objects to, nil until the
-	// first and after Finish names it.
+	// held are the run's objects while they are fewer than the unpack
+	// limit: Finish writes them loose (see loosewrite.go). nil when
+	// none is held.
+	held       *heldObjects
+	limit      int // the unpack limit: fetch.unpackLimit's
+	looseLevel int // core.looseCompression's
+	// pack is the pack the run writes its objects to once they reach
+	// the unpack limit, nil until then and after Finish names it.
 	pack *runPack
 	// unsynced are the directories that gained objects' names and are
 	// not yet synced: Finish syncs them before the branch moves.
@@ -127,6 +133,12 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 		return nil, err
 	}
 	if w.signer, err = r.newSigner(opts, cfg, w.committer); err != nil {
+		return nil, err
+	}
+	if w.limit, err = unpackLimit(cfg); err != nil {
+		return nil, err
+	}
+	if w.looseLevel, err = looseLevel(cfg); err != nil {
 		return nil, err
 	}
 	w.logRefs = r.mainRoot != "" || r.root != ""
@@ -202,11 +214,17 @@ func (w *BranchWriter) Record(ctx context.Context, changes []patch.FileChange, m
 	return co.Hash().String(), nil
 }
 
-// Close removes the pack of the objects recorded since the last Finish,
-// if any: their commits were not made durable, and nothing names them.
-// Closing twice, or after Finish, does nothing. A later Record starts a
-// new pack.
+// Close forgets the objects recorded since the last Finish, held or in
+// a pack it removes: their commits were not made durable, and nothing
+// names them. Closing twice, or after Finish, does nothing. A later
+// Record starts anew.
 func (w *BranchWriter) Close() {
+	w.dropHeld()
+	w.dropPack()
+}
+
+// dropPack removes the pack in progress, if any.
+func (w *BranchWriter) dropPack() {
 	if w.pack == nil {
 		return
 	}

@@ -17,12 +17,18 @@ import (
 
 // PackedCount is git's repo_approximate_object_count: the objects of
 // every pack of the store, alternates' included; a pack whose index
-// cannot be read counts none.
+// cannot be read counts none. As git's, it is counted once and kept
+// until the packs are listed again (git's reprepare_packed_git), and a
+// pack added through AddPack adds its count; each pack's count is read
+// once, so that counting again reads only the packs new since.
 func (s *Store) PackedCount() (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.list(false); err != nil {
 		return 0, err
+	}
+	if s.counted {
+		return s.packed, nil
 	}
 	var n uint64
 	for _, d := range s.dirs {
@@ -30,23 +36,31 @@ func (s *Store) PackedCount() (uint64, error) {
 			n += p.count()
 		}
 	}
+	s.packed, s.counted = n, true
 	return n, nil
 }
 
 // count is the number of objects the pack's index names, 0 when it
-// cannot be read. A pack not yet open is not opened for it (a
-// repository of many packs would keep them all open), only its index
-// header read.
+// cannot be read, read once. A pack not yet open is not opened for it
+// (a repository of many packs would keep them all open), only its
+// index header read.
 func (p *pack) count() uint64 {
-	if p.idx != nil {
-		return uint64(p.idx.n)
+	if p.nKnown {
+		return p.n
 	}
-	x, err := openPackIndex(p.idxPath)
-	if err != nil {
-		return 0
+	switch {
+	case p.idx != nil:
+		p.n = uint64(p.idx.n)
+	default:
+		x, err := openPackIndex(p.idxPath)
+		if err != nil {
+			return 0 // read again next time: it may be being written
+		}
+		x.close()
+		p.n = uint64(x.n)
 	}
-	x.close()
-	return uint64(x.n)
+	p.nKnown = true
+	return p.n
 }
 
 // LongestShared is the most leading hex digits id shares with another

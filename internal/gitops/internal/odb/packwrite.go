@@ -258,6 +258,9 @@ func (s *Store) AddPack(idxPath string) {
 		// Newest first, as listPacks orders them.
 		p := &pack{idxPath: idxPath, packPath: strings.TrimSuffix(idxPath, ".idx") + ".pack"}
 		d.packs = append([]*pack{p}, d.packs...)
+		if s.counted {
+			s.packed += p.count()
+		}
 		return
 	}
 }

@@ -26,6 +26,10 @@ type Store struct {
 	root   string       // the repository's objects directory
 	dirs   []*objectDir // root first, then its alternates, depth first
 	listed bool         // dirs and their packs are listed
+	// packed is the number of objects in the packs of dirs when
+	// counted is set (see PackedCount).
+	packed  uint64
+	counted bool
 	// cache holds the delta bases the packs inflated: one for all
 	// packs, so that many packs do not make many caches of the default
 	// size.
@@ -153,7 +157,7 @@ func (s *Store) list(relist bool) error {
 	for _, p := range old {
 		p.close(s.cache) // removed since, by a repack
 	}
-	s.dirs, s.listed = dirs, true
+	s.dirs, s.listed, s.counted = dirs, true, false
 	return nil
 }
 
@@ -371,7 +375,9 @@ type pack struct {
 	idxPath, packPath string
 	idx               *packIndex
 	rd                *reader
-	err               error // opening failed: the pack is skipped
+	err               error  // opening failed: the pack is skipped
+	n                 uint64 // objects in the pack, once nKnown
+	nKnown            bool
 }
 
 // contains looks id up in the pack's index, opening it first. A pack

@@ -1,0 +1,283 @@
+package gitops
+
+// The objects of a small run, written loose as git unpacks a small
+// fetch (SPEC section 3).
+//
+// A pack per run made a session of 1,000 one-reply runs hold 1,000
+// packs, which every lookup then tried in turn. git keeps a fetch of
+// fewer than fetch.unpackLimit (or transfer.unpackLimit, default 100)
+// objects as loose objects instead; so does a run here: its objects
+// wait in memory, where its later Records read them back, until they
+// reach that many (or 1 MiB), and then go to the run's pack as before.
+// Finish writes a run still under the limit loose as git writes one:
+// a temporary tmp_obj_* in the object's fan-out directory, deflated at
+// core.looseCompression, synced, linked into place (an object already
+// there is kept), then each directory that gained a name synced, all
+// before the branch moves. A run stopped before Finish wrote nothing.
+
+import (
+	"compress/zlib"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+)
+
+const (
+	// defaultUnpackLimit is git's unpack_limit: a fetch of fewer
+	// objects is unpacked into loose objects.
+	defaultUnpackLimit = 100
+	// heldBytesLimit bounds the content a run keeps in memory for
+	// loose objects: a run past it writes a pack, however few its
+	// objects.
+	heldBytesLimit = 1 << 20
+)
+
+// unpackLimit is git fetch's: fetch.unpackLimit, else
+// transfer.unpackLimit, else 100; 0 keeps every run's objects in a
+// pack.
+func unpackLimit(cfg *config.Values) (int, error) {
+	for _, key := range []string{"fetch.unpacklimit", "transfer.unpacklimit"} {
+		v, ok := cfg.Get(key)
+		if !ok {
+			continue
+		}
+		n, err := config.Int(v)
+		if err != nil {
+			return 0, fmt.Errorf("bad numeric config value '%s' for '%s': %v", v, key, err)
+		}
+		if n >= 0 {
+			return n, nil
+		}
+	}
+	return defaultUnpackLimit, nil
+}
+
+// looseLevel is the zlib level of loose objects, as git reads it:
+// core.looseCompression, else core.compression, else best speed; -1
+// is zlib's default, and any other value outside 0-9 an error.
+func looseLevel(cfg *config.Values) (int, error) {
+	for _, key := range []string{"core.loosecompression", "core.compression"} {
+		v, ok := cfg.Get(key)
+		if !ok {
+			continue
+		}
+		n, err := config.Int(v)
+		if err != nil {
+			return 0, fmt.Errorf("bad numeric config value '%s' for '%s': %v", v, key, err)
+		}
+		if n < -1 || n > 9 {
+			return 0, fmt.Errorf("bad zlib compression level %d", n)
+		}
+		return n, nil
+	}
+	return zlib.BestSpeed, nil
+}
+
+// heldObjects are the objects of a run not yet written: Records add
+// to them, the Repo reads them (readRaw, hasObject) from any
+// goroutine, and Finish writes them loose. mu guards all.
+type heldObjects struct {
+	mu    sync.Mutex
+	objs  map[oid.ID]*memObject
+	order []oid.ID // as added: the pack they may move to gets them so
+	bytes int64
+}
+
+func newHeldObjects() *heldObjects { return &heldObjects{objs: map[oid.ID]*memObject{}} }
+
+// fits reports whether todo joins the held objects without their
+// reaching limit objects or heldBytesLimit bytes.
+func (h *heldObjects) fits(todo []pendingObject, limit int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n, size := len(h.objs)+len(todo), h.bytes
+	for _, p := range todo {
+		size += p.obj.Size()
+	}
+	return n < limit && size < heldBytesLimit
+}
+
+// add reads each of todo into memory and holds them all, or none when
+// reading one fails or ctx ends first.
+func (h *heldObjects) add(ctx context.Context, todo []pendingObject) error {
+	read := make([]*memObject, 0, len(todo))
+	for _, p := range todo {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, ok := p.obj.(*memObject)
+		if !ok {
+			rd, err := p.obj.Reader()
+			if err != nil {
+				return err
+			}
+			data, err := io.ReadAll(rd)
+			rd.Close()
+			if err != nil {
+				return err
+			}
+			if int64(len(data)) != p.obj.Size() {
+				return fmt.Errorf("object %s is %d bytes, expected %d", p.id, len(data), p.obj.Size())
+			}
+			m = &memObject{typ: p.obj.Type(), id: p.id, data: data}
+		}
+		read = append(read, m)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, m := range read {
+		if _, ok := h.objs[m.id]; !ok {
+			h.objs[m.id] = m
+			h.order = append(h.order, m.id)
+			h.bytes += m.Size()
+		}
+	}
+	return nil
+}
+
+// pending returns the held objects in the order they were added.
+func (h *heldObjects) pending() []pendingObject {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]pendingObject, len(h.order))
+	for i, id := range h.order {
+		out[i] = pendingObject{id, h.objs[id]}
+	}
+	return out
+}
+
+func (h *heldObjects) has(id oid.ID) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.objs[id]
+	return ok
+}
+
+// read returns a copy of held object id's content, ok false when it is
+// not held.
+func (h *heldObjects) read(id oid.ID) (oid.Type, []byte, bool, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m, ok := h.objs[id]
+	if !ok {
+		return oid.Invalid, nil, false, nil
+	}
+	return m.typ, append([]byte(nil), m.data...), true, nil
+}
+
+// writeHeld writes the held objects of the run loose, side by side
+// (each waits for its own sync, and the filesystem serves waits that
+// overlap together), and notes the directories that gained names for
+// syncDirs. An object written before a failure stays, unreachable, as
+// git leaves one: git gc prunes it.
+func (w *BranchWriter) writeHeld() error {
+	root := filepath.Join(w.r.commonDir, "objects")
+	objs := w.held.pending()
+	var mu sync.Mutex
+	err := eachAtOnce(len(objs), func(i int) error {
+		p := objs[i]
+		dir, created, err := writeLoose(root, p.obj.(*memObject), w.looseLevel)
+		if err != nil {
+			return fmt.Errorf("writing %s %s: %w", p.obj.Type(), p.id, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		w.unsynced[dir] = true
+		if created {
+			w.unsynced[root] = true // which now names dir
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.dropHeld()
+	return nil
+}
+
+// dropHeld forgets the held objects: written, moved to the pack, or
+// given up.
+func (w *BranchWriter) dropHeld() {
+	if w.held != nil {
+		w.r.running.drop(w.held)
+		w.held = nil
+	}
+}
+
+// writeLoose writes obj as objects/xx/yyyy... under root and returns
+// the directory that holds it, and whether it made that directory. The
+// file is complete and synced before its name appears; an object that
+// appears meanwhile (another writer of the same content) is kept as it
+// is.
+func writeLoose(root string, obj *memObject, level int) (dir string, created bool, err error) {
+	final := odb.LoosePath(root, obj.id)
+	dir = filepath.Dir(final)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return "", false, err
+		}
+		created = true
+	}
+	// git's own name for these, so that git gc removes any a crash
+	// leaves behind.
+	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	if err != nil {
+		return "", false, err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // after a link, or after a failure
+	if err := deflateLoose(tmp, obj, level); err != nil {
+		tmp.Close()
+		return "", false, err
+	}
+	if err := syncFile(tmp); err != nil {
+		tmp.Close()
+		return "", false, err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", false, err
+	}
+	if err := os.Chmod(name, 0o444); err != nil {
+		return "", false, err
+	}
+	if _, err := publish(name, final); err != nil {
+		return "", false, err
+	}
+	return dir, created, nil
+}
+
+// looseZlib keeps a compressor per level (-1 to 9) for the next object:
+// each holds about a megabyte of tables.
+var looseZlib [11]sync.Pool
+
+// deflateLoose writes git's loose form of obj to w: the zlib stream of
+// "<type> <size>\x00<content>" at level.
+func deflateLoose(w io.Writer, obj *memObject, level int) error {
+	pool := &looseZlib[level+1]
+	zw, _ := pool.Get().(*zlib.Writer)
+	if zw == nil {
+		var err error
+		if zw, err = zlib.NewWriterLevel(w, level); err != nil {
+			return err
+		}
+	} else {
+		zw.Reset(w)
+	}
+	defer pool.Put(zw)
+	if _, err := fmt.Fprintf(zw, "%s %d\x00", obj.typ, len(obj.data)); err != nil {
+		return err
+	}
+	if _, err := zw.Write(obj.data); err != nil {
+		return err
+	}
+	return zw.Close()
+}
