@@ -7,17 +7,6 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
-// The identities and dates of every scratch repository, which the
-// writers under test use too.
-const (
-	authorName     = scratch.AuthorName
-	authorEmail    = scratch.AuthorEmail
-	authorDate     = scratch.AuthorDate
-	committerName  = scratch.CommitterName
-	committerEmail = scratch.CommitterEmail
-	committerDate  = scratch.CommitterDate
-)
-
 // testRepo is a scratch repository (internal/scratch) under the names
 // this package's tests use.
 type testRepo struct {
@@ -34,19 +23,12 @@ func newTestRepo(t *testing.T) *testRepo {
 	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
 }
 
-func testEnv(home string) []string { return scratch.Env(home) }
-
 func (tr *testRepo) scratch() *scratch.Repo {
 	return &scratch.Repo{T: tr.t, Dir: tr.dir, Home: tr.home, Env: tr.env}
 }
 
 // git runs git in the repository and returns its trimmed stdout.
 func (tr *testRepo) git(args ...string) string { tr.t.Helper(); return tr.scratch().Git(args...) }
-
-func (tr *testRepo) gitAt(dir string, args ...string) string {
-	tr.t.Helper()
-	return tr.scratch().GitAt(dir, args...)
-}
 
 // gitEnv runs git in dir with extra environment and stdin.
 func (tr *testRepo) gitEnv(dir string, extra []string, stdin string, args ...string) string {
@@ -59,8 +41,6 @@ func (tr *testRepo) write(path, content string, perm os.FileMode) {
 	tr.t.Helper()
 	tr.scratch().Write(path, content, perm)
 }
-
-func (tr *testRepo) symlink(target, path string) { tr.t.Helper(); tr.scratch().Symlink(target, path) }
 
 func TestMain(m *testing.M) { os.Exit(scratch.Main(m)) }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // benchEntries is the size of the index of the benchmarks, a large
@@ -21,7 +23,7 @@ func benchIndex(b testing.TB, v string) (string, []string) {
 	b.Helper()
 	dir := b.TempDir()
 	file := filepath.Join(dir, "index")
-	env := append(testEnv(dir), "GIT_INDEX_FILE="+file)
+	env := append(scratch.Env(dir), "GIT_INDEX_FILE="+file)
 	var info strings.Builder
 	var wanted []string
 	for i := range benchEntries {

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
-
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
+	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
 // longPath is longer than the 4095 bytes an entry's name length field
@@ -439,7 +439,7 @@ func FuzzReadIndex(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + strings.Repeat("\x00", 20)))
 	f.Add([]byte("DIRC\x00\x00\x00\x04\xff\xff\xff\xff" + strings.Repeat("\x00", 100)))
 	dir := f.TempDir()
-	env := append(testEnv(dir), "GIT_INDEX_FILE="+filepath.Join(dir, "index"))
+	env := append(scratch.Env(dir), "GIT_INDEX_FILE="+filepath.Join(dir, "index"))
 	git := func(stdin string, args ...string) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(stdin)
@@ -519,7 +519,7 @@ func TestReadIndexOfBenchmarkSize(t *testing.T) {
 	for _, v := range []string{"2", "4"} {
 		file, _ := benchIndex(t, v)
 		cmd := exec.Command("git", "ls-files", "-s", "-z")
-		cmd.Dir, cmd.Env = filepath.Dir(file), append(testEnv(filepath.Dir(file)), "GIT_INDEX_FILE="+file)
+		cmd.Dir, cmd.Env = filepath.Dir(file), append(scratch.Env(filepath.Dir(file)), "GIT_INDEX_FILE="+file)
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatal(err)

@@ -7,17 +7,6 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/internal/scratch"
 )
 
-// The identities and dates of every scratch repository, which the
-// writers under test use too.
-const (
-	authorName     = scratch.AuthorName
-	authorEmail    = scratch.AuthorEmail
-	authorDate     = scratch.AuthorDate
-	committerName  = scratch.CommitterName
-	committerEmail = scratch.CommitterEmail
-	committerDate  = scratch.CommitterDate
-)
-
 // testRepo is a scratch repository (internal/scratch) under the names
 // this package's tests use.
 type testRepo struct {
@@ -33,8 +22,6 @@ func newTestRepo(t testing.TB) *testRepo {
 	r := scratch.New(t)
 	return &testRepo{t: t, dir: r.Dir, home: r.Home, env: r.Env}
 }
-
-func testEnv(home string) []string { return scratch.Env(home) }
 
 func (tr *testRepo) scratch() *scratch.Repo {
 	return &scratch.Repo{T: tr.t, Dir: tr.dir, Home: tr.home, Env: tr.env}
@@ -59,8 +46,6 @@ func (tr *testRepo) write(path, content string, perm os.FileMode) {
 	tr.t.Helper()
 	tr.scratch().Write(path, content, perm)
 }
-
-func (tr *testRepo) symlink(target, path string) { tr.t.Helper(); tr.scratch().Symlink(target, path) }
 
 // looseObjects lists the loose objects of the repository.
 func (tr *testRepo) looseObjects() []string { return tr.scratch().LooseObjects() }
