@@ -152,7 +152,7 @@ func runHookInstall(o hookInstallOptions, s streams) error {
 		}
 	}
 	path := filepath.Join(dir, "pre-commit")
-	old, err := os.ReadFile(path)
+	old, err := gitops.ReadHook(path)
 	installed := "installed"
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -24,16 +24,17 @@ func TestHostileFIFO(t *testing.T) {
 	t.Parallel()
 	reply := "Import sys.\n\n" + block("src/app.py", "import os\n", "import os\nimport sys\n")
 	for _, c := range []struct {
-		name  string
-		setup func(r *repo) string // makes the FIFO, returns its path
-		args  []string
+		name    string
+		setup   func(r *repo) string // makes the FIFO, returns its path
+		args    []string             // the reply file is added unless noReply
+		noReply bool
 	}{
 		{"the staged blob's loose object", func(r *repo) string {
 			r.write("src/app.py", appPy+"# staged\n")
 			r.git("add", "src/app.py")
 			id := strings.TrimSpace(r.git("rev-parse", ":src/app.py"))
 			return filepath.Join(r.dir, ".git", "objects", id[:2], id[2:])
-		}, []string{"check"}},
+		}, []string{"check"}, false},
 		{"a pack's .idx", func(r *repo) string {
 			r.git("repack", "-adq")
 			idx, _ := filepath.Glob(filepath.Join(r.dir, ".git", "objects", "pack", "pack-*.idx"))
@@ -41,23 +42,26 @@ func TestHostileFIFO(t *testing.T) {
 				t.Fatalf("packs: %q", idx)
 			}
 			return idx[0]
-		}, []string{"apply", "-b", "fifo"}},
+		}, []string{"apply", "-b", "fifo"}, false},
 		{"the index", func(r *repo) string {
 			return filepath.Join(r.dir, ".git", "index")
-		}, []string{"check"}},
+		}, []string{"check"}, false},
 		{"the config", func(r *repo) string {
 			return filepath.Join(r.dir, ".git", "config")
-		}, []string{"check"}},
+		}, []string{"check"}, false},
 		{"info/attributes", func(r *repo) string {
 			return filepath.Join(r.dir, ".git", "info", "attributes")
-		}, []string{"check", "--base", "worktree"}},
+		}, []string{"check", "--base", "worktree"}, false},
 		{"the worktree's .gitattributes", func(r *repo) string {
 			return filepath.Join(r.dir, "src", ".gitattributes")
-		}, []string{"check", "--base", "worktree"}},
+		}, []string{"check", "--base", "worktree"}, false},
 		{"the branch's ref", func(r *repo) string {
 			r.git("branch", "side")
 			return filepath.Join(r.dir, ".git", "refs", "heads", "side")
-		}, []string{"apply", "-b", "side"}},
+		}, []string{"apply", "-b", "side"}, false},
+		{"the pre-commit hook hook install replaces", func(r *repo) string {
+			return filepath.Join(r.dir, ".git", "hooks", "pre-commit")
+		}, []string{"hook", "install"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -72,7 +76,11 @@ func TestHostileFIFO(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, binary(), append(c.args, r.reply("edit.md", reply))...)
+			args := c.args
+			if !c.noReply {
+				args = append(args, r.reply("edit.md", reply))
+			}
+			cmd := exec.CommandContext(ctx, binary(), args...)
 			cmd.Dir = r.dir
 			res := r.collect(cmd)
 			want := fifo + " is a FIFO, not a regular file"

@@ -12,6 +12,7 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/config"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
 
@@ -142,6 +143,12 @@ func (r *Repo) HooksDir() (string, error) {
 	}
 	return filepath.Join(r.commonDir, "hooks"), nil
 }
+
+// ReadHook reads the hook file at path (in HooksDir) as every file of
+// the repository is read: without waiting on a FIFO put there, and
+// refusing what is no regular file (SPEC section 5); a symbolic link
+// is followed, as git follows it to run the hook.
+func ReadHook(path string) ([]byte, error) { return fsread.ReadFile(path) }
 
 // hookCwd is where git runs hooks and other commands of this
 // repository: the top of the working tree, else the git directory.
