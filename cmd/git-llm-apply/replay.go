@@ -61,7 +61,8 @@ input (exit 2), found before anything is recorded; a log that breaks off
 further on (a line that is no JSON record) stops the replay there, exit 2,
 the turns before it recorded. The turns are read one at a time, so that a
 session of thousands of turns costs the memory of its largest turn and of
-the report; with -o each recorded turn's files are kept until the patch
+the report (with -q, and neither --json nor -o, only the failed turns are
+kept for it); with -o each recorded turn's files are kept until the patch
 files are written at the end.`,
 		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
@@ -134,9 +135,14 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 		results []*engine.ReplyResult
 		infos   = map[int]*report.Turn{}
 		cur     *replayTurn
+		done    int   // the turns replayed, those whose results were dropped included
 		stop    error // what ended the replay before its end: a failed turn, a log that cannot be read
 	)
 	keep := func(r *engine.ReplyResult, t *replayTurn) {
+		done++
+		if silent(o, r) {
+			return // the report shows nothing of it: a session of thousands of turns keeps none of them
+		}
 		infos[len(results)] = t.info
 		results = append(results, r)
 	}
@@ -155,7 +161,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 			}
 			keep(&engine.ReplyResult{Source: t.in.Source, Subject: t.in.Subject, Status: noEdits}, t)
 			if hook != nil {
-				hook(len(results), engine.PhaseParse)
+				hook(done, engine.PhaseParse)
 			}
 		}
 	}
@@ -175,7 +181,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	if hook != nil {
 		// The meter counts turns, those without edits included, which
 		// the engine never sees.
-		progressHook = func(_ int, p engine.Phase) { hook(len(results), p) }
+		progressHook = func(_ int, p engine.Phase) { hook(done, p) }
 	}
 	err = engine.RunEach(ctx, next, rc.t.src, rc.w, rc.runOptions(o, progressHook), each)
 	var rs *replayStop
@@ -183,6 +189,9 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 		stop, err = rs.err, nil
 	}
 	m.stop(err == nil && stop == nil)
+	if replayKept != nil {
+		replayKept(len(results))
+	}
 	return rc.finish(ctx, o, results, err, func(runErr error) (outputs, error) {
 		out := outputs{turns: infos}
 		var ie *engine.InterruptError
@@ -192,7 +201,7 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 			return out, stop
 		case errors.As(runErr, &ie):
 			out.stopped, out.cut = true, ie.Cut
-			msg := plural(len(results), "turn", "turns") + " replayed"
+			msg := plural(done, "turn", "turns") + " replayed"
 			if ie.Cut != "" {
 				msg += fmt.Sprintf("; %s was cut short: nothing of it is recorded", ie.Cut)
 			}
@@ -200,6 +209,21 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 		}
 		return out, nil
 	})
+}
+
+// replayKept, set by tests only, is told how many turns' results a
+// replay kept for its report.
+var replayKept func(int)
+
+// silent reports whether the final report shows nothing of the turn
+// r: with -q, and neither --json nor -o, a turn whose edits all
+// resolved (or that had none) prints no line, not even when the branch
+// cannot be moved at the end (its headline then counts no failed edit
+// either), and adds nothing to the exit status (statusOf). replay drops
+// such a turn's result once it is recorded, so that its memory stays
+// flat over thousands of turns (issue 30).
+func silent(o applyOptions, r *engine.ReplyResult) bool {
+	return o.Quiet && !o.JSON && o.PatchDir == "" && r.Err == nil && !r.Failed()
 }
 
 // replayStop carries, through engine.RunEach, what ends a replay early
