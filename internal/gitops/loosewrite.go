@@ -45,41 +45,47 @@ const (
 // transfer.unpackLimit, else 100; 0 keeps every run's objects in a
 // pack.
 func unpackLimit(cfg *config.Values) (int, error) {
-	for _, key := range []string{"fetch.unpacklimit", "transfer.unpacklimit"} {
+	n, ok, err := firstInt(cfg, func(n int) bool { return n >= 0 }, "fetch.unpacklimit", "transfer.unpacklimit")
+	if err != nil || ok {
+		return n, err
+	}
+	return defaultUnpackLimit, nil
+}
+
+// firstInt is the integer of the first of keys that is set and whose
+// value takes (a value it does not take falls through to the next key,
+// as git's negative unpackLimit does).
+func firstInt(cfg *config.Values, take func(int) bool, keys ...string) (int, bool, error) {
+	for _, key := range keys {
 		v, ok := cfg.Get(key)
 		if !ok {
 			continue
 		}
 		n, err := config.Int(v)
 		if err != nil {
-			return 0, fmt.Errorf("bad numeric config value '%s' for '%s': %v", v, key, err)
+			return 0, false, fmt.Errorf("bad numeric config value '%s' for '%s': %v", v, key, err)
 		}
-		if n >= 0 {
-			return n, nil
+		if take(n) {
+			return n, true, nil
 		}
 	}
-	return defaultUnpackLimit, nil
+	return 0, false, nil
 }
 
 // looseLevel is the zlib level of loose objects, as git reads it:
 // core.looseCompression, else core.compression, else best speed; -1
 // is zlib's default, and any other value outside 0-9 an error.
 func looseLevel(cfg *config.Values) (int, error) {
-	for _, key := range []string{"core.loosecompression", "core.compression"} {
-		v, ok := cfg.Get(key)
-		if !ok {
-			continue
-		}
-		n, err := config.Int(v)
-		if err != nil {
-			return 0, fmt.Errorf("bad numeric config value '%s' for '%s': %v", v, key, err)
-		}
-		if n < -1 || n > 9 {
-			return 0, fmt.Errorf("bad zlib compression level %d", n)
-		}
-		return n, nil
+	n, ok, err := firstInt(cfg, func(int) bool { return true }, "core.loosecompression", "core.compression")
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return zlib.BestSpeed, nil
+	case n < -1 || n > 9:
+		return 0, fmt.Errorf("bad zlib compression level %d", n)
 	}
-	return zlib.BestSpeed, nil
+	return n, nil
 }
 
 // heldObjects are the objects of a run not yet written: Records add
