@@ -28,6 +28,12 @@ var (
 	processed atomic.Int64 // bytes of the steps begun, in every loop
 	atStop    atomic.Int64 // processed when the watched context ended; -1 before
 	looks     atomic.Int64
+
+	// watched and noted let Report wait for Watch's note: AfterFunc
+	// runs it in a goroutine of its own, which a process interrupted
+	// and on its way out may not have scheduled yet.
+	watched context.Context
+	noted   = make(chan struct{})
 )
 
 func init() { atStop.Store(-1) }
@@ -54,12 +60,22 @@ func Begin(what string, size int) {
 
 // Watch notes how much had been processed when ctx ends, for Report.
 func Watch(ctx context.Context) {
-	context.AfterFunc(ctx, func() { atStop.CompareAndSwap(-1, processed.Load()) })
+	watched = ctx
+	context.AfterFunc(ctx, func() {
+		atStop.CompareAndSwap(-1, processed.Load())
+		close(noted)
+	})
 }
 
 // Report tells the test hook the bytes of the steps begun in all, and
 // when the watched context ended (-1: it did not), and the looks.
 func Report() {
+	if os.Getenv(hookEnv) == "" {
+		return
+	}
+	if watched != nil && watched.Err() != nil {
+		<-noted
+	}
 	hook(fmt.Sprintf("processed %d at-stop %d looks %d\n", processed.Load(), atStop.Load(), looks.Load()))
 }
 
