@@ -24,7 +24,7 @@ func TestMCPStdio(t *testing.T) {
 	cmd.Stderr = &stderr
 	var transcript bytes.Buffer
 	transport := &mcp.LoggingTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, Writer: &transcript}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "transcript", Version: "v1"}, nil).Connect(ctx, transport, nil)
 	if err != nil {

@@ -366,7 +366,7 @@ func TestMCPScriptedHost(t *testing.T) {
 	cmd.Dir = r.dir // as Codex starts it: in the session's directory, no -C
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "scripted-host", Version: "v1"}, nil).Connect(ctx,
 		&mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
