@@ -35,7 +35,7 @@ func codexBin(t *testing.T) string {
 // an edit quoting the line that reply changed (the advice must reach
 // the model), and applies a second reply; the second run lists the
 // session's commits and undoes the last (refused until the user
-// approves undo: a third run does).
+// approves undo as mcp --config codex says: a third run does).
 func TestCodexHost(t *testing.T) {
 	codex := codexBin(t)
 	t.Parallel()
@@ -48,10 +48,18 @@ func TestCodexHost(t *testing.T) {
 	before := r.snapshot()
 	const branch = "llm/codex"
 
-	snippet, err := exec.Command(binary(), "mcp", "--config", "codex").Output()
+	var note bytes.Buffer
+	printConfig := exec.Command(binary(), "mcp", "--config", "codex")
+	printConfig.Stderr = &note
+	snippet, err := printConfig.Output()
 	if err != nil {
 		t.Fatalf("mcp --config codex: %v", err)
 	}
+	_, undoApproval, ok := strings.Cut(note.String(), "\n[mcp_servers.git-llm-apply.tools.undo]\n")
+	if !ok {
+		t.Fatalf("mcp --config codex says nothing of undo's approval:\n%s", note.String())
+	}
+	undoApproval = "\n[mcp_servers.git-llm-apply.tools.undo]\n" + undoApproval
 	model := newScriptedModel(t, "git-llm-apply")
 	home := t.TempDir()
 	config := `model = "scripted"
@@ -145,8 +153,17 @@ apps = false
 	if got := strings.TrimSpace(r.git("rev-parse", branch)); got != a2.Commit {
 		t.Fatalf("an undo Codex refused moved %s to %s", branch, got)
 	}
+	// The approval mcp --config prints on stderr, added as it says.
+	f, err := os.OpenFile(filepath.Join(home, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(undoApproval)
+		f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	model.script(scriptStep{"undo", map[string]any{}})
-	runCodex("Take back the git-llm-apply session's last commit.", `mcp_servers.git-llm-apply.tools.undo.approval_mode="approve"`)
+	runCodex("Take back the git-llm-apply session's last commit.")
 	var un undoOutput
 	decodeSaw(t, model, 6, 5, &un)
 	if un.Undone != a2.Commit || un.Tip != a1.Commit {
