@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,7 @@ func TestCodexHost(t *testing.T) {
 	r.git("config", "user.email", "ada@example.com")
 	before := r.snapshot()
 	const branch = "llm/codex"
+	wt := filepath.Join(t.TempDir(), "codex-wt") // the session's worktree, following the branch
 
 	var note bytes.Buffer
 	printConfig := exec.Command(binary(), "mcp", "--config", "codex")
@@ -88,8 +90,9 @@ apps = false
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		// -b keeps both runs on one branch; the rest is the snippet's.
-		args := []string{"exec", "--json", "-c", `mcp_servers.git-llm-apply.args=["mcp","-b","` + branch + `"]`}
+		// -b keeps the runs on one branch; the rest is the snippet's.
+		// (%q quotes these paths as TOML's basic strings do.)
+		args := []string{"exec", "--json", "-c", fmt.Sprintf(`mcp_servers.git-llm-apply.args=["mcp","-b",%q,"--worktree",%q]`, branch, wt)}
 		for _, c := range config {
 			args = append(args, "-c", c)
 		}
@@ -134,6 +137,13 @@ apps = false
 	if got := r.show(branch, "hello.py"); !strings.Contains(got, "hello, world") || !strings.Contains(got, "bonjour") {
 		t.Fatalf("hello.py on %s:\n%s", branch, got)
 	}
+	inWorktree := func() string {
+		data, _ := os.ReadFile(filepath.Join(wt, "hello.py"))
+		return string(data)
+	}
+	if a2.Worktree == nil || !a2.Worktree.Current || !strings.Contains(inWorktree(), "bonjour") {
+		t.Fatalf("the worktree after run 1: %+v\n%s", a2.Worktree, inWorktree())
+	}
 
 	// A second codex exec starts a new server: it knows the first run's
 	// commits from their trailers alone.
@@ -167,7 +177,10 @@ apps = false
 	var un undoOutput
 	decodeSaw(t, model, 6, 5, &un)
 	if un.Undone != a2.Commit || un.Tip != a1.Commit {
-		t.Fatalf("undo in the second run: %+v", un)
+		t.Fatalf("undo in the third run: %+v", un)
+	}
+	if un.Worktree == nil || !un.Worktree.Current || strings.Contains(inWorktree(), "bonjour") {
+		t.Fatalf("the worktree after undo: %+v\n%s", un.Worktree, inWorktree())
 	}
 	if got := strings.TrimSpace(r.git("rev-parse", branch)); got != a1.Commit {
 		t.Fatalf("after undo %s is at %s, want %s", branch, got, a1.Commit)
