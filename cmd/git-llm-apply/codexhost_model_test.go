@@ -19,12 +19,12 @@ import (
 // names instead of thinking. Every shape is Codex's own (openai/codex,
 // codex-rs):
 //   - the request: POST {base_url}/responses with stream true, the
-//     conversation so far in input (Codex sends it whole on every
-//     request: there is no previous_response_id over HTTP), the tools
+//     conversation so far in input (0.171.0 sends no
+//     previous_response_id: every request holds it whole), the tools
 //     in tools; an MCP server's tools are one {"type":"namespace",
 //     "name":"mcp__<server>", "tools":[...]} entry, the server's name
-//     sanitized
-//     (codex-mcp/src/tools.rs, normalize_tools_for_model_with_prefix);
+//     sanitized (codex-mcp/src/tools.rs,
+//     normalize_tools_for_model_with_prefix);
 //   - the answer: server-sent events whose data is a JSON object with
 //     its type, of which Codex reads response.created,
 //     response.output_item.done (the item: a ResponseItem,
@@ -39,7 +39,6 @@ import (
 //     string or an array of content items (models.rs,
 //     FunctionCallOutputPayload).
 type scriptedModel struct {
-	t   *testing.T
 	srv *httptest.Server
 
 	mu     sync.Mutex
@@ -48,7 +47,6 @@ type scriptedModel struct {
 	run    int          // which codex exec: call ids stay unique across runs
 	seen   map[string]modelSaw
 	order  []string // call ids in the order their results came
-	tools  []string // the tool names the first request offered, as the model saw them
 	misses []string // requests and events that did not fit the script
 }
 
@@ -72,7 +70,7 @@ type modelSaw struct {
 }
 
 func newScriptedModel(t *testing.T, server string) *scriptedModel {
-	m := &scriptedModel{t: t, server: server, seen: map[string]modelSaw{}}
+	m := &scriptedModel{server: server, seen: map[string]modelSaw{}}
 	// httptest listens on 127.0.0.1 only.
 	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
 	t.Cleanup(m.srv.Close)
@@ -200,7 +198,6 @@ func (m *scriptedModel) toolNames(tools []json.RawMessage) (string, func(string)
 		}
 		return '_'
 	}, m.server)
-	record := len(m.tools) == 0
 	namespace, flat := "", false
 	for _, raw := range tools {
 		var s toolSpec
@@ -210,16 +207,8 @@ func (m *scriptedModel) toolNames(tools []json.RawMessage) (string, func(string)
 		switch {
 		case s.Type == "namespace" && strings.TrimSuffix(strings.TrimPrefix(s.Name, "mcp__"), "__") == server:
 			namespace = s.Name
-			for _, sub := range s.Tools {
-				if record {
-					m.tools = append(m.tools, s.Name+"/"+sub.Name)
-				}
-			}
 		case strings.HasPrefix(s.Name, "mcp__"+server+"__"):
 			flat = true
-			if record {
-				m.tools = append(m.tools, s.Name)
-			}
 		}
 	}
 	if namespace == "" && !flat {
@@ -229,6 +218,13 @@ func (m *scriptedModel) toolNames(tools []json.RawMessage) (string, func(string)
 		return "", func(tool string) string { return "mcp__" + server + "__" + tool }
 	}
 	return namespace, func(tool string) string { return tool }
+}
+
+// misfits are the requests and events that did not fit the script.
+func (m *scriptedModel) misfits() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.misses...)
 }
 
 func (m *scriptedModel) miss(format string, args ...any) {

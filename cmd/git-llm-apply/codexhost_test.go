@@ -14,7 +14,7 @@ import (
 )
 
 // codexBin is Codex CLI: $CODEX_BIN, else codex on PATH. npm's
-// @openai/codex is about 400 MB, so the suite does not install it:
+// @openai/codex is about 420 MB, so the suite does not install it:
 // scripts/codex-host installs the pinned version and runs this test.
 func codexBin(t *testing.T) string {
 	t.Helper()
@@ -86,23 +86,20 @@ apps = false
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runCodex := func(prompt string, config ...string) {
+	runCodex := func(prompt string) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		// -b keeps the runs on one branch; the rest is the snippet's.
 		// (%q quotes these paths as TOML's basic strings do.)
-		args := []string{"exec", "--json", "-c", fmt.Sprintf(`mcp_servers.git-llm-apply.args=["mcp","-b",%q,"--worktree",%q]`, branch, wt)}
-		for _, c := range config {
-			args = append(args, "-c", c)
-		}
-		cmd := exec.CommandContext(ctx, codex, append(args, prompt)...)
+		cmd := exec.CommandContext(ctx, codex, "exec", "--json",
+			"-c", fmt.Sprintf(`mcp_servers.git-llm-apply.args=["mcp","-b",%q,"--worktree",%q]`, branch, wt), prompt)
 		cmd.Dir = r.dir
 		cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "SCRIPTED_MODEL_KEY=scripted", "RUST_LOG=warn")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("codex exec: %v\nstdout:\n%s\nstderr:\n%s\nmodel saw: %v", err, stdout.String(), stderr.String(), model.misses)
+			t.Fatalf("codex exec: %v\nstdout:\n%s\nstderr:\n%s\nthe model server's misfits: %q", err, stdout.String(), stderr.String(), model.misfits())
 		}
 		t.Logf("codex exec stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
@@ -193,8 +190,8 @@ apps = false
 	for _, s := range model.results() {
 		t.Logf("run %d %s: %v", s.run, s.step.tool, s.wall)
 	}
-	if len(model.misses) > 0 {
-		t.Errorf("the model server saw what the script did not expect: %q", model.misses)
+	if m := model.misfits(); len(m) > 0 {
+		t.Errorf("the model server saw what the script did not expect: %q", m)
 	}
 }
 
@@ -204,7 +201,7 @@ func decodeSaw(t *testing.T, model *scriptedModel, n, from int, outs ...any) {
 	t.Helper()
 	res := model.results()
 	if len(res) != n {
-		t.Fatalf("the model got %d tool results, want %d: %+v\nmisses: %q\ntools: %v", len(res), n, res, model.misses, model.tools)
+		t.Fatalf("the model got %d tool results, want %d: %+v\nmisfits: %q", len(res), n, res, model.misfits())
 	}
 	for i, out := range outs {
 		s := res[from+i]
