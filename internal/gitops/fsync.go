@@ -7,8 +7,8 @@ package gitops
 // git syncs the parts of the repository core.fsync names
 // (environment.c's parse_fsync_components, write-or-die.h): by default
 // packs, their indexes and the commit graph, but neither loose objects
-// nor refs. Git for Windows adds loose objects and makes "batch" the
-// method (compat/mingw-posix.h): each loose object is written out
+// nor refs. Built for Windows, git adds loose objects and makes "batch"
+// the method (compat/mingw-posix.h): each loose object is written out
 // without a flush of the disk's cache (sync_file_range on Linux), then
 // one fsync of a new dummy file flushes them all at once, and only
 // then do the objects get their final names (object-file.c,
@@ -16,10 +16,11 @@ package gitops
 // ref: the run's commit is durable before the branch names it, for the
 // price of one flush, not one per object. A repository that sets
 // core.fsync or core.fsyncObjectFiles gets git's own rules instead, on
-// git's default; git never syncs a directory, and neither does this for
-// loose objects (their fan-out directories gain names after the flush,
-// and the ref's own flush, a later commit of the journal on ext4 and
-// xfs, carries them, as it does for git).
+// git's default. git never syncs a directory, and neither does this for
+// loose objects: their fan-out directories gain names after the flush,
+// and the ref's own flush (on ext4 and xfs a commit of the whole
+// journal) carries them, the ordering git relies on; syncing each
+// directory cost a flush per object again.
 
 import (
 	"errors"
