@@ -123,7 +123,9 @@ func (b *bench) caseReplay() {
 		for _, mode := range replayModes {
 			cost := func(session string) usage {
 				args := append(append([]string{"replay"}, mode.args...), "-b", "bench", session)
-				return medianUsage(drop, func() usage { return measure(b.env, r.dir, b.bin, args...) })
+				u := medianUsage(drop, func() usage { return measure(b.env, r.dir, b.bin, args...) })
+				drop()
+				return u
 			}
 			lc, sc := cost(long), cost(short)
 			name, what := name, kind
