@@ -114,6 +114,14 @@ func TestReplayKeepsOnlyWhatItReports(t *testing.T) {
 				if len(ps) != turns {
 					t.Errorf("%d patch files, want %d", len(ps), turns)
 				}
+				// Numbered over the whole series, known only at the end.
+				for k, p := range ps {
+					b, _ := os.ReadFile(p)
+					if want := fmt.Sprintf("\nSubject: [PATCH %02d/%d] Move the counter on to %d.\n", k+1, turns, k+1); !strings.Contains(string(b), want) {
+						t.Errorf("%s lacks %q:\n%s", p, want, b)
+						break
+					}
+				}
 			}
 		})
 	}
