@@ -50,6 +50,7 @@ type meter struct {
 	shown   bool      // a line stands on the screen, the cursor at its start
 	started bool      // a line was drawn
 	n       int       // replies done
+	entered int       // replies begun: the count a finished run ends with
 	test    func(int, engine.Phase)
 	now     func() time.Time // time.Now; tests set the clock
 }
@@ -94,7 +95,7 @@ func (m *meter) update(n int, p engine.Phase) {
 		m.clear()
 		m.test(n, p)
 	}
-	m.n = n
+	m.n, m.entered = n, max(m.entered, n+1)
 	if !m.visible {
 		return
 	}
@@ -144,6 +145,9 @@ func (m *meter) stop(done bool) {
 		m.clear()
 		return
 	}
+	// Every reply begun is done: of a total not known beforehand,
+	// that is how many there were.
+	m.n = m.entered
 	if m.total >= 0 {
 		m.n = m.total
 	}

@@ -49,7 +49,8 @@ func TestReplayTurnInput(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // A run whose total is not known (replay streams its turns) counts, as
-// git does, without a percentage.
+// git does, without a percentage, and ends with how many there were
+// (turn 185 is the 186th).
 func TestMeterUnknownTotal(t *testing.T) {
 	t.Setenv("GIT_PROGRESS_DELAY", "0")
 	var b bytes.Buffer
@@ -58,7 +59,7 @@ func TestMeterUnknownTotal(t *testing.T) {
 	m.now = func() time.Time { return m.last.Add(redrawEvery) }
 	m.update(185, engine.PhaseParse)
 	m.stop(true)
-	want := "Replaying turns: 0\rReplaying turns: 185\rReplaying turns: 185, done.\n"
+	want := "Replaying turns: 0\rReplaying turns: 185\rReplaying turns: 186, done.\n"
 	if b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
