@@ -2,6 +2,7 @@ package translate
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -23,6 +24,9 @@ type lazyRegexp struct {
 	// check's subject ("Rename twenty steps.") went through six such
 	// patterns, whose compiling was half a millisecond of the check.
 	opens []string
+	// holds, when set, is a string every match holds: a string without
+	// it is no match either.
+	holds string
 }
 
 // lazyRegexps are every pattern made by lazyRegexpOf, for the test.
@@ -43,9 +47,21 @@ func openingRegexpOf(src string, opens ...string) *lazyRegexp {
 	return l
 }
 
-// mayMatch reports whether s opens with one of l's openings, or l has
-// none: false means s holds no match.
+// holdingRegexpOf is lazyRegexpOf for a pattern whose every match
+// holds the string holds, which has no letter (a letter may match in
+// another case); TestOpeningRegexps holds each to it.
+func holdingRegexpOf(src, holds string) *lazyRegexp {
+	l := lazyRegexpOf(src)
+	l.holds = holds
+	return l
+}
+
+// mayMatch reports whether s holds l's string and opens with one of
+// its openings, of those l has: false means s holds no match.
 func (l *lazyRegexp) mayMatch(s string) bool {
+	if l.holds != "" && !strings.Contains(s, l.holds) {
+		return false
+	}
 	if l.opens == nil {
 		return true
 	}
@@ -113,8 +129,13 @@ func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
 	}
 	return l.re().FindStringSubmatchIndex(s)
 }
-func (l *lazyRegexp) Split(s string, n int) []string         { return l.re().Split(s, n) }
-func (l *lazyRegexp) ReplaceAllString(s, repl string) string { return l.re().ReplaceAllString(s, repl) }
+func (l *lazyRegexp) Split(s string, n int) []string { return l.re().Split(s, n) }
+func (l *lazyRegexp) ReplaceAllString(s, repl string) string {
+	if !l.mayMatch(s) {
+		return s
+	}
+	return l.re().ReplaceAllString(s, repl)
+}
 func (l *lazyRegexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return l.re().FindAllStringSubmatch(s, n)
 }

@@ -25,20 +25,24 @@ func TestLazyRegexpsCompile(t *testing.T) {
 	}
 }
 
-// TestOpeningRegexps holds each pattern with openings to them: strings
-// drawn from the pattern itself (every alternative, letters in any case
-// their folding allows, the Kelvin sign for k) that it matches must
-// open with one, and a subject that opens with none ("Rename twenty
-// steps.") leaves it uncompiled.
+// TestOpeningRegexps holds each pattern with openings, or a string
+// every match holds, to them: strings drawn from the pattern itself
+// (every alternative, letters in any case their folding allows, the
+// Kelvin sign for k) that it matches must open with one and hold the
+// string, and a subject that opens with none ("Rename twenty steps.")
+// leaves it uncompiled.
 func TestOpeningRegexps(t *testing.T) {
 	var opening []*lazyRegexp
 	for _, l := range lazyRegexps {
-		if l.opens != nil {
+		if l.opens != nil || l.holds != "" {
 			opening = append(opening, l)
 		}
+		if strings.ContainsFunc(l.holds, unicode.IsLetter) {
+			t.Errorf("%.40q must hold %q, a letter, which may match in another case", l.src, l.holds)
+		}
 	}
-	if len(opening) < 6 {
-		t.Fatalf("%d patterns with openings, want the 6 of the description", len(opening))
+	if len(opening) < 9 {
+		t.Fatalf("%d patterns with openings, want the 6 of the description and 3 of whole", len(opening))
 	}
 	rng := rand.New(rand.NewPCG(28, 9))
 	for _, l := range opening {
@@ -57,7 +61,7 @@ func TestOpeningRegexps(t *testing.T) {
 			}
 			matched++
 			if !l.mayMatch(s) {
-				t.Errorf("%.40q matches %q, which opens with none of %q", l.src, s, l.opens)
+				t.Errorf("%.40q matches %q, which opens with none of %q or lacks %q", l.src, s, l.opens, l.holds)
 			}
 		}
 		if matched < 100 {
