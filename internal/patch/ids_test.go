@@ -11,7 +11,10 @@ import (
 // spare the hashing; Verify holds the carried ids of short contents to
 // their hashes, so a wrong one is caught, and trusts those of long ones.
 func TestCarriedIDs(t *testing.T) {
-	for _, size := range []int{20, idCheckMax / 8} {
+	// 10,000 lines (about 110 KB) is longer than idCheckMax and shorter
+	// than 256 KiB and 1 MiB, up to which Verify once hashed every
+	// content.
+	for _, size := range []int{20, 10000} {
 		old := ptNumbered("line ", 1, size)
 		new := ptEdit(old, size-5, "changed")
 		if size > 20 && len(old) <= idCheckMax {

@@ -15,13 +15,14 @@ import (
 
 // firstPerson opens a sentence with what the writer will do; its group
 // is the verb that follows.
-var firstPerson = lazyRegexpOf(`(?i)^(?:i(?:['\x{2019}]ll| will| am going to|['\x{2019}]m going to| would like to|['\x{2019}]d like to| need to| should| can| have to| want to)|let(?:['\x{2019}]s| us| me)|we(?:['\x{2019}]ll| will| need to| should| can| could| must| have to| are going to|['\x{2019}]re going to| want to))\s+(?:also\s+|now\s+|first\s+|just\s+|simply\s+|then\s+)?([a-z][a-z-]*)\b`)
+var firstPerson = openingRegexpOf(`(?i)^(?:i(?:['\x{2019}]ll| will| am going to|['\x{2019}]m going to| would like to|['\x{2019}]d like to| need to| should| can| have to| want to)|let(?:['\x{2019}]s| us| me)|we(?:['\x{2019}]ll| will| need to| should| can| could| must| have to| are going to|['\x{2019}]re going to| want to))\s+(?:also\s+|now\s+|first\s+|just\s+|simply\s+|then\s+)?([a-z][a-z-]*)\b`,
+	"i'", "i\u2019", "i ", "let", "we'", "we\u2019", "we ")
 
 // presentation opens a sentence that presents the change and then says
 // what it does: "Here's a patch that makes ...", "Here is the change to
 // add ...", "Here is the updated file with a --bold option". Its groups
 // are the joining word and the word after it.
-var presentation = lazyRegexpOf(`(?i)^here(?:['\x{2019}]s| is| are)\s+(?:the|a|an|my|some)\s+(?:[\w-]+\s+){0,3}?(?:change|changes|patch|patches|fix|fixes|update|updates|version|code|implementation|file|files|diff|edit|edits|modification|modifications|solution)\s+(that|which|to|with)\s+([a-z][a-z-]*)\b`)
+var presentation = openingRegexpOf(`(?i)^here(?:['\x{2019}]s| is| are)\s+(?:the|a|an|my|some)\s+(?:[\w-]+\s+){0,3}?(?:change|changes|patch|patches|fix|fixes|update|updates|version|code|implementation|file|files|diff|edit|edits|modification|modifications|solution)\s+(that|which|to|with)\s+([a-z][a-z-]*)\b`, "here")
 
 // notVerbs are words that follow "I'll" or "we can" without being the
 // action: the sentence is left alone.

@@ -380,11 +380,11 @@ func (s *wholeReader) prose() []string {
 
 var (
 	// A list bullet before a name: "- ", "+ ", "1. ", "2) ".
-	listMarkerRe = lazyRegexpOf(`^(?:[-+]|\d{1,3}[.)])\s+`)
+	listMarkerRe = openingRegexpOf(`^(?:[-+]|\d{1,3}[.)])\s+`, "-", "+", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 	// A label before a name: "File: a.py", "**File:** `a.py`", "# Path: a.py".
-	nameLabelRe = lazyRegexpOf(`(?i)^[#>*_\s]*(?:(?:new|updated|modified|changed|full|complete)\s+)?(?:file\s*name|file\s*path|file|path)[*_\s]*:[*_\s]*(\S.*)$`)
+	nameLabelRe = holdingRegexpOf(`(?i)^[#>*_\s]*(?:(?:new|updated|modified|changed|full|complete)\s+)?(?:file\s*name|file\s*path|file|path)[*_\s]*:[*_\s]*(\S.*)$`, ":")
 	// A name as an attribute of the info string: path=a.py, title="a.py".
-	infoAttrRe = lazyRegexpOf(`(?i)(?:^|[\s{])(?:path|file|filename|file_name|filepath|title|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))`)
+	infoAttrRe = holdingRegexpOf(`(?i)(?:^|[\s{])(?:path|file|filename|file_name|filepath|title|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'}]+))`, "=")
 )
 
 // wholeNameLine returns the file name the trimmed line t holds.

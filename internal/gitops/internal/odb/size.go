@@ -123,6 +123,20 @@ func looseSize(dir string, id oid.ID) (int64, error) {
 	}
 	defer f.Close()
 	var zs zstream
+	// The inflater fills its window (32 KiB of content) before it gives
+	// the header's bytes, unless its input ends: it then hands out what
+	// it has. So the header is looked for in the stream's first
+	// looseHeadBytes first, and in the whole stream only when it does
+	// not stand there whole (a long block header, or an error to
+	// report as the whole stream gives it).
+	if err := zs.reset(bufio.NewReaderSize(io.LimitReader(f, looseHeadBytes), 512)); err == nil {
+		if _, size, err := looseHeader(&zs); err == nil {
+			return size, nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
 	if err := zs.reset(bufio.NewReaderSize(f, 512)); err != nil {
 		return 0, fmt.Errorf("loose object %s: %w", id, err)
 	}
@@ -132,3 +146,9 @@ func looseSize(dir string, id oid.ID) (int64, error) {
 	}
 	return size, nil
 }
+
+// looseHeadBytes is how much of a loose object's stream Size inflates
+// first: a dynamic block's code lengths (at most about 300 bytes) and
+// the header. Inflating the window instead took 0.1-0.2 ms for a
+// 377 KB blob, which Read then inflates again.
+const looseHeadBytes = 1024
