@@ -180,11 +180,12 @@ func (x *lineIndex) line(at int) (line, column int) {
 }
 
 // decodeField decodes the JSON value raw into v, saying in a sentence
-// what is wrong when its type is not v's.
+// what is wrong when its type is not v's. v is a string, a boolean, an
+// integer or a list of args, none of which holds a number of unknown
+// type, so json.Unmarshal serves: a Decoder per field allocated and
+// filled a buffer of its own for every argument of every call.
 func decodeField(name string, raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(raw, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s is %s, not %s", name, jsonKind(raw), goKind(v))
