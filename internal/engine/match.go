@@ -534,14 +534,17 @@ type matcher struct {
 	// want is the lines the reply looks for in the file, in groups (an
 	// operation's old lines, its context, ...), nil when not known: the
 	// views' indexes then hold only the lines of their keys.
-	want   [][]string
-	views  map[Rung]*view
-	scopes *view       // the file's lines by scope key (see scopeView)
-	near   *nearIndex  // built by the first search for a closest place
-	opened *constructs // what each line starts inside, for near matches
-	work   nearWork
-	cached *searchCache
-	cut    bool // the last closest-place search passed over common lines or words
+	want [][]string
+	// wantScopes is the scope lines of those operations, what the scope
+	// index (scopeView) looks for; nil when want is.
+	wantScopes [][]string
+	views      map[Rung]*view
+	scopes     *view       // the file's lines by scope key (see scopeView)
+	near       *nearIndex  // built by the first search for a closest place
+	opened     *constructs // what each line starts inside, for near matches
+	work       nearWork
+	cached     *searchCache
+	cut        bool // the last closest-place search passed over common lines or words
 }
 
 func newMatcher(d *doc, lang string) *matcher {
@@ -606,6 +609,13 @@ func (m *matcher) find(pattern []string, r Rung) []place {
 			}
 			if pivot < 0 || n < fewest {
 				pivot, fewest = i, n
+			}
+			if n == 1 {
+				// No line can lead with fewer places; a later line with
+				// none fails the one place's verify instead, as this
+				// loop would have. Counting every line of a hunk of
+				// seven cost more than placing it.
+				break
 			}
 		}
 		lines = v.where(m.d, keys[pivot])
