@@ -406,3 +406,53 @@ func BenchmarkFormatPatchLarge(b *testing.B) {
 func sp(oldStart, oldEnd, newStart, newEnd int) patch.Span {
 	return patch.Span{OldStart: oldStart, OldEnd: oldEnd, NewStart: newStart, NewEnd: newEnd}
 }
+
+// TestOverwriteRegions: whole new content for a long file, as many
+// lines as it has, is spliced in around the lines that change, so the
+// patch is written around them (and is the whole-file one); content of
+// another length replaces the file whole, without regions.
+func TestOverwriteRegions(t *testing.T) {
+	const n = 20000
+	old := largeFile(n)
+	lines := strings.SplitAfter(old, "\n")
+	lines = lines[:len(lines)-1]
+	changed := []int{7, 8, 4000, 19990}
+	for _, i := range changed {
+		lines[i] = "\t// changed\n"
+	}
+	overwrite := func(content string) patch.FileChange {
+		t.Helper()
+		src := memSource{"big.go": {patch.ModeRegular, old}}
+		op := translate.Operation{Kind: translate.Create, Path: "big.go", FileCreate: translate.FileCreate{Overwrite: true, Content: content}}
+		res, err := Resolve(src, []translate.Operation{op}, Options{Format: "whole"})
+		if err != nil || res.Failed() > 0 || len(res.Changes) != 1 {
+			t.Fatalf("Resolve: %v, %d failed, %d changes", err, res.Failed(), len(res.Changes))
+		}
+		c := res.Changes[0]
+		if string(c.New) != content {
+			t.Fatalf("the new content is not the reply's")
+		}
+		return c
+	}
+	c := overwrite(strings.Join(lines, ""))
+	want := []patch.Span{sp(7, 9, 7, 9), sp(4000, 4001, 4000, 4001), sp(19990, 19991, 19990, 19991)}
+	if !slices.Equal(c.Regions, want) {
+		t.Fatalf("regions %v, want %v", c.Regions, want)
+	}
+	diff, err := patch.Format([]patch.FileChange{c}, patch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := c
+	whole.Regions = nil
+	if want, _ := patch.Format([]patch.FileChange{whole}, patch.Options{}); !bytes.Equal(diff, want) {
+		t.Errorf("the patch is not the whole-file one:\n%s", firstDiff(want, diff))
+	}
+	if err := patch.Verify(diff, []patch.FileChange{c}); err != nil {
+		t.Fatal(err)
+	}
+	longer := overwrite(strings.Join(lines, "") + "// one more\n")
+	if len(longer.Regions) != 1 || longer.Regions[0] != sp(0, n, 0, n+1) {
+		t.Errorf("content one line longer: regions %v, want the whole file", longer.Regions)
+	}
+}
