@@ -97,6 +97,38 @@ func TestChangedSpansRandom(t *testing.T) {
 	}
 }
 
+// TestChangedSpansDescending: a log of splices each above the one
+// before (the resolver's bottom-first order) gives, read top first,
+// the spans it gives in its own order; a log that is not so is read as
+// it is.
+func TestChangedSpansDescending(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for iter := range 3000 {
+		var log []spliceRec
+		bottom := 20 + rng.IntN(200)
+		for range 1 + rng.IntN(15) {
+			removed := rng.IntN(4)
+			end := bottom - rng.IntN(3) // touching the splice below, or apart
+			if end-removed < 0 {
+				break
+			}
+			log = append(log, spliceRec{end - removed, removed, rng.IntN(4)})
+			bottom = end - removed
+		}
+		if len(log) > 1 && !descending(log) {
+			t.Fatalf("iteration %d: %v is not descending", iter, log)
+		}
+		if got, want := changedSpans(log), spansOf(log); !slices.Equal(got, want) {
+			t.Fatalf("iteration %d: log %v: top first %v, in its order %v", iter, log, got, want)
+		}
+	}
+	for _, log := range [][]spliceRec{{{5, 1, 1}, {5, 1, 1}}, {{2, 1, 1}, {8, 1, 1}}, {{4, 2, 0}, {3, 2, 1}}} {
+		if descending(log) {
+			t.Errorf("%v read as descending", log)
+		}
+	}
+}
+
 // codeLines returns n lines of made-up code, many of them repeated as
 // in real code (braces, blank lines, returns), so that diffs have
 // choices to make; dense ones repeat even more, in runs too.
