@@ -278,11 +278,42 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		for i, l := range op.New {
 			lines[i] = l + f.d.eol
 		}
-		f.d.final = true
-		f.splice(0, n, lines)
+		overwrite(f, lines)
 		o.Status, o.Start, o.End = Applied, 1, n
 	default:
 		r.fail(o, ErrFileExists, "%s already exists with other content; edit it instead of creating it", f.path)
+	}
+}
+
+// overwrite makes the file's lines lines (each with its terminator).
+// New content of as many lines as the file is spliced in run by run of
+// the lines that differ, so that the diff is written around them (as
+// an edit's is, patch.FileChange.Regions) rather than over the whole
+// file: one splice of every line had patch diff a million-line file
+// whole, with the lines of both sides in a map, for a reply that
+// changed a thousand of them. Content of another length is spliced
+// whole, and diffed whole, as before.
+func overwrite(f *fileState, lines []string) {
+	n := f.d.len()
+	f.d.final = true
+	if len(lines) != n {
+		f.splice(0, n, lines)
+		return
+	}
+	type run struct{ from, to int }
+	var runs []run
+	f.d.each(0, func(i int, l string) bool {
+		if l != lines[i] {
+			if k := len(runs) - 1; k >= 0 && runs[k].to == i {
+				runs[k].to++
+			} else {
+				runs = append(runs, run{i, i + 1})
+			}
+		}
+		return true
+	})
+	for _, r := range runs {
+		f.splice(r.from, r.to, lines[r.from:r.to])
 	}
 }
 

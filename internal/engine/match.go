@@ -186,10 +186,19 @@ func (v *view) covered(d *doc, k string) {
 // their fingerprints (see fingerprint), sixteen bits to a key, which
 // most other keys fail at the cost of a few loads, before their hashes
 // are looked up among theirs.
+//
+// The hashes are a set of their own, open addressing in a table at
+// most half full: the hashes are random already (hashKey), so a slot
+// is a hash's low bits and a lookup one or two loads, where a Go map of
+// 80,000 hashes (a reply of 10,000 hunks) cost a probe of a group and
+// its control bytes for every key the reply looks for and every line
+// that passes the bitmap.
 type keyFilter struct {
-	bits   []uint64
-	mask   uint64
-	hashes map[uint64]struct{}
+	bits  []uint64
+	mask  uint64
+	slots []uint64 // the hashes; 0 is an empty slot (zero: the hash 0)
+	zero  bool
+	n     int // distinct hashes
 }
 
 func newKeyFilter(keys int) *keyFilter {
@@ -197,16 +206,32 @@ func newKeyFilter(keys int) *keyFilter {
 	for n < 16*keys {
 		n <<= 1
 	}
-	return &keyFilter{bits: make([]uint64, n/64), mask: uint64(n - 1), hashes: make(map[uint64]struct{}, keys)}
+	// 16 bits to a key: the table of n/8 slots is at most half full.
+	return &keyFilter{bits: make([]uint64, n/64), mask: uint64(n - 1), slots: make([]uint64, n/8)}
 }
 
 func (f *keyFilter) add(k string, h uint64) {
 	b := fingerprint(k) & f.mask
 	f.bits[b>>6] |= 1 << (b & 63)
-	f.hashes[h] = struct{}{}
+	if h == 0 {
+		if !f.zero {
+			f.zero, f.n = true, f.n+1
+		}
+		return
+	}
+	m := uint64(len(f.slots) - 1)
+	for i := h & m; ; i = (i + 1) & m {
+		switch f.slots[i] {
+		case h:
+			return
+		case 0:
+			f.slots[i], f.n = h, f.n+1
+			return
+		}
+	}
 }
 
-func (f *keyFilter) len() int { return len(f.hashes) }
+func (f *keyFilter) len() int { return f.n }
 
 // mayHave reports whether k's fingerprint is in the bitmap.
 func (f *keyFilter) mayHave(k string) bool {
@@ -216,8 +241,18 @@ func (f *keyFilter) mayHave(k string) bool {
 
 // hasHash reports whether h is the hash of one of the keys.
 func (f *keyFilter) hasHash(h uint64) bool {
-	_, ok := f.hashes[h]
-	return ok
+	if h == 0 {
+		return f.zero
+	}
+	m := uint64(len(f.slots) - 1)
+	for i := h & m; ; i = (i + 1) & m {
+		switch f.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 // fingerprint is a cheap hash of a key: its length and its first,
@@ -534,14 +569,17 @@ type matcher struct {
 	// want is the lines the reply looks for in the file, in groups (an
 	// operation's old lines, its context, ...), nil when not known: the
 	// views' indexes then hold only the lines of their keys.
-	want   [][]string
-	views  map[Rung]*view
-	scopes *view       // the file's lines by scope key (see scopeView)
-	near   *nearIndex  // built by the first search for a closest place
-	opened *constructs // what each line starts inside, for near matches
-	work   nearWork
-	cached *searchCache
-	cut    bool // the last closest-place search passed over common lines or words
+	want [][]string
+	// wantScopes is the scope lines of those operations, what the scope
+	// index (scopeView) looks for; nil when want is.
+	wantScopes [][]string
+	views      map[Rung]*view
+	scopes     *view       // the file's lines by scope key (see scopeView)
+	near       *nearIndex  // built by the first search for a closest place
+	opened     *constructs // what each line starts inside, for near matches
+	work       nearWork
+	cached     *searchCache
+	cut        bool // the last closest-place search passed over common lines or words
 }
 
 func newMatcher(d *doc, lang string) *matcher {
@@ -606,6 +644,13 @@ func (m *matcher) find(pattern []string, r Rung) []place {
 			}
 			if pivot < 0 || n < fewest {
 				pivot, fewest = i, n
+			}
+			if n == 1 {
+				// No line can lead with fewer places; a later line with
+				// none fails the one place's verify instead, as this
+				// loop would have. Counting every line of a hunk of
+				// seven cost more than placing it.
+				break
 			}
 		}
 		lines = v.where(m.d, keys[pivot])

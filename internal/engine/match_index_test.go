@@ -203,3 +203,45 @@ func TestKeyFilterPassesFew(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyFilterHashes: the filter's set of hashes holds exactly those
+// added, 0 and colliding slots included, each counted once.
+func TestKeyFilterHashes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, keys := range []int{0, 1, 4, 5, 100, 5000} {
+		f := newKeyFilter(keys)
+		in := map[uint64]bool{}
+		for i := range keys {
+			h := rng.Uint64()
+			switch i % 4 {
+			case 1:
+				h = 0
+			case 2:
+				h = uint64(i) << 40 // the same low bits: one slot, probed on
+			case 3:
+				for k := range in {
+					h = k // added again
+					break
+				}
+			}
+			f.add(fmt.Sprint(i), h)
+			in[h] = true
+		}
+		if f.len() != len(in) {
+			t.Errorf("%d keys: len %d, want %d", keys, f.len(), len(in))
+		}
+		for h := range in {
+			if !f.hasHash(h) {
+				t.Fatalf("%d keys: hash %x added, not found", keys, h)
+			}
+		}
+		for range 10000 {
+			if h := rng.Uint64(); !in[h] && f.hasHash(h) {
+				t.Fatalf("%d keys: hash %x found, never added", keys, h)
+			}
+		}
+		if !in[0] && f.hasHash(0) || !in[1<<40] && f.hasHash(1<<40) {
+			t.Fatalf("%d keys: a hash found that was never added", keys)
+		}
+	}
+}

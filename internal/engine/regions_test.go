@@ -97,6 +97,38 @@ func TestChangedSpansRandom(t *testing.T) {
 	}
 }
 
+// TestChangedSpansDescending: a log of splices each above the one
+// before (the resolver's bottom-first order) gives, read top first,
+// the spans it gives in its own order; a log that is not so is read as
+// it is.
+func TestChangedSpansDescending(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for iter := range 3000 {
+		var log []spliceRec
+		bottom := 20 + rng.IntN(200)
+		for range 1 + rng.IntN(15) {
+			removed := rng.IntN(4)
+			end := bottom - rng.IntN(3) // touching the splice below, or apart
+			if end-removed < 0 {
+				break
+			}
+			log = append(log, spliceRec{end - removed, removed, rng.IntN(4)})
+			bottom = end - removed
+		}
+		if len(log) > 1 && !descending(log) {
+			t.Fatalf("iteration %d: %v is not descending", iter, log)
+		}
+		if got, want := changedSpans(log), spansOf(log); !slices.Equal(got, want) {
+			t.Fatalf("iteration %d: log %v: top first %v, in its order %v", iter, log, got, want)
+		}
+	}
+	for _, log := range [][]spliceRec{{{5, 1, 1}, {5, 1, 1}}, {{2, 1, 1}, {8, 1, 1}}, {{4, 2, 0}, {3, 2, 1}}} {
+		if descending(log) {
+			t.Errorf("%v read as descending", log)
+		}
+	}
+}
+
 // codeLines returns n lines of made-up code, many of them repeated as
 // in real code (braces, blank lines, returns), so that diffs have
 // choices to make; dense ones repeat even more, in runs too.
@@ -405,4 +437,54 @@ func BenchmarkFormatPatchLarge(b *testing.B) {
 // [newStart, newEnd).
 func sp(oldStart, oldEnd, newStart, newEnd int) patch.Span {
 	return patch.Span{OldStart: oldStart, OldEnd: oldEnd, NewStart: newStart, NewEnd: newEnd}
+}
+
+// TestOverwriteRegions: whole new content for a long file, as many
+// lines as it has, is spliced in around the lines that change, so the
+// patch is written around them (and is the whole-file one); content of
+// another length replaces the file whole, without regions.
+func TestOverwriteRegions(t *testing.T) {
+	const n = 20000
+	old := largeFile(n)
+	lines := strings.SplitAfter(old, "\n")
+	lines = lines[:len(lines)-1]
+	changed := []int{7, 8, 4000, 19990}
+	for _, i := range changed {
+		lines[i] = "\t// changed\n"
+	}
+	overwrite := func(content string) patch.FileChange {
+		t.Helper()
+		src := memSource{"big.go": {patch.ModeRegular, old}}
+		op := translate.Operation{Kind: translate.Create, Path: "big.go", FileCreate: translate.FileCreate{Overwrite: true, Content: content}}
+		res, err := Resolve(src, []translate.Operation{op}, Options{Format: "whole"})
+		if err != nil || res.Failed() > 0 || len(res.Changes) != 1 {
+			t.Fatalf("Resolve: %v, %d failed, %d changes", err, res.Failed(), len(res.Changes))
+		}
+		c := res.Changes[0]
+		if string(c.New) != content {
+			t.Fatalf("the new content is not the reply's")
+		}
+		return c
+	}
+	c := overwrite(strings.Join(lines, ""))
+	want := []patch.Span{sp(7, 9, 7, 9), sp(4000, 4001, 4000, 4001), sp(19990, 19991, 19990, 19991)}
+	if !slices.Equal(c.Regions, want) {
+		t.Fatalf("regions %v, want %v", c.Regions, want)
+	}
+	diff, err := patch.Format([]patch.FileChange{c}, patch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := c
+	whole.Regions = nil
+	if want, _ := patch.Format([]patch.FileChange{whole}, patch.Options{}); !bytes.Equal(diff, want) {
+		t.Errorf("the patch is not the whole-file one:\n%s", firstDiff(want, diff))
+	}
+	if err := patch.Verify(diff, []patch.FileChange{c}); err != nil {
+		t.Fatal(err)
+	}
+	longer := overwrite(strings.Join(lines, "") + "// one more\n")
+	if len(longer.Regions) != 1 || longer.Regions[0] != sp(0, n, 0, n+1) {
+		t.Errorf("content one line longer: regions %v, want the whole file", longer.Regions)
+	}
 }

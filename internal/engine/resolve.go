@@ -248,13 +248,14 @@ type fileState struct {
 	refused  string     // why Limits keep the file from being touched ("" when they do not)
 	edits    int        // the reply's operations naming the file as its path reads
 	want     [][]string // the lines those operations look for (matcher.want)
+	scopes   [][]string // their scope lines (matcher.wantScopes)
 }
 
 func (f *fileState) matcher() *matcher {
 	if f.m == nil {
 		f.m = newMatcher(f.d, f.lang)
 		f.m.indexAtOnce = f.edits > maxScans
-		f.m.want = f.want
+		f.m.want, f.m.wantScopes = f.want, f.scopes
 	}
 	return f.m
 }
@@ -277,6 +278,9 @@ type resolver struct {
 	drop  map[int]dropped       // edits failed for their call's sake, by number
 	opsOn map[string]int        // operations by path, counted on first use (editsOf)
 	want  map[string][][]string // the lines they look for, by path (editsOf)
+	// scopes are their scope lines, by path, apart: only the scope
+	// index looks for them, and the rungs' indexes never do.
+	scopes map[string][][]string
 	// checks are those of the files read ahead (see AheadReader), each
 	// called before the resolution's result is used.
 	checks []func() bool
@@ -303,11 +307,21 @@ func (r *resolver) wantOf(p string) [][]string {
 	return r.want[p]
 }
 
+// scopesOf returns the scope lines of the operations wantOf counts
+// (see matcher.wantScopes); nil when wantOf is.
+func (r *resolver) scopesOf(p string) [][]string {
+	r.countOps()
+	if r.want[p] == nil {
+		return nil
+	}
+	return r.scopes[p]
+}
+
 func (r *resolver) countOps() {
 	if r.opsOn != nil {
 		return
 	}
-	r.opsOn, r.want = map[string]int{}, map[string][][]string{}
+	r.opsOn, r.want, r.scopes = map[string]int{}, map[string][][]string{}, map[string][][]string{}
 	for _, op := range r.ops {
 		r.opsOn[op.Path]++
 		if op.Kind == translate.Replace {
@@ -321,8 +335,11 @@ func (r *resolver) countOps() {
 		if op.Kind != translate.Edit {
 			continue
 		}
+		if len(op.Scope) > 0 {
+			r.scopes[op.Path] = append(r.scopes[op.Path], op.Scope)
+		}
 		w := r.want[op.Path]
-		for _, lines := range [][]string{op.Scope, op.Before, op.Old, op.After, op.New} {
+		for _, lines := range [][]string{op.Before, op.Old, op.After, op.New} {
 			if len(lines) > 0 {
 				w = append(w, lines)
 			}
@@ -336,7 +353,7 @@ func (r *resolver) file(p string) (*fileState, error) {
 	if f, ok := r.files[p]; ok {
 		return f, nil
 	}
-	f := &fileState{path: p, lang: languageOf(p), edits: r.editsOf(p), want: r.wantOf(p)}
+	f := &fileState{path: p, lang: languageOf(p), edits: r.editsOf(p), want: r.wantOf(p), scopes: r.scopesOf(p)}
 	e, err := r.src.Lookup(p)
 	switch {
 	case errors.Is(err, ErrNotExist):

@@ -21,12 +21,13 @@ func scopeKey(s string) string { return strings.TrimSpace(foldTypography(s)) }
 
 // scopeView is the index of the file's lines by scope key, built at its
 // first use; like the rungs' views it holds only the lines whose keys
-// the reply looks for, when the matcher knows them.
+// the reply looks for as scope lines, when the matcher knows them (a
+// reply of 10,000 hunks looks for 80,000 lines and 10,000 scopes).
 func (m *matcher) scopeView() *view {
 	if m.scopes == nil {
 		// The typography rung never finds by scanning (view.scannable),
 		// so the view always answers from its index.
-		m.scopes = &view{key: scopeKey, rung: RungTypography, skip: true, want: m.want}
+		m.scopes = &view{key: scopeKey, rung: RungTypography, skip: true, want: m.wantScopes}
 	}
 	return m.scopes
 }

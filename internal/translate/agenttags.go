@@ -106,20 +106,39 @@ func foldTool(name, tool string) bool {
 // hasAgentCall reports whether a line of text starts with an agent
 // tool's opening tag, without splitting text into lines: most replies
 // have none, and some have millions of lines.
+//
+// It jumps from one '<' to the next, the lines without one never
+// looked at byte by byte: trimming every line of a million-line reply
+// (a whole file) to look at its first byte cost more than reading it.
 func hasAgentCall(text string) bool {
 	for at := 0; at < len(text); {
-		end := strings.IndexByte(text[at:], '\n')
-		if end < 0 {
-			end = len(text) - at
+		i := strings.IndexByte(text[at:], '<')
+		if i < 0 {
+			return false
 		}
-		if t := strings.TrimLeft(text[at:at+end], " \t"); len(t) > 0 && t[0] == '<' {
-			if tool, closing, _, _ := agentTagAt(strings.TrimRight(t, " \t\r")); tool != "" && !closing {
+		i += at
+		end := strings.IndexByte(text[i:], '\n')
+		if end < 0 {
+			end = len(text) - i
+		}
+		if start := at + strings.LastIndexByte(text[at:i], '\n') + 1; blanks(text[start:i]) {
+			if tool, closing, _, _ := agentTagAt(strings.TrimRight(text[i:i+end], " \t\r")); tool != "" && !closing {
 				return true
 			}
 		}
-		at += end + 1
+		at = i + end + 1 // a line's first '<' decides it
 	}
 	return false
+}
+
+// blanks reports whether s is only spaces and tabs.
+func blanks(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // agentCalls finds the tool calls of a reply (its lines), in order. A

@@ -442,12 +442,25 @@ func markerLines(text string, fn func(line int, t string, m markerLike) bool) {
 		if end < 0 {
 			end = len(text) - at
 		}
-		t := strings.Trim(text[at:at+end], " \t\r\f")
+		t := trimBlank(text[at : at+end])
 		if m := markerAt(t); m.kind != noMarker && !fn(n, t, m) {
 			return
 		}
 		at += end + 1
 	}
+}
+
+// trimBlank is strings.Trim(s, " \t\r\f") without making the set of
+// the cut bytes anew for every line of a long reply.
+func trimBlank(s string) string {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' }
+	for len(s) > 0 && blank(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && blank(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // firstMarker returns the 1-based line of the first line of text that

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -148,6 +149,105 @@ func jsonString(s string) (string, bool) {
 	return out, json.Unmarshal([]byte(s), &out) == nil
 }
 
+// unquote is the string the valid JSON string raw holds, as
+// json.Unmarshal reads it (an escape of a lone surrogate, and each byte
+// that is no UTF-8, become U+FFFD), in one pass and without
+// reflection; false when raw is no string or not one unquote reads,
+// which the caller leaves to json.Unmarshal.
+func unquote(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		for _, c := range in {
+			if c < 0x20 || c == '"' {
+				return "", false
+			}
+		}
+		return string(in), true
+	}
+	out := make([]byte, 0, len(in))
+	for i := 0; i < len(in); {
+		c := in[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(in) {
+				return "", false
+			}
+			i += 2
+			switch e := in[i-1]; e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r := hex4(in[i-2:])
+				if r < 0 {
+					return "", false
+				}
+				i += 4
+				if utf16.IsSurrogate(r) {
+					if d := utf16.DecodeRune(r, hex4(in[i:])); d != utf8.RuneError {
+						r = d
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				return "", false
+			}
+		case c == '"' || c < 0x20:
+			return "", false
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && size == 1 {
+				out = utf8.AppendRune(out, utf8.RuneError)
+			} else {
+				out = append(out, in[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return string(out), true
+}
+
+// hex4 is the code point of the escape \uXXXX that b starts with; -1
+// when b does not start with one.
+func hex4(b []byte) rune {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
 // lineIndex maps byte offsets of a text to 1-based lines and columns.
 type lineIndex struct {
 	text   string
@@ -180,11 +280,12 @@ func (x *lineIndex) line(at int) (line, column int) {
 }
 
 // decodeField decodes the JSON value raw into v, saying in a sentence
-// what is wrong when its type is not v's.
+// what is wrong when its type is not v's. v is a string, a boolean, an
+// integer or a list of args, none of which holds a number of unknown
+// type, so json.Unmarshal serves: a Decoder per field allocated and
+// filled a buffer of its own for every argument of every call.
 func decodeField(name string, raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(raw, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s is %s, not %s", name, jsonKind(raw), goKind(v))

@@ -3,7 +3,9 @@ package session
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -110,23 +112,13 @@ func (c *claudeReader) next() (*Turn, error) {
 		if len(strings.TrimSpace(string(raw))) == 0 {
 			continue
 		}
-		var rec claudeRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: "not a JSON record: " + err.Error()}
+		rec, items, text, err := claudeLine(raw)
+		if err != nil {
+			return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: err.Error()}
 		}
 		rec.line = line
 		if c.top == "" {
 			c.top = rec.Cwd
-		}
-		var msg anthropicMessage
-		if len(rec.Message) > 0 && string(rec.Message) != "null" {
-			if err := json.Unmarshal(rec.Message, &msg); err != nil {
-				return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: "message: " + err.Error()}
-			}
-		}
-		items, text, err := contentItems(msg.Content)
-		if err != nil {
-			return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: "message content: " + err.Error()}
 		}
 		switch rec.Type {
 		case "user":
@@ -177,36 +169,80 @@ func (c *claudeReader) next() (*Turn, error) {
 	}
 }
 
-// finish resolves the turn's calls against their results.
+// finish resolves the turn's calls against their results. The path
+// a skip names is read from the call's input only for a skip: reading
+// it for every call parsed each input once more.
 func (c *claudeReader) finish() *Turn {
+	// Most calls give one operation; growing the list call by call
+	// copied a turn's operations some twenty times over at 10,000 calls.
+	c.b.ops = slices.Grow(c.b.ops, len(c.calls))
 	for _, call := range c.calls {
 		res, answered := c.res[call.id]
-		path := inputPath(call.input)
-		ops, warn := toolOps(call.name, call.input, call.root, call.line, path)
+		ops, warn := toolOps(call.name, call.input, call.root, call.line)
 		if warn != "" {
 			c.b.warn(call.line, warn)
 		}
 		if len(ops) == 0 {
 			continue
 		}
-		if answered && res.isError {
-			if path == "" {
-				path = ops[0].Path
+		skipPath := func() string {
+			if p := inputPath(call.input); p != "" {
+				return p
 			}
-			c.b.skip(call.line, path, call.name+" failed: "+errorText(res.text))
+			return ops[0].Path
+		}
+		if answered && res.isError {
+			c.b.skip(call.line, skipPath(), call.name+" failed: "+errorText(res.text))
 			continue
 		}
 		if !answered {
-			if path == "" {
-				path = ops[0].Path
-			}
-			c.b.skip(call.line, path, call.name+" has no result in the log: the session ended before it ran or reported")
+			c.b.skip(call.line, skipPath(), call.name+" has no result in the log: the session ended before it ran or reported")
 			continue
 		}
 		c.b.ops = append(c.b.ops, ops...)
 	}
 	c.calls, c.res, c.seen = nil, nil, nil
 	return c.b.finish()
+}
+
+// claudeLine reads one record of the log with its message's content:
+// a list of items, or a string (text). The common record, whose
+// content is a list, is decoded in one pass over the line; decoding
+// the record, then its message, then the content, each from the raw
+// bytes of the one before, validated and scanned the line three
+// times, which was most of the time of reading a long log. A record
+// the one pass refuses (a content that is a string, or anything not
+// of the shape) is read level by level, which also says which level
+// is wrong.
+func claudeLine(raw []byte) (claudeRecord, []anthropicItem, string, error) {
+	var fast struct {
+		claudeRecord
+		Message *struct {
+			Content []anthropicItem `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(raw, &fast) == nil {
+		var items []anthropicItem
+		if fast.Message != nil {
+			items = fast.Message.Content
+		}
+		return fast.claudeRecord, items, "", nil
+	}
+	var rec claudeRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return rec, nil, "", errors.New("not a JSON record: " + err.Error())
+	}
+	var msg anthropicMessage
+	if len(rec.Message) > 0 && string(rec.Message) != "null" {
+		if err := json.Unmarshal(rec.Message, &msg); err != nil {
+			return rec, nil, "", errors.New("message: " + err.Error())
+		}
+	}
+	items, text, err := contentItems(msg.Content)
+	if err != nil {
+		return rec, nil, "", errors.New("message content: " + err.Error())
+	}
+	return rec, items, text, nil
 }
 
 // claudeRequest reports whether a user record is a request, and its

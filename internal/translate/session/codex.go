@@ -263,7 +263,7 @@ func (c *codexReader) finish() *Turn {
 		input, _ := json.Marshal(struct {
 			Input string `json:"input"`
 		}{call.patch})
-		ops, warn := toolOps("apply_patch", input, c.top, call.line, "")
+		ops, warn := toolOps("apply_patch", input, c.top, call.line)
 		if warn != "" {
 			c.b.warn(call.line, warn)
 		}

@@ -128,7 +128,7 @@ func (g *geminiReader) finish() *Turn {
 	for _, call := range g.calls {
 		res, answered := g.res[call.id]
 		path := inputPath(call.input)
-		ops, warn := toolOps(call.name, call.input, "", call.line, path)
+		ops, warn := toolOps(call.name, call.input, "", call.line)
 		if warn != "" {
 			g.b.warn(call.line, warn)
 		}

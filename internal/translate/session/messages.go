@@ -276,7 +276,7 @@ func (m *messagesReader) finish() *Turn {
 // operation's. No operations: the call edits nothing.
 func (m *messagesReader) callOps(call claudeCall) ([]translate.Operation, string) {
 	path := inputPath(call.input)
-	ops, warn := toolOps(call.name, call.input, "", call.line, path)
+	ops, warn := toolOps(call.name, call.input, "", call.line)
 	if warn != "" {
 		m.b.warn(call.line, warn)
 	}

@@ -114,14 +114,16 @@ const unreadFormat = "(unread)"
 
 // toolOps reads one tool call with translate.ToolCall. A call that
 // looks like an edit (translate.LooksLikeEdit) and that ToolCall
-// refuses becomes an Invalid operation naming path; one of a tool it
+// refuses becomes an Invalid operation naming the file its input names
+// (inputPath); one of a tool it
 // does not know becomes a Turn.Unread entry (SPEC section 2); any
 // other refused call is only a warning, since it edited nothing. The
 // warning returned also carries what ToolCallWarnings noted of a call
 // it read.
-func toolOps(name string, input []byte, root string, line int, path string) ([]translate.Operation, string) {
+func toolOps(name string, input []byte, root string, line int) ([]translate.Operation, string) {
 	ops, warns, err := translate.ToolCallWarnings(name, input, root, line)
 	if err != nil {
+		path := inputPath(input)
 		if errors.Is(err, translate.ErrNotRead) {
 			why := strings.TrimPrefix(err.Error(), translate.ErrNotRead.Error()+": ")
 			return []translate.Operation{invalid(unreadFormat, path, line, why)}, ""
