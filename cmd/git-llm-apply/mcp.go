@@ -111,7 +111,7 @@ func newMCPServer(o mcpOptions) (*mcpServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &mcpServer{dir: o.Dir, root: repo.Root(), shellOps: o.ShellOps, limits: o.Limits, branch: o.Branch}
+	s := &mcpServer{dir: o.Dir, root: repo.Root(), shellOps: o.ShellOps, limits: o.Limits, branch: o.Branch, repo: repo}
 	if s.root == "" {
 		return nil, fmt.Errorf("%s is a bare repository: the server needs a working tree to serve", o.Dir)
 	}

@@ -30,6 +30,20 @@ type mcpServer struct {
 	// absolute path; --worktree or the workspace tool), "" for none.
 	worktree string
 	note     string // what --worktree did, for the start-up line
+	// repo stays open for the session: its object store, packed-object
+	// count and the commits the history walks read are kept between
+	// calls (repository).
+	repo *llmapply.Repository
+}
+
+// repository is the session's repository, opened again when its
+// configuration changed since the last call (SPEC section 2, mcp):
+// config edits take effect at the next call, as for a new git command.
+func (s *mcpServer) repository() (*llmapply.Repository, error) {
+	if _, err := s.repo.Refresh(); err != nil {
+		return nil, err
+	}
+	return s.repo, nil
 }
 
 // sessionTrailer is the trailer apply adds to each commit it records,
@@ -265,7 +279,7 @@ func (s *mcpServer) failureText(ctx context.Context, repo *llmapply.Repository, 
 func (s *mcpServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, checkOutput{}, err
 	}
@@ -291,7 +305,7 @@ func (s *mcpServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkI
 func (s *mcpServer) translate(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, translateOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, translateOutput{}, err
 	}
@@ -316,7 +330,7 @@ func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyI
 	if err := s.notAPath(in.Reply); err != nil {
 		return nil, applyOutput{}, err
 	}
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, applyOutput{}, err
 	}
@@ -520,7 +534,7 @@ func (s *mcpServer) sessionCommits(repo *llmapply.Repository, branch string) (st
 func (s *mcpServer) log(_ context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, logOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, logOutput{}, err
 	}
@@ -554,7 +568,7 @@ func (s *mcpServer) undo(ctx context.Context, _ *mcp.CallToolRequest, in branchI
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	branch := s.branchOf(in)
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, undoOutput{}, err
 	}

@@ -124,7 +124,7 @@ type workspaceOutput struct {
 func (s *mcpServer) workspace(ctx context.Context, _ *mcp.CallToolRequest, in workspaceInput) (*mcp.CallToolResult, workspaceOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, workspaceOutput{}, err
 	}
@@ -182,7 +182,7 @@ const readLimit = 2000
 func (s *mcpServer) read(_ context.Context, _ *mcp.CallToolRequest, in readInput) (*mcp.CallToolResult, readOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
 		return nil, readOutput{}, err
 	}
