@@ -68,9 +68,10 @@ func say(s streams, err error) {
 		flag    *flagError
 		help    shortHelp
 		unknown *unknownCommandError
+		child   *childExit
 	)
 	switch {
-	case err == nil, errors.Is(err, errEditsFailed), errors.Is(err, errVersionShown),
+	case err == nil, errors.Is(err, errEditsFailed), errors.Is(err, errVersionShown), errors.As(err, &child),
 		errors.Is(err, errNoEdit), errors.Is(err, errMalformed), errors.Is(err, errOverLimit):
 	case errors.As(err, &help):
 		writeShortUsage(s.out, help.at)

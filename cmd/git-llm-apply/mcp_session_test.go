@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,8 +15,8 @@ func TestMCPConfigChangeSeen(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	r.git("config", "include.path", "extra.cfg") // missing for now
-	cs, _ := mcpClient(t, r.dir, mcpOptions{})
-	var a applyOutput
+	cs, _ := mcpClient(t, r.dir, mcpserver.Options{})
+	var a mcpserver.ApplyOutput
 	callTool(t, cs, "apply", map[string]any{"reply": mcpReply1}).decode(t, &a)
 	if len(a.ShortCommit) != 7 {
 		t.Fatalf("first apply: short commit %q, want 7 characters", a.ShortCommit)
@@ -30,7 +31,7 @@ func TestMCPConfigChangeSeen(t *testing.T) {
 	}
 	r.git("config", "--unset", "include.path")
 	r.git("config", "core.abbrev", "9") // the repository's own file
-	var l logOutput
+	var l mcpserver.LogOutput
 	callTool(t, cs, "log", nil).decode(t, &l)
 	if len(l.Commits) != 2 || len(l.Commits[0].Short) != 9 {
 		t.Errorf("after core.abbrev = 9: log %+v, want two commits of 9-character ids", l.Commits)
