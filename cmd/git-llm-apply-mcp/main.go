@@ -22,12 +22,13 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/buildinfo"
 	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
+	"github.com/git-llm-apply/git-llm-apply/internal/profile"
 	"github.com/git-llm-apply/git-llm-apply/llmapply"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := profile.Run("git-llm-apply-mcp", func() int { return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) })
 	stop()
 	os.Exit(code)
 }
