@@ -111,7 +111,7 @@ func runApply(ctx context.Context, o applyOptions, s streams) error {
 	m := progress(rc.s, o.commonOptions, inputs)
 	results, err := engine.Run(ctx, inputs, rc.t.src, rc.w, rc.runOptions(o, m.hook()))
 	m.stop(err == nil)
-	return rc.finish(ctx, o, results, err, func(stop error) (outputs, error) {
+	return rc.finish(ctx, o, results, nil, err, func(stop error) (outputs, error) {
 		return interruption(stop, results, inputs, rc.t.branch)
 	})
 }
@@ -209,9 +209,16 @@ func (rc *recording) runOptions(o applyOptions, progress func(int, engine.Phase)
 // to the commits recorded (unless runErr says the run must record
 // nothing), writes the patch files, adds or updates the worktrees and
 // reports. stopped says what the report and the exit status say of a
-// run that ended early (interrupted): it gets the run's error.
-func (rc *recording) finish(ctx context.Context, o applyOptions, results []*engine.ReplyResult, runErr error, stopped func(error) (outputs, error)) error {
+// run that ended early (interrupted): it gets the run's error. The
+// report is of results, or, for a replay, tr's, whose turns are told
+// already (tr nil: results').
+func (rc *recording) finish(ctx context.Context, o applyOptions, results []*engine.ReplyResult, tr *turnReport, runErr error, stopped func(error) (outputs, error)) error {
 	s, t, w := rc.s, rc.t, rc.w
+	status := func() error { return statusOf(results) }
+	report := func(out outputs) { printReport(s, o.commonOptions, results, out) }
+	if tr != nil {
+		status, report = tr.status.err, tr.close
+	}
 	err := runErr
 	if errors.Is(err, engine.ErrInterrupted) {
 		err = nil // the replies recorded so far are kept
@@ -225,25 +232,39 @@ func (rc *recording) finish(ctx context.Context, o applyOptions, results []*engi
 				r.Commit, r.ShortCommit, r.Status = "", "", engine.ReplyFailed
 			}
 		}
-		if moved := notRecorded(err); moved != nil {
+		switch moved := notRecorded(err); {
+		case moved != nil:
 			err = moved
+		case tr != nil && tr.named:
+			// The turns told of their commits as they ended: the
+			// error says that none of them is on the branch (SPEC
+			// section 8).
+			err = fmt.Errorf("%w; nothing was recorded: %s was not moved to the commits the report names", err, t.branch)
 		}
-		printReport(s, o.commonOptions, results, outputs{branch: t.branch, fatal: err})
+		if tr != nil {
+			tr.spool.discard()
+		}
+		report(outputs{branch: t.branch, fatal: err})
 		return err
 	}
 	out, stopErr := stopped(runErr)
 	out.branch, out.signed = t.branch, w.Signed()
 	var after []error // what failed once the commits were recorded
-	if o.PatchDir != "" {
+	switch {
+	case tr != nil:
+		if err := tr.spool.write(); err != nil {
+			after = append(after, err)
+		}
+	case o.PatchDir != "":
 		if out.patches, err = writePatches(o.Dir, o.PatchDir, results, w.Author()); err != nil {
 			after = append(after, err)
 		}
 	}
-	notes, err := rc.wt.finish(ctx, rc.repo, t, w.Commits(), results)
+	notes, err := rc.wt.finish(ctx, rc.repo, t, w.Commits(), status())
 	if err != nil {
 		after = append(after, err)
 	}
-	printReport(s, o.commonOptions, results, out)
+	report(out)
 	for _, n := range notes {
 		if !o.Quiet {
 			fmt.Fprintf(s.err, "%s\n", n)
@@ -268,7 +289,7 @@ func (rc *recording) finish(ctx context.Context, o applyOptions, results []*engi
 		// step, which it left undone (the notes say how to finish).
 		return fmt.Errorf("%w: the commits are recorded on %s, the worktree step was not done", errInterrupted, t.branch)
 	}
-	return statusOf(results)
+	return status()
 }
 
 // reviewRange is what git log -p shows of the commits apply recorded

@@ -53,8 +53,19 @@ func writeMCPConfig(out, note io.Writer, host, server string) error {
 		where = fmt.Sprintf(where, shellArg(server))
 	}
 	fmt.Fprintf(note, "Put this in %s.\n", where)
+	if host == "codex" {
+		// Codex asks before it calls a tool annotated destructive, and
+		// codex exec asks no one: without this it answers the model
+		// that the call needs approval, and never calls undo.
+		fmt.Fprintf(note, "codex exec asks no one, so it refuses undo (which takes a commit back) unless this follows:\n%s", codexUndoApproval)
+	}
 	return nil
 }
+
+// codexUndoApproval is the Codex configuration that lets codex exec
+// call undo (mcp_servers.<name>.tools.<tool>.approval_mode, Codex CLI
+// 0.171.0; TestCodexHost runs with it).
+const codexUndoApproval = "[mcp_servers.git-llm-apply.tools.undo]\napproval_mode = \"approve\"\n"
 
 // tomlString is s as a TOML basic string.
 func tomlString(s string) string {

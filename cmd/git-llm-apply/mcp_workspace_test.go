@@ -321,7 +321,10 @@ func TestMCPConfig(t *testing.T) {
 	real, _ := filepath.EvalSymlinks(exe)
 	real = filepath.Join(filepath.Dir(real), "git-llm-apply-mcp")
 	for _, host := range []string{"claude", "cursor", "gemini", "codex"} {
-		out, err := exec.Command(exe, "mcp", "--config", host).Output()
+		cmd := exec.Command(exe, "mcp", "--config", host)
+		var note bytes.Buffer
+		cmd.Stderr = &note
+		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("%s: %v", host, err)
 		}
@@ -329,6 +332,9 @@ func TestMCPConfig(t *testing.T) {
 			want := "[mcp_servers.git-llm-apply]\ncommand = \"" + real + "\"\nargs = []\n"
 			if string(out) != want {
 				t.Errorf("codex:\n%s\nwant:\n%s", out, want)
+			}
+			if !strings.HasSuffix(note.String(), "\n[mcp_servers.git-llm-apply.tools.undo]\napproval_mode = \"approve\"\n") {
+				t.Errorf("codex's note does not end with undo's approval:\n%s", note.String())
 			}
 			continue
 		}

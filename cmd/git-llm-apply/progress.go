@@ -35,7 +35,9 @@ var progressTitles = map[string]string{
 }
 
 // meter draws a run's progress on standard error. Nothing else writes
-// there while the run goes on; stop ends the line before the report.
+// there while the run goes on but replay's turns, each part of its
+// report written after clear (the next update draws the line again);
+// stop ends the line before the rest of the report.
 type meter struct {
 	w       io.Writer // standard error itself: the line is ours, with no reply text
 	title   string

@@ -59,11 +59,12 @@ exit status is 1. With --partial the edits of that turn that resolved are
 recorded and the replay goes on. A SESSION that is no session log is bad
 input (exit 2), found before anything is recorded; a log that breaks off
 further on (a line that is no JSON record) stops the replay there, exit 2,
-the turns before it recorded. The turns are read one at a time, so that a
-session of thousands of turns costs the memory of its largest turn and of
-the report (with -q, and neither --json nor -o, only the failed turns are
-kept for it); with -o each recorded turn's files are kept until the patch
-files are written at the end.`,
+the turns before it recorded. The turns are read one at a time and each
+turn's part of the report (and of --json's document) is written as the
+turn ends, so that a session of thousands of turns costs the memory of its
+largest turn; -o's patch files wait in a temporary file until the branch
+has moved. A failure after that (the branch moved under the replay) says
+that none of the commits the report named is on the branch.`,
 		Flags:        applyFlags(),
 		OnUsageError: usageOnError,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -131,20 +132,21 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	defer interruptible(ctx)()
 	m := newMeter(rc.s, o.commonOptions, -1)
 	hook := m.hook()
+	// Each turn's part of the report is written as the turn ends, and
+	// nothing of it is kept: a session of thousands of turns costs the
+	// memory of its largest turn (issue 30, SPEC section 8).
+	tr := newTurnReport(rc.s, o, m, rc.t.branch, rc.w)
 	var (
-		results []*engine.ReplyResult
-		infos   = map[int]*report.Turn{}
-		cur     *replayTurn
-		done    int   // the turns replayed, those whose results were dropped included
-		stop    error // what ended the replay before its end: a failed turn, a log that cannot be read
+		cur  *replayTurn
+		done int   // the turns replayed
+		stop error // what ended the replay before its end: a failed turn, a log that cannot be read
 	)
 	keep := func(r *engine.ReplyResult, t *replayTurn) {
 		done++
-		if silent(o, r) {
-			return // the report shows nothing of it: a session of thousands of turns keeps none of them
+		tr.turn(r, t.info)
+		if replayKept != nil {
+			replayKept(0) // the part written, the turn's result is dropped
 		}
-		infos[len(results)] = t.info
-		results = append(results, r)
 	}
 	next := func() (engine.Input, error) {
 		for {
@@ -170,7 +172,6 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 			r.Status, r.Err = noEdits, nil // a reply file with no edit is a turn without edits
 		}
 		compareSaved(r, cur.saved)
-		r.Compact(o.PatchDir == "") // -o writes the patch files from the contents at the end
 		keep(r, cur)
 		if r.Failed() && !o.Partial {
 			return &replayStop{&turnFailedError{at: r.Source + logLine(cur.info)}}
@@ -189,11 +190,8 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 		stop, err = rs.err, nil
 	}
 	m.stop(err == nil && stop == nil)
-	if replayKept != nil {
-		replayKept(len(results))
-	}
-	return rc.finish(ctx, o, results, err, func(runErr error) (outputs, error) {
-		out := outputs{turns: infos}
+	return rc.finish(ctx, o, nil, tr, err, func(runErr error) (outputs, error) {
+		var out outputs
 		var ie *engine.InterruptError
 		switch {
 		case stop != nil:
@@ -211,20 +209,10 @@ func runReplay(ctx context.Context, o applyOptions, s streams) error {
 	})
 }
 
-// replayKept, set by tests only, is told how many turns' results a
-// replay kept for its report.
+// replayKept, set by tests only, is told after each turn's part of the
+// report is written how many turns' results the replay still keeps for
+// its report: none, since every part is written as its turn ends.
 var replayKept func(int)
-
-// silent reports whether the final report shows nothing of the turn
-// r: with -q, and neither --json nor -o, a turn whose edits all
-// resolved (or that had none) prints no line, not even when the branch
-// cannot be moved at the end (its headline then counts no failed edit
-// either), and adds nothing to the exit status (statusOf). replay drops
-// such a turn's result once it is recorded, so that its memory stays
-// flat over thousands of turns (issue 30).
-func silent(o applyOptions, r *engine.ReplyResult) bool {
-	return o.Quiet && !o.JSON && o.PatchDir == "" && r.Err == nil && !r.Failed()
-}
 
 // replayStop carries, through engine.RunEach, what ends a replay early
 // but keeps the turns recorded before it.

@@ -17,22 +17,42 @@ import (
 // held no edit, was malformed JSON or was over a limit, else 1 when an
 // edit failed.
 func statusOf(results []*engine.ReplyResult) error {
-	var err error
+	var st runStatus
 	for _, r := range results {
-		if errors.Is(r.Err, translate.ErrNoEdits) {
-			return errNoEdit
-		}
-		if malformedReply(r.Err) {
-			return errMalformed
-		}
-		if errors.Is(r.Err, engine.ErrTooLarge) {
-			return errOverLimit
-		}
-		if r.Failed() {
-			err = errEditsFailed
-		}
+		st.add(r)
 	}
-	return err
+	return st.err()
+}
+
+// runStatus is statusOf gathered a reply at a time, for a report
+// written as the replies end (replay).
+type runStatus struct {
+	first  error // the first reply's that holds no edit, is malformed or over a limit
+	failed bool  // an edit failed
+}
+
+func (st *runStatus) add(r *engine.ReplyResult) {
+	switch {
+	case st.first != nil:
+	case errors.Is(r.Err, translate.ErrNoEdits):
+		st.first = errNoEdit
+	case malformedReply(r.Err):
+		st.first = errMalformed
+	case errors.Is(r.Err, engine.ErrTooLarge):
+		st.first = errOverLimit
+	case r.Failed():
+		st.failed = true
+	}
+}
+
+func (st *runStatus) err() error {
+	if st.first != nil {
+		return st.first
+	}
+	if st.failed {
+		return errEditsFailed
+	}
+	return nil
 }
 
 // outputs is what a run wrote besides its report: the branch it
@@ -42,8 +62,6 @@ type outputs struct {
 	branch  string
 	diffs   bool
 	patches map[int]string
-	// turns are replay's session turns, by result index.
-	turns map[int]*report.Turn
 	// stopped: an interrupt ended the run, cutting short the reply
 	// cut ("" when it came between two) before the replies in unread.
 	stopped bool
@@ -61,7 +79,7 @@ type outputs struct {
 func printReport(s streams, o commonOptions, results []*engine.ReplyResult, out outputs) {
 	branch := out.branch
 	if o.JSON {
-		doc := report.New(results, report.Options{Branch: branch, Patches: out.patches, Turns: out.turns, Diffs: out.diffs, Signed: out.signed})
+		doc := report.New(results, report.Options{Branch: branch, Patches: out.patches, Diffs: out.diffs, Signed: out.signed})
 		doc.OK = statusOf(results) == nil && !out.stopped && out.fatal == nil
 		doc.Interrupted, doc.Cut, doc.Unread = out.stopped, out.cut, out.unread
 		if out.fatal != nil {
@@ -77,8 +95,7 @@ func printReport(s streams, o commonOptions, results []*engine.ReplyResult, out 
 		branch += ", signed" // the headline's "[abc1234 on llm/x, signed]"
 	}
 	for i, r := range results {
-		printReply(p, o, r, branch, out.patches[i], s.at, lineWord(out.turns[i]))
-		printTurn(p, o, r, out.turns[i])
+		printReply(p, o, r, branch, out.patches[i], s.at, lineWord(nil))
 	}
 }
 

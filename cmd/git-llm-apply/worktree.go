@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
 	"github.com/git-llm-apply/git-llm-apply/internal/shquote"
 )
@@ -70,8 +69,10 @@ func planWorktrees(ctx context.Context, repo *gitops.Repo, o applyOptions, t *ta
 // the user. Both run git, which a signal stops (SPEC section 2):
 // interrupted before or while they run, they are left undone, a
 // worktree half added is removed, and the notes say the command that
-// does what is left.
-func (p *worktreePlan) finish(ctx context.Context, repo *gitops.Repo, t *target, commits []string, results []*engine.ReplyResult) ([]string, error) {
+// does what is left. status is the exit status the replies earn
+// (statusOf): a run with none recorded adds a worktree to an existing
+// branch only when every edit resolved.
+func (p *worktreePlan) finish(ctx context.Context, repo *gitops.Repo, t *target, commits []string, status error) ([]string, error) {
 	var notes []string
 	if p.follow != "" && len(commits) > 0 {
 		tip := commits[len(commits)-1]
@@ -98,7 +99,7 @@ func (p *worktreePlan) finish(ctx context.Context, repo *gitops.Repo, t *target,
 	if p.add == "" {
 		return notes, nil
 	}
-	if len(commits) == 0 && (!t.exists || statusOf(results) != nil) {
+	if len(commits) == 0 && (!t.exists || status != nil) {
 		return append(notes, fmt.Sprintf("No worktree was added at %s: nothing was recorded.", p.name)), nil
 	}
 	added := false

@@ -106,8 +106,6 @@ type ReplyResult struct {
 	// ShortCommit is Commit abbreviated as git would show it (see
 	// patch.Options.ShortID), for reports.
 	ShortCommit string
-
-	stats []patch.FileStat // FileStats once Compact dropped the diff
 }
 
 // Failed reports whether the reply counts as failed for the exit status.

@@ -11,9 +11,11 @@ package gitops
 // reach that many (or 1 MiB), and then go to the run's pack as before.
 // Finish writes a run still under the limit loose as git writes one:
 // a temporary tmp_obj_* in the object's fan-out directory, deflated at
-// core.looseCompression, synced, linked into place (an object already
-// there is kept), then each directory that gained a name synced, all
-// before the branch moves. A run stopped before Finish wrote nothing.
+// core.looseCompression, made durable as core.fsync and
+// core.fsyncMethod say (fsync.go; by default written out, then one
+// flush for all), linked into place (an object already there is kept),
+// all before the branch moves. A run stopped before Finish wrote
+// nothing.
 
 import (
 	"compress/zlib"
@@ -180,31 +182,46 @@ func (h *heldObjects) read(id oid.ID) (oid.Type, []byte, bool, error) {
 	return m.typ, append([]byte(nil), m.data...), true, nil
 }
 
-// writeHeld writes the held objects of the run loose, side by side
-// (each waits for its own sync, and the filesystem serves waits that
-// overlap together), and notes the directories that gained names for
-// syncDirs. An object written before a failure stays, unreachable, as
-// git leaves one: git gc prunes it.
+// writeHeld writes the held objects of the run loose, in two steps,
+// as git's batch mode does: each object under a temporary name, side
+// by side (synced or written out as w.durable says; the filesystem
+// serves waits that overlap together), then, after the one flush of
+// batch mode, the final names. A failure before the names leaves none
+// (the temporary files are removed); one while naming leaves the
+// objects named so far, unreachable, as git leaves them: git gc prunes
+// them.
 func (w *BranchWriter) writeHeld() error {
 	root := filepath.Join(w.r.commonDir, "objects")
 	objs := w.held.pending()
-	var mu sync.Mutex
+	tmps := make([]string, len(objs))
+	defer func() {
+		for _, name := range tmps {
+			if name != "" {
+				os.Remove(name) // after a link, or after a failure
+			}
+		}
+	}()
 	err := eachAtOnce(len(objs), func(i int) error {
 		p := objs[i]
-		dir, created, err := writeLoose(root, p.obj.(*memObject), w.looseLevel)
+		tmp, err := stageLoose(root, p.obj.(*memObject), w.looseLevel, w.durable)
+		tmps[i] = tmp
 		if err != nil {
 			return fmt.Errorf("writing %s %s: %w", p.obj.Type(), p.id, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		w.unsynced[dir] = true
-		if created {
-			w.unsynced[root] = true // which now names dir
 		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if w.durable.batchLoose() && len(objs) > 0 {
+		if err := flushBatch(root); err != nil {
+			return fmt.Errorf("syncing %d objects: %w", len(objs), err)
+		}
+	}
+	for i, p := range objs {
+		if _, err := publish(tmps[i], odb.LoosePath(root, p.id)); err != nil {
+			return fmt.Errorf("writing %s %s: %w", p.obj.Type(), p.id, err)
+		}
 	}
 	w.dropHeld()
 	return nil
@@ -219,46 +236,38 @@ func (w *BranchWriter) dropHeld() {
 	}
 }
 
-// writeLoose writes obj as objects/xx/yyyy... under root and returns
-// the directory that holds it, and whether it made that directory. The
-// file is complete and synced before its name appears; an object that
-// appears meanwhile (another writer of the same content) is kept as it
-// is.
-func writeLoose(root string, obj *memObject, level int) (dir string, created bool, err error) {
-	final := odb.LoosePath(root, obj.id)
-	dir = filepath.Dir(final)
+// stageLoose writes obj under a temporary name in its fan-out
+// directory below root (made if missing), complete and synced as d
+// says for a loose object, and returns that name ("" when there is no
+// file). publish then gives it its final name, where an object that
+// appeared meanwhile (another writer of the same content) is kept as
+// it is.
+func stageLoose(root string, obj *memObject, level int, d durability) (string, error) {
+	dir := filepath.Dir(odb.LoosePath(root, obj.id))
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
-			return "", false, err
+			return "", err
 		}
-		created = true
 	}
 	// git's own name for these, so that git gc removes any a crash
 	// leaves behind.
 	tmp, err := os.CreateTemp(dir, "tmp_obj_")
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
 	name := tmp.Name()
-	defer os.Remove(name) // after a link, or after a failure
 	if err := deflateLoose(tmp, obj, level); err != nil {
 		tmp.Close()
-		return "", false, err
+		return name, err
 	}
-	if err := syncFile(tmp); err != nil {
+	if err := d.syncLoose(tmp); err != nil {
 		tmp.Close()
-		return "", false, err
+		return name, err
 	}
 	if err := tmp.Close(); err != nil {
-		return "", false, err
+		return name, err
 	}
-	if err := os.Chmod(name, 0o444); err != nil {
-		return "", false, err
-	}
-	if _, err := publish(name, final); err != nil {
-		return "", false, err
-	}
-	return dir, created, nil
+	return name, os.Chmod(name, 0o444)
 }
 
 // looseZlib keeps a compressor per level (-1 to 9) for the next object:

@@ -30,10 +30,12 @@ func (tr *testRepo) newLoose(before []string) []string {
 
 // A run of one reply, under the unpack limit, writes its objects loose
 // at Finish and no pack: nothing reaches the disk before Finish (the
-// repository reads them from memory), each file is synced under its
-// temporary name before the name appears, every directory gaining a
-// name is synced before the branch moves, an object already loose is
-// kept as it is, and git reads each object and fsck --strict passes.
+// repository reads them from memory); as git's batch mode, each file is
+// written out under its temporary name, then one flush of a file of
+// its own makes them durable, all before any final name appears; no
+// fan-out directory is synced (git syncs none), the ref's lock is; an
+// object already loose is kept as it is, and git reads each object and
+// fsck --strict passes.
 func TestSmallRunWritesLoose(t *testing.T) {
 	tr := newFixture(t)
 	head := tr.git("rev-parse", "HEAD")
@@ -47,25 +49,47 @@ func TestSmallRunWritesLoose(t *testing.T) {
 	refPath := filepath.Join(tr.dir, ".git", "refs", "heads", "small")
 
 	var mu sync.Mutex
-	var syncedDirs []string
-	oldDir, oldFile := syncDir, syncFile
+	var syncedDirs, writtenOut, synced []string
+	oldDir, oldFile, oldOut := syncDir, syncFile, writeOut
 	syncDir = func(dir string) error {
 		mu.Lock()
 		defer mu.Unlock()
-		if _, err := os.Stat(refPath); err == nil && dir != filepath.Dir(refPath) {
-			t.Errorf("%s synced after the branch moved", dir)
-		}
 		syncedDirs = append(syncedDirs, dir)
 		return oldDir(dir)
 	}
-	syncFile = func(f *os.File) error {
+	// A crash now leaves only temporary names.
+	noFinalNames := func(what string) {
+		got := slices.DeleteFunc(tr.newLoose(looseBefore), func(o string) bool { return strings.Contains(o, "tmp_") })
+		if len(got) != 0 {
+			t.Errorf("%s: %v already have their final names", what, got)
+		}
+	}
+	writeOut = func(f *os.File) error {
+		mu.Lock()
+		defer mu.Unlock()
 		name := filepath.Base(f.Name())
 		if !strings.HasPrefix(name, "tmp_obj_") {
-			t.Errorf("synced %s: not git's temporary name of a loose object", name)
+			t.Errorf("wrote out %s: not git's temporary name of a loose object", name)
 		}
+		noFinalNames("writing out " + name)
+		writtenOut = append(writtenOut, name)
+		return oldOut(f)
+	}
+	syncFile = func(f *os.File) error {
+		mu.Lock()
+		defer mu.Unlock()
+		name := filepath.Base(f.Name())
+		switch {
+		case strings.HasPrefix(name, "tmp_bulk_fsync_"):
+			noFinalNames("the flush")
+		case name == "small.lock":
+		default:
+			t.Errorf("synced %s: neither the flush of the objects nor the ref", name)
+		}
+		synced = append(synced, name)
 		return oldFile(f)
 	}
-	t.Cleanup(func() { syncDir, syncFile = oldDir, oldFile })
+	t.Cleanup(func() { syncDir, syncFile, writeOut = oldDir, oldFile, oldOut })
 
 	r := tr.open(tr.dir)
 	w := newWriter(t, r, WriteOptions{Branch: "small", Parent: head})
@@ -105,10 +129,15 @@ func TestSmallRunWritesLoose(t *testing.T) {
 	}
 	for _, o := range want {
 		tr.git("cat-file", "-p", o)
-		dir := filepath.Join(tr.dir, ".git", "objects", o[:2])
-		if !slices.Contains(syncedDirs, dir) {
-			t.Errorf("%s gained %s and was not synced", dir, o)
-		}
+	}
+	if len(writtenOut) != len(want) {
+		t.Errorf("wrote out %d files, want the %d new objects", len(writtenOut), len(want))
+	}
+	if len(synced) != 2 || !strings.HasPrefix(synced[0], "tmp_bulk_fsync_") || synced[1] != "small.lock" {
+		t.Errorf("synced %v, want one flush of the objects, then the ref's lock", synced)
+	}
+	if want := []string{filepath.Dir(refPath)}; !slices.Equal(syncedDirs, want) {
+		t.Errorf("synced the directories %v, want only %v", syncedDirs, want)
 	}
 	if fi, err := os.Stat(alreadyPath); err != nil || !os.SameFile(fi, alreadyFi) {
 		t.Errorf("the loose object already there was replaced (%v)", err)

@@ -11,10 +11,11 @@ package gitops
 // fixes the pack's object count, appends its checksum, writes its index
 // (tmp_idx_*), syncs both and renames them into place, the index last
 // (git reads a pack once its index is there), then syncs objects/pack,
-// which gained the names, before the branch moves. Loose objects cost a
-// file and about a directory each to sync: a cold apply of a 10-file
-// reply made 66 syncs for its 32 objects, and makes 5 now; a pack per
-// reply made a replay of 1,000 turns open 1,000 packs. The temporary
+// which gained the names, before the branch moves. Loose objects each
+// synced with its directory cost a cold apply of a 10-file reply 66
+// syncs for its 32 objects, where a pack costs 5 (a small run goes
+// loose all the same, flushed once: loosewrite.go, fsync.go); a pack
+// per reply made a replay of 1,000 turns open 1,000 packs. The temporary
 // names are git's, so git gc removes what a crash leaves behind.
 
 import (
@@ -85,15 +86,18 @@ func (w *BranchWriter) writeObjects(ctx context.Context, objs []pendingObject) e
 
 // sealPack makes the pack of the run durable under its final name and
 // readable through the store, and notes the directories that syncDirs
-// must sync before a ref names its objects.
+// must sync before a ref names its objects (git syncs none; this syncs
+// objects/pack when packs are synced).
 func (w *BranchWriter) sealPack() error {
 	p := w.pack
-	idx, err := p.seal()
+	idx, err := p.seal(w.durable)
 	if err == nil {
 		w.r.objects().AddPack(idx)
-		w.unsynced[p.dir] = true
-		if p.created {
-			w.unsynced[filepath.Dir(p.dir)] = true // which now names p.dir
+		if w.durable.syncsDir(fsyncPack) {
+			w.unsynced[p.dir] = true
+			if p.created {
+				w.unsynced[filepath.Dir(p.dir)] = true // which now names p.dir
+			}
 		}
 	}
 	w.dropPack()

@@ -137,14 +137,15 @@ func (p *runPack) read(id oid.ID) (t oid.Type, data []byte, ok bool, err error) 
 func (p *runPack) empty() bool { return p.pw.Count() == 0 }
 
 // seal completes the pack (its object count and trailer), writes its
-// index under tmp_idx_*, syncs both and names them pack-<sum>.pack and
+// index under tmp_idx_*, syncs both as d says (core.fsync's pack and
+// pack-metadata) and names them pack-<sum>.pack and
 // .idx, the index last, and returns the index's path. Both files are
 // complete and synced before their names appear; a pack of the same
 // name already there holds the same objects and is kept as it is. The
 // index's temporary file is gone after it; remove, which the caller
 // calls next whether seal failed or not, removes the pack's. A kill
 // leaves only the temporary names, which git gc removes.
-func (p *runPack) seal() (idxPath string, err error) {
+func (p *runPack) seal(d durability) (idxPath string, err error) {
 	sum, err := p.pw.Seal(p.f)
 	if err != nil {
 		return "", err
@@ -166,7 +167,8 @@ func (p *runPack) seal() (idxPath string, err error) {
 	}
 	// Side by side: the filesystem serves the two waits together.
 	files := []*os.File{p.f, idxFile}
-	if err := eachAtOnce(len(files), func(i int) error { return syncFile(files[i]) }); err != nil {
+	parts := []fsyncComponent{fsyncPack, fsyncPackMetadata}
+	if err := eachAtOnce(len(files), func(i int) error { return d.sync(parts[i], files[i]) }); err != nil {
 		return "", err
 	}
 	if err := idxFile.Close(); err != nil {

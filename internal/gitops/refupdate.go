@@ -21,15 +21,18 @@ import (
 const zeroID = "0000000000000000000000000000000000000000"
 
 // Finish moves refs/heads/<Branch> to the last recorded commit, if any
-// was recorded (else it does nothing). It first completes the pack of
-// the recorded objects, syncs it and gives it its name, and syncs the
-// directories that gained names, each once, then moves the branch with
+// was recorded (else it does nothing). It first writes the recorded
+// objects under their final names, durable as core.fsync says
+// (fsync.go): the run's pack, synced and named, and objects/pack
+// synced, or the loose objects, by default written out and flushed
+// together before they get their names; then it moves the branch with
 // git's lock-file protocol:
 // it creates <commondir>/refs/heads/<Branch>.lock exclusively
 // (ErrRefLocked, naming the lock file, when it exists), re-reads the
 // branch (loose, else packed-refs) and compares it with opts.Expect
 // (ErrRefMoved when it moved; the lock is removed and nothing changes),
-// writes the new id to the lock file, syncs it, appends the reflog
+// writes the new id to the lock file, syncs it (core.fsync's
+// reference, on by default here), appends the reflog
 // entry (logs/refs/heads/<Branch>, as core.logAllRefUpdates allows) and
 // renames the lock over the ref. After a successful Finish, further
 // Record and Finish calls continue from the new tip, in a new pack.
@@ -62,7 +65,7 @@ func (w *BranchWriter) Finish() error {
 	if err := syncDirs(w.unsynced); err != nil {
 		return err
 	}
-	if err := w.r.updateBranch(w.opts, newID, who, msg, w.logRefs); err != nil {
+	if err := w.r.updateBranch(w.opts, newID, who, msg, w.logRefs, w.durable); err != nil {
 		return err
 	}
 	w.opts.Expect = newID
@@ -70,8 +73,9 @@ func (w *BranchWriter) Finish() error {
 }
 
 // updateBranch compares refs/heads/<opts.Branch> with opts.Expect and
-// sets it to newID under its lock.
-func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg string, logRefs bool) (err error) {
+// sets it to newID under its lock, syncing the lock file before the
+// rename (and the ref's directory after it) as d says for refs.
+func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg string, logRefs bool, d durability) (err error) {
 	ref := "refs/heads/" + opts.Branch
 	refPath := filepath.Join(r.commonDir, filepath.FromSlash(ref))
 	lock := refPath + ".lock"
@@ -111,7 +115,7 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 	if _, err := f.WriteString(newID + "\n"); err != nil {
 		return fmt.Errorf("writing %s: %w", lock, err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := d.sync(fsyncReference, f); err != nil {
 		return fmt.Errorf("writing %s: %w", lock, err)
 	}
 	if err := f.Close(); err != nil {
@@ -128,6 +132,9 @@ func (r *Repo) updateBranch(opts WriteOptions, newID string, who Ident, msg stri
 		return fmt.Errorf("updating %s: %w", ref, err)
 	}
 	committed = true
+	if !d.syncsDir(fsyncReference) {
+		return nil
+	}
 	if err := syncDir(filepath.Dir(refPath)); err != nil {
 		return fmt.Errorf("%s is updated but not yet on disk: %w", ref, err)
 	}

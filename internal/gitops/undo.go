@@ -44,7 +44,15 @@ func (r *Repo) MoveBranchBack(branch, expect, msg, worktree string) (string, err
 	}
 	// An existing reflog is always appended to; one the branch's
 	// creation did not make (core.logAllRefUpdates off) is not made now.
-	if err := r.updateBranch(opts, parent, who, msg, false); err != nil {
+	cfg, err := r.config()
+	if err != nil {
+		return "", err
+	}
+	d, err := readDurability(cfg)
+	if err != nil {
+		return "", err
+	}
+	if err := r.updateBranch(opts, parent, who, msg, false, d); err != nil {
 		return "", err
 	}
 	return parent, nil

@@ -80,10 +80,13 @@ type BranchWriter struct {
 	held       *heldObjects
 	limit      int // the unpack limit: fetch.unpackLimit's
 	looseLevel int // core.looseCompression's
+	// durable says what Finish syncs and how: core.fsync and
+	// core.fsyncMethod's (fsync.go).
+	durable durability
 	// pack is the pack the run writes its objects to once they reach
 	// the unpack limit, nil until then and after Finish names it.
 	pack *runPack
-	// unsynced are the directories that gained objects' names and are
+	// unsynced are the directories that gained a pack's names and are
 	// not yet synced: Finish syncs them before the branch moves.
 	unsynced map[string]bool
 
@@ -139,6 +142,9 @@ func (r *Repo) NewBranchWriter(opts WriteOptions) (*BranchWriter, error) {
 		return nil, err
 	}
 	if w.looseLevel, err = looseLevel(cfg); err != nil {
+		return nil, err
+	}
+	if w.durable, err = readDurability(cfg); err != nil {
 		return nil, err
 	}
 	w.logRefs = r.mainRoot != "" || r.root != ""

@@ -87,27 +87,43 @@ func FormatMail(patch []byte, changes []FileChange, o MailOptions) ([]byte, erro
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	head, tail, err := FormatMailParts(patch, changes, o)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(head, SubjectHeader(o.Message, o.N, o.Total)...), tail...), nil
+}
+
+// FormatMailParts is FormatMail's mail without its Subject header: what
+// comes before it and what follows. A series written a patch at a time
+// before its length is known (replay -o) keeps the parts and puts
+// SubjectHeader between them once it is: only that header numbers the
+// patch. o's N and Total are not used.
+func FormatMailParts(patch []byte, changes []FileChange, o MailOptions) (head, tail []byte, err error) {
+	o.N, o.Total = 0, 0
+	if err := o.Validate(); err != nil {
+		return nil, nil, err
+	}
 	for i, c := range changes {
 		if err := checkChange(c); err != nil {
-			return nil, fmt.Errorf("change %d (%q): %w", i+1, c.Path(), err)
+			return nil, nil, fmt.Errorf("change %d (%q): %w", i+1, c.Path(), err)
 		}
 	}
 	if got, want := countSections(patch), len(patchFiles(changes)); got != want {
-		return nil, fmt.Errorf("%w: %d file sections in the patch, %d in the changes", ErrMismatch, got, want)
+		return nil, nil, fmt.Errorf("%w: %d file sections in the patch, %d in the changes", ErrMismatch, got, want)
 	}
 
-	var b bytes.Buffer
+	var h, b bytes.Buffer
 	commit := o.Commit
 	if commit == "" {
 		commit = nullID
 	}
 	// git's magic date tells tools such as file(1) that this is a
 	// patch, not a real mailbox; git am needs only the line's shape.
-	fmt.Fprintf(&b, "From %s Mon Sep 17 00:00:00 2001\n", commit)
-	writeFromHeader(&b, o.Author)
-	fmt.Fprintf(&b, "Date: %s\n", rfc2822Date(o.Date))
-	subject, body := splitMessage(o.Message)
-	writeSubjectHeader(&b, subject, o.N, o.Total)
+	fmt.Fprintf(&h, "From %s Mon Sep 17 00:00:00 2001\n", commit)
+	writeFromHeader(&h, o.Author)
+	fmt.Fprintf(&h, "Date: %s\n", rfc2822Date(o.Date))
+	_, body := splitMessage(o.Message)
 	if needs8bit(o.Message) {
 		b.WriteString("MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n")
 	}
@@ -132,7 +148,18 @@ func FormatMail(patch []byte, changes []FileChange, o MailOptions) ([]byte, erro
 		}
 		b.WriteByte('\n')
 	}
-	return b.Bytes(), nil
+	return h.Bytes(), b.Bytes(), nil
+}
+
+// SubjectHeader is the Subject header FormatMail writes for a commit
+// of message that is patch n of total (see MailOptions): "[PATCH]"
+// alone for a total of 0 or 1, "[PATCH n/total]" with n as wide as
+// total otherwise.
+func SubjectHeader(message string, n, total int) []byte {
+	subject, _ := splitMessage(message)
+	var b bytes.Buffer
+	writeSubjectHeader(&b, subject, n, total)
+	return b.Bytes()
 }
 
 // countSections counts the file sections of a patch. No other line of

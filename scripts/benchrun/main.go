@@ -241,6 +241,20 @@ func output(env []string, dir string, name string, args ...string) string {
 // copy of this program, small, starts the command and reports its
 // peak (see rssChild).
 func maxRSS(env []string, dir string, name string, args ...string) int64 {
+	return measure(env, dir, name, args...).rss
+}
+
+// usage is what one run of a command cost: its peak resident memory,
+// its processor time (user and system), which the other processes of a
+// loaded machine do not lengthen as they do the wall time, and that.
+type usage struct {
+	rss       int64
+	cpu, wall time.Duration
+}
+
+// measure runs a command through a fresh copy of this program (see
+// maxRSS) and returns what it cost.
+func measure(env []string, dir string, name string, args ...string) usage {
 	self, err := os.Executable()
 	check(err)
 	cmd := exec.Command(self, append([]string{name}, args...)...)
@@ -251,11 +265,11 @@ func maxRSS(env []string, dir string, name string, args ...string) int64 {
 	if err != nil {
 		fail("%s: %v\n%s", name, err, errb.String())
 	}
-	var kb int64
-	if _, err := fmt.Sscan(string(out), &kb); err != nil {
+	var kb, cpu, wall int64
+	if _, err := fmt.Sscan(string(out), &kb, &cpu, &wall); err != nil {
 		fail("%s: peak memory %q: %v", name, out, err)
 	}
-	return kb * 1024 // kilobytes on Linux
+	return usage{rss: kb * 1024, cpu: time.Duration(cpu) * time.Microsecond, wall: time.Duration(wall) * time.Microsecond} // kilobytes on Linux
 }
 
 // rssChildEnv makes this program run its arguments as a command and
@@ -265,10 +279,13 @@ const rssChildEnv = "BENCHRUN_RSS_CHILD"
 func rssChild() {
 	cmd := exec.Command(os.Args[1], os.Args[2:]...)
 	cmd.Stderr = os.Stderr
+	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		fail("%s: %v", os.Args[1], err)
 	}
-	fmt.Println(peakKB(cmd.ProcessState))
+	wall := time.Since(start)
+	ps := cmd.ProcessState
+	fmt.Println(peakKB(ps), (ps.UserTime() + ps.SystemTime()).Microseconds(), wall.Microseconds())
 }
 
 func check(err error) {
