@@ -42,8 +42,7 @@ const fakeServer = "#!/bin/sh\nprintf 'arg %s\\n' \"$@\"\necho \"env $MCP_EXEC_P
 // TestMCPExecMissing: without git-llm-apply-mcp beside the binary or on
 // PATH, mcp and mcp --config say how to install it and exit 2 (SPEC
 // section 2, mcp).
-func TestMCPExecMissing(t *testing.T) {
-	t.Parallel()
+func TestMCPExecMissing(t *testing.T) { // writes an executable: not parallel (TestMain)
 	exe := lonely(t, "")
 	for _, args := range [][]string{{"mcp"}, {"mcp", "--config", "claude"}} {
 		cmd := exec.Command(exe, args...)
@@ -66,8 +65,7 @@ func TestMCPExecMissing(t *testing.T) {
 // TestMCPExecPassesThrough: mcp executes git-llm-apply-mcp beside it
 // with the options spelled out (sizes in bytes, -C as given), the
 // environment and standard input, and its exit status is the server's.
-func TestMCPExecPassesThrough(t *testing.T) {
-	t.Parallel()
+func TestMCPExecPassesThrough(t *testing.T) { // writes an executable: not parallel (TestMain)
 	exe := lonely(t, fakeServer)
 	dir := t.TempDir()
 	cmd := exec.Command(exe, "-C", dir, "mcp", "-b", "llm/x", "--shell-ops", "--worktree", "wt", "--max-reply-size", "2m")
@@ -89,7 +87,7 @@ func TestMCPExecPassesThrough(t *testing.T) {
 // TestMCPExecInProcess: run in-process (streams that are not the
 // process's own), mcp runs the server found on PATH as a child, wired
 // to those streams, and returns its exit status.
-func TestMCPExecInProcess(t *testing.T) { // sets PATH: not parallel
+func TestMCPExecInProcess(t *testing.T) { // sets PATH and writes an executable: not parallel
 	exe := lonely(t, fakeServer)
 	t.Setenv("PATH", filepath.Dir(exe)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var out, errw bytes.Buffer
