@@ -25,6 +25,7 @@ var ErrRootCommit = errors.New("a root commit has no parent to move back to")
 // writes commits and moves one branch, never the checkout, the index or
 // HEAD. A Repository is not safe for concurrent use.
 type Repository struct {
+	dir   string // as OpenRepository was given it, for Refresh
 	repo  *gitops.Repo
 	patch patch.Options
 }
@@ -40,7 +41,29 @@ func OpenRepository(dir string) (*Repository, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Repository{repo: repo, patch: patch.Options{Abbrev: n, Unique: repo.ShortID}}, nil
+	return &Repository{dir: dir, repo: repo, patch: patch.Options{Abbrev: n, Unique: repo.ShortID}}, nil
+}
+
+// Refresh opens the repository again when its configuration changed
+// since it was read: a file of it (the repository's config and
+// config.worktree, the user's and the system's, the files they
+// include, and those looked for but missing) was created, removed or
+// written, or HEAD names another branch (includeIf onbranch:). A
+// Repository kept open across requests, as a server keeps it, then
+// sees a configuration edit as a new git command would; objects,
+// refs, the index and the working tree are read afresh by every call
+// anyway. It reports whether it opened again; on an error r is left
+// as it was.
+func (r *Repository) Refresh() (bool, error) {
+	if !r.repo.ConfigChanged() {
+		return false, nil
+	}
+	fresh, err := OpenRepository(r.dir)
+	if err != nil {
+		return false, err
+	}
+	*r = *fresh
+	return true, nil
 }
 
 // Root is the top of the working tree ("" for a bare repository).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,7 +94,7 @@ apps = false
 		// -b keeps the runs on one branch; the rest is the snippet's.
 		// (%q quotes these paths as TOML's basic strings do.)
 		cmd := exec.CommandContext(ctx, codex, "exec", "--json",
-			"-c", fmt.Sprintf(`mcp_servers.git-llm-apply.args=["mcp","-b",%q,"--worktree",%q]`, branch, wt), prompt)
+			"-c", fmt.Sprintf(`mcp_servers.git-llm-apply.args=["-b",%q,"--worktree",%q]`, branch, wt), prompt)
 		cmd.Dir = r.dir
 		cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "SCRIPTED_MODEL_KEY=scripted", "RUST_LOG=warn")
 		var stdout, stderr bytes.Buffer
@@ -110,7 +111,7 @@ apps = false
 		scriptStep{"apply", map[string]any{"reply": mcpReply2}},
 	)
 	runCodex("Greet the world, through the git-llm-apply tools only.")
-	var a1, stale, a2 applyOutput
+	var a1, stale, a2 mcpserver.ApplyOutput
 	decodeSaw(t, model, 3, 0, &a1, &stale, &a2)
 	if !a1.OK || !a2.OK || a1.Commit == "" || a2.Commit == "" {
 		t.Fatalf("applies: %+v\n%+v", a1, a2)
@@ -146,7 +147,7 @@ apps = false
 	// commits from their trailers alone.
 	model.script(scriptStep{"log", map[string]any{}}, scriptStep{"undo", map[string]any{}})
 	runCodex("Show what the git-llm-apply session recorded, then take back its last commit.")
-	var lg logOutput
+	var lg mcpserver.LogOutput
 	decodeSaw(t, model, 5, 3, &lg)
 	if len(lg.Commits) != 2 || lg.Commits[0].ID != a1.Commit || lg.Commits[1].ID != a2.Commit || lg.Moved {
 		t.Fatalf("log in the second run: %+v", lg)
@@ -171,7 +172,7 @@ apps = false
 	}
 	model.script(scriptStep{"undo", map[string]any{}})
 	runCodex("Take back the git-llm-apply session's last commit.")
-	var un undoOutput
+	var un mcpserver.UndoOutput
 	decodeSaw(t, model, 6, 5, &un)
 	if un.Undone != a2.Commit || un.Tip != a1.Commit {
 		t.Fatalf("undo in the third run: %+v", un)

@@ -34,7 +34,7 @@ func TestCompletionScriptsHoldEveryFlag(t *testing.T) {
 				check(sub)
 			}
 		}
-		check(newApp(streams{}))
+		check(newApp(streams{}, ""))
 	}
 }
 

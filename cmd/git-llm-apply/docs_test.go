@@ -25,7 +25,7 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 			rows = append(rows, l)
 		}
 	}
-	for _, cmd := range newApp(streams{}).Commands {
+	for _, cmd := range newApp(streams{}, "").Commands {
 		if cmd.Name != "apply" && cmd.Name != "translate" && cmd.Name != "check" {
 			continue
 		}

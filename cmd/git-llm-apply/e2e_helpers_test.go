@@ -23,11 +23,13 @@ var (
 	binaryOnce sync.Once
 )
 
-// binary builds git-llm-apply once and returns its path. A failed
-// build ends the test binary: no test of it could mean anything.
+// binary builds git-llm-apply once and returns its path. The MCP
+// server's binary, git-llm-apply-mcp, is built beside it, where mcp
+// finds it, as go install puts them. A failed build ends the test
+// binary: no test of it could mean anything.
 func binary() string {
 	binaryOnce.Do(func() {
-		build := exec.Command("go", "build", "-o", binaryPath, ".")
+		build := exec.Command("go", "build", "-o", filepath.Dir(binaryPath)+string(filepath.Separator), ".", "../git-llm-apply-mcp")
 		if out, err := build.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building git-llm-apply: %v\n%s", err, out)
 			os.Exit(2)

@@ -60,10 +60,13 @@ func exitCode(err error) int {
 		unknown *unknownCommandError
 		debris  *debrisError
 		stopped *turnFailedError
+		child   *childExit
 	)
 	switch {
 	case err == nil, errors.Is(err, errVersionShown):
 		return exitOK
+	case errors.As(err, &child):
+		return child.code // the MCP server's, run as a child: it said why itself
 	case errors.As(err, &help):
 		return exitShortHelp
 	case errors.Is(err, errInterrupted), errors.Is(err, engine.ErrInterrupted):

@@ -2,18 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
-	"time"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v3"
-
-	"github.com/git-llm-apply/git-llm-apply/llmapply"
 )
 
 func mcpCommand(s streams) *cli.Command {
@@ -42,10 +39,12 @@ blocks' file commands are taken as deletions and renames only with
 --shell-ops; nothing is ever run. A tool's failure is a result with
 isError set and the report as text: the server keeps running.
 
---config HOST prints the configuration that starts this binary's mcp
-for claude (Claude Code's .mcp.json), codex (~/.codex/config.toml),
-cursor (.cursor/mcp.json) or gemini (.gemini/settings.json), with its
-absolute path, and exits.`,
+The server is its own binary, git-llm-apply-mcp, installed beside
+git-llm-apply: this command executes it with the options given, so
+that no other command loads it. --config HOST prints the configuration
+that starts it for claude (Claude Code's .mcp.json), codex
+(~/.codex/config.toml), cursor (.cursor/mcp.json) or gemini
+(.gemini/settings.json), with its absolute path, and exits.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "branch", Aliases: []string{"b"}, Usage: "record the session's replies on `NAME` (appending when it exists)"},
 			&cli.BoolFlag{Name: "shell-ops", Usage: "turn git rm, git mv, rm and mv lines of shell blocks into delete and rename operations (nothing is run)"},
@@ -57,152 +56,117 @@ absolute path, and exits.`,
 			if cmd.Args().Len() > 0 {
 				return usageError("mcp takes no arguments (it reads requests on standard input)")
 			}
+			server, err := mcpBinary()
 			if host := cmd.String("config"); cmd.IsSet("config") {
-				exe, err := executable()
-				if err != nil {
+				if _, ok := mcpHosts[host]; ok && err != nil {
 					return err
 				}
-				return writeMCPConfig(s.out, s.err, host, exe)
+				return writeMCPConfig(s.out, s.err, host, server)
 			}
 			dir, arg := startOf(cmd)
 			if err := checkStartDir(dir, arg); err != nil {
 				return err
 			}
-			if dir == "" {
-				var err error
-				if dir, err = os.Getwd(); err != nil {
-					return err
-				}
+			limits, err2 := readLimits(cmd)
+			if err2 != nil {
+				return err2
 			}
-			limits, err := readLimits(cmd)
 			if err != nil {
 				return err
 			}
-			srv, err := newMCPServer(mcpOptions{Dir: dir, Branch: cmd.String("branch"), ShellOps: cmd.Bool("shell-ops"), Worktree: cmd.String("worktree"),
-				Limits: llmapply.Limits{ReplySize: limits.ReplySize, FileSize: limits.FileSize, LineLength: limits.LineLength, Edits: limits.Edits}})
-			if err != nil {
-				return err // exit 2, as every error of the repository (exitCode)
+			args := []string{}
+			if dir != "" {
+				args = append(args, "-C", dir)
 			}
-			fmt.Fprintf(s.err, "git llm-apply mcp: serving %s on standard input and output; this session records on %s\n", srv.root, srv.branch)
-			if srv.note != "" {
-				fmt.Fprintf(s.err, "git llm-apply mcp: %s\n", srv.note)
+			if cmd.IsSet("branch") {
+				args = append(args, "--branch", cmd.String("branch"))
 			}
-			err = srv.server().Run(ctx, filteredStdio(s.in, s.out))
-			if ctx.Err() != nil {
-				return nil // told to stop (SIGINT, SIGTERM): a server's normal end
+			if cmd.Bool("shell-ops") {
+				args = append(args, "--shell-ops")
 			}
-			return err // nil when the client closed its end
+			if cmd.IsSet("worktree") {
+				args = append(args, "--worktree", cmd.String("worktree"))
+			}
+			args = append(args,
+				"--max-reply-size", strconv.FormatInt(limits.ReplySize, 10),
+				"--max-file-size", strconv.FormatInt(limits.FileSize, 10),
+				"--max-line-length", strconv.Itoa(limits.LineLength),
+				"--max-edits", strconv.Itoa(limits.Edits))
+			return execServer(ctx, s, server, args)
 		},
 	}
 }
 
-// mcpOptions are the server's flags.
-type mcpOptions struct {
-	Dir      string
-	Branch   string // -b; "" names one for the session
-	ShellOps bool
-	Worktree string // --worktree; "" for none
-	Limits   llmapply.Limits
+// mcpServerName is the MCP server's binary (cmd/git-llm-apply-mcp).
+const mcpServerName = "git-llm-apply-mcp"
+
+// errNoServer: the MCP server's binary is neither beside this one nor
+// on PATH.
+var errNoServer = errors.New(mcpServerName + " (the MCP server) is not installed")
+
+// mcpBinary finds the MCP server's binary (SPEC section 2, mcp): beside
+// this binary, as go install and the release archives put it, first
+// where this binary was started from and then where its symbolic links
+// lead; else on PATH. Its path is absolute.
+func mcpBinary() (string, error) {
+	name := mcpServerName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	var dirs []string
+	if exe, err := os.Executable(); err == nil {
+		dirs = append(dirs, filepath.Dir(exe))
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			dirs = append(dirs, filepath.Dir(real))
+		}
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 || err == nil && runtime.GOOS == "windows" {
+			return filepath.Abs(p)
+		}
+	}
+	if p, err := exec.LookPath(mcpServerName); err == nil {
+		return filepath.Abs(p)
+	}
+	where := "beside this binary"
+	if len(dirs) > 0 {
+		where = "in " + dirs[0]
+	}
+	return "", fmt.Errorf("%w %s or on PATH; install it with: go install github.com/git-llm-apply/git-llm-apply/cmd/%s@latest", errNoServer, where, mcpServerName)
 }
 
-// newMCPServer checks the repository and names the session's branch.
-func newMCPServer(o mcpOptions) (*mcpServer, error) {
-	repo, err := llmapply.OpenRepository(o.Dir)
+// childExit is the exit status of the server run as a child process,
+// for exitCode to pass on.
+type childExit struct{ code int }
+
+func (e *childExit) Error() string {
+	return fmt.Sprintf("%s exited with status %d", mcpServerName, e.code)
+}
+
+// execServer runs the server with args, standard input and outputs and
+// the environment passed through. When the streams are the process's
+// own, the server replaces this process (execProcess: no process stays
+// between the host and the server); else (tests run commands
+// in-process, and where a process cannot be replaced) it runs as a
+// child and its exit status is this command's.
+func execServer(ctx context.Context, s streams, server string, args []string) error {
+	if replaceProcess && s.in == os.Stdin && s.out == os.Stdout && s.rawErr == os.Stderr {
+		err := execProcess(server, args)
+		return fmt.Errorf("cannot run %s: %w", server, err)
+	}
+	c := exec.CommandContext(ctx, server, args...)
+	c.Stdin, c.Stdout, c.Stderr = s.in, s.out, s.rawErr
+	err := c.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
+		return &childExit{code: ee.ExitCode()}
+	}
+	if ctx.Err() != nil {
+		return nil // told to stop: a server's normal end
+	}
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("cannot run %s: %w", server, err)
 	}
-	s := &mcpServer{dir: o.Dir, root: repo.Root(), shellOps: o.ShellOps, limits: o.Limits, branch: o.Branch}
-	if s.root == "" {
-		return nil, fmt.Errorf("%s is a bare repository: the server needs a working tree to serve", o.Dir)
-	}
-	if s.branch == "" {
-		var r [3]byte
-		rand.Read(r[:])
-		name := "llm/mcp-" + time.Now().Format("20060102-150405") + "-" + hex.EncodeToString(r[:])
-		if s.branch, err = repo.FreeBranch(name); err != nil {
-			return nil, err
-		}
-	} else if _, err := repo.FreeBranch(s.branch); err != nil {
-		return nil, err // not a valid branch name
-	}
-	if o.Worktree != "" {
-		if s.note, err = s.setWorktree(context.Background(), repo, o.Worktree); err != nil {
-			return nil, usageError("--worktree %s: %v", o.Worktree, err)
-		}
-	} else if linked, ok := repo.LinkedWorktree(s.branch); ok {
-		s.worktree = linked // -b names a branch a worktree has: it follows
-	}
-	return s, nil
-}
-
-// version is what git llm-apply version says of the build, for the
-// MCP handshake.
-func version() string {
-	info, _ := debug.ReadBuildInfo()
-	return describeBuild(info)
-}
-
-// server is the MCP server with the tools registered.
-func (s *mcpServer) server() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "git-llm-apply", Title: "git llm-apply", Version: version()}, &mcp.ServerOptions{
-		Instructions: "Edits to the repository at " + s.root + " go through this server as replies in one of the formats the formats tool lists " +
-			"(get the instructions for one with prompt). check resolves a reply as apply would (against the session's branch once it exists) and shows what would change, writing nothing; " +
-			"apply records it as one commit on the session's branch (" + s.branch + "); log lists this session's commits and undo takes the last one back. " +
-			"read gives a file as the session's branch has it, with line numbers: quote lines from there, not from a copy read before an apply. " +
-			"workspace says where the branch is checked out (a linked worktree that follows it after each apply and undo, for reading files and running tests there) and can make one. " +
-			"A failed edit comes back with the closest lines of the file: send it again with its lines copied exactly from them. " +
-			"The user's checkout, index and HEAD are never changed.",
-	})
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
-	writes := &mcp.ToolAnnotations{DestructiveHint: new(bool), OpenWorldHint: new(bool)}
-	mcp.AddTool(srv, &mcp.Tool{Name: "check", Annotations: readOnly, Description: "Resolve the edits of a model reply against the repository " +
-		"(the index unless base says otherwise) and report each edit: applied or failed, how it matched (rung), why it failed, the closest lines of the file, " +
-		"and the diff apply would record. Writes nothing."}, guard(s.check))
-	mcp.AddTool(srv, &mcp.Tool{Name: "apply", Annotations: writes, Description: "Record a model reply as one commit on the session's branch " +
-		"(or branch), appended to the commits of earlier apply calls; the checkout, index and HEAD are not changed. " +
-		"Returns the commit, the branch, the diffstat and the report; a failed edit records nothing (unless partial) and gets the same report as check."}, guard(s.apply))
-	mcp.AddTool(srv, &mcp.Tool{Name: "translate", Annotations: readOnly, Description: "The canonical git diff of a model reply's edits, " +
-		"resolved as check does. Writes nothing."}, guard(s.translate))
-	mcp.AddTool(srv, &mcp.Tool{Name: "formats", Annotations: readOnly, Description: "The reply formats this server reads, " +
-		"how each is recognised and the specification it follows."}, guard(s.formats))
-	mcp.AddTool(srv, &mcp.Tool{Name: "prompt", Annotations: readOnly, Description: "The instructions for writing replies in one format, " +
-		"with a worked example."}, guard(s.prompt))
-	mcp.AddTool(srv, &mcp.Tool{Name: "log", Annotations: readOnly, Description: "The commits this session recorded on its branch " +
-		"(or branch), oldest first: id, subject and diffstat."}, guard(s.log))
-	mcp.AddTool(srv, &mcp.Tool{Name: "read", Annotations: readOnly, Description: "A file as it stands at the tip of the session's branch " +
-		"(the index before the first apply), with line numbers (from and to choose lines): the lines apply resolves the next edit against."}, guard(s.read))
-	mcp.AddTool(srv, &mcp.Tool{Name: "workspace", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool), IdempotentHint: true, OpenWorldHint: new(bool)},
-		Description: "The session's workspace: its branch, the commit it is at, and the linked worktree where it is checked out, whose files follow the branch " +
-			"after each apply and undo (files changed there are never overwritten). Give worktree (a new or empty directory) to have one."}, guard(s.workspace))
-	// undo takes a commit off the branch: clients ask their user first.
-	destroys := true
-	mcp.AddTool(srv, &mcp.Tool{Name: "undo", Annotations: &mcp.ToolAnnotations{DestructiveHint: &destroys, OpenWorldHint: new(bool)},
-		Description: "Move the session's branch (or branch) back one commit, taking back this session's last apply. " +
-			"Refused when the branch moved since (someone else committed). The commit stays in the reflog."}, guard(s.undo))
-	return srv
-}
-
-// guard turns a panic of a tool into an error result: one bad input
-// must not end the session. A result with text of its own gets its
-// structured output serialized as JSON in a second text block, as MCP
-// asks of a tool that returns structured content (2025-06-18, Tools,
-// Structured Content; SPEC section 2, mcp).
-func guard[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				var zero Out
-				res, out, err = nil, zero, fmt.Errorf("internal error (a bug in git llm-apply; please report it): %v\n%s", p, debug.Stack())
-			}
-		}()
-		res, out, err = h(ctx, req, in)
-		if err == nil && res != nil && res.Content != nil {
-			b, jerr := json.Marshal(out)
-			if jerr != nil {
-				return nil, out, jerr
-			}
-			res.Content = append(res.Content, &mcp.TextContent{Text: string(b)})
-		}
-		return res, out, err
-	}
+	return nil
 }

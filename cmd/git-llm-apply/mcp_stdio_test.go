@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
 	"os"
 	"os/exec"
 	"strings"
@@ -34,7 +35,7 @@ func TestMCPStdio(t *testing.T) {
 	if err != nil || len(tools.Tools) != 9 {
 		t.Fatalf("tools/list: %v %v", tools, err)
 	}
-	var first, second applyOutput
+	var first, second mcpserver.ApplyOutput
 	res := callTool(t, cs, "apply", map[string]any{"reply": mcpReply1})
 	res.decode(t, &first)
 	if res.isError || first.Branch != "llm/agent" {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,16 +27,16 @@ var mcpFiles = map[string]string{"hello.py": "def main():\n    print(\"hello\")\
 
 // mcpClient connects an SDK client to a server for r over the
 // in-memory transport.
-func mcpClient(t testing.TB, dir string, o mcpOptions) (*mcp.ClientSession, *mcpServer) {
+func mcpClient(t testing.TB, dir string, o mcpserver.Options) (*mcp.ClientSession, *mcpserver.Server) {
 	t.Helper()
 	o.Dir = dir
-	srv, err := newMCPServer(o)
+	srv, err := mcpserver.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := srv.server().Connect(ctx, st, nil)
+	ss, err := srv.MCP().Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func (r toolResult) decode(t *testing.T, out any) {
 func TestMCPTools(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
-	cs, _ := mcpClient(t, r.dir, mcpOptions{})
+	cs, _ := mcpClient(t, r.dir, mcpserver.Options{})
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -137,10 +138,10 @@ func TestMCPSession(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
-	cs, srv := mcpClient(t, r.dir, mcpOptions{})
+	cs, srv := mcpClient(t, r.dir, mcpserver.Options{})
 
 	res := callTool(t, cs, "check", map[string]any{"reply": mcpReply1})
-	var chk checkOutput
+	var chk mcpserver.CheckOutput
 	res.decode(t, &chk)
 	if res.isError || !chk.OK || chk.Report.Edits[0].Status != "applied" || chk.Report.Edits[0].Rung != "exact" ||
 		!strings.Contains(chk.Diff, "+    print(\"hello, world\")") {
@@ -150,14 +151,14 @@ func TestMCPSession(t *testing.T) {
 		!strings.HasPrefix(res.text, "diff --git a/hello.py b/hello.py\n") {
 		t.Fatalf("translate: %+v", res)
 	}
-	if _, exists := r.branchTip(srv.branch); exists {
+	if _, exists := r.branchTip(srv.Branch()); exists {
 		t.Fatal("check or translate created the branch")
 	}
 
-	var first, second applyOutput
+	var first, second mcpserver.ApplyOutput
 	res = callTool(t, cs, "apply", map[string]any{"reply": mcpReply1})
 	res.decode(t, &first)
-	if res.isError || !first.OK || first.Branch != srv.branch || len(first.Commit) != 40 || first.Diffstat != "1 file changed, 1 insertion(+), 1 deletion(-)" {
+	if res.isError || !first.OK || first.Branch != srv.Branch() || len(first.Commit) != 40 || first.Diffstat != "1 file changed, 1 insertion(+), 1 deletion(-)" {
 		t.Fatalf("apply 1: %+v\n%s", first, res.text)
 	}
 	// check now resolves against the branch, as apply will.
@@ -169,19 +170,19 @@ func TestMCPSession(t *testing.T) {
 	}
 	res = callTool(t, cs, "apply", map[string]any{"reply": mcpReply2, "message": "Say bonjour"})
 	res.decode(t, &second)
-	if res.isError || !second.OK || second.Branch != srv.branch || !strings.Contains(res.text, "Recorded as "+second.ShortCommit) {
+	if res.isError || !second.OK || second.Branch != srv.Branch() || !strings.Contains(res.text, "Recorded as "+second.ShortCommit) {
 		t.Fatalf("apply 2: %+v\n%s", second, res.text)
 	}
-	if got := r.git("log", "--format=%H %s", "main.."+srv.branch); got != second.Commit+" Say bonjour\n"+first.Commit+" Greet the world.\n" {
-		t.Fatalf("git log main..%s:\n%s", srv.branch, got)
+	if got := r.git("log", "--format=%H %s", "main.."+srv.Branch()); got != second.Commit+" Say bonjour\n"+first.Commit+" Greet the world.\n" {
+		t.Fatalf("git log main..%s:\n%s", srv.Branch(), got)
 	}
-	if got := r.show(srv.branch, "hello.py"); got != "def main():\n    print(\"hello, world\")\n    print(\"bonjour\")\n" {
+	if got := r.show(srv.Branch(), "hello.py"); got != "def main():\n    print(\"hello, world\")\n    print(\"bonjour\")\n" {
 		t.Fatalf("hello.py on the branch: %q", got)
 	}
 	r.fsck()
 	r.assertUntouched(before)
 
-	var lg logOutput
+	var lg mcpserver.LogOutput
 	res = callTool(t, cs, "log", nil)
 	res.decode(t, &lg)
 	if res.isError || lg.Moved || lg.Tip != second.Commit || len(lg.Commits) != 2 || lg.Commits[0].ID != first.Commit ||
@@ -189,16 +190,16 @@ func TestMCPSession(t *testing.T) {
 		t.Fatalf("log: %+v\n%s", lg, res.text)
 	}
 
-	var un undoOutput
+	var un mcpserver.UndoOutput
 	res = callTool(t, cs, "undo", nil)
 	res.decode(t, &un)
 	if res.isError || un.Undone != second.Commit || un.Tip != first.Commit {
 		t.Fatalf("undo: %+v\n%s", un, res.text)
 	}
-	if tip, _ := r.branchTip(srv.branch); tip != first.Commit {
+	if tip, _ := r.branchTip(srv.Branch()); tip != first.Commit {
 		t.Fatalf("after undo the branch is at %s, want %s", tip, first.Commit)
 	}
-	if got := r.git("reflog", "-1", "--format=%gs", srv.branch); !strings.HasPrefix(got, "llm-apply: undo ") {
+	if got := r.git("reflog", "-1", "--format=%gs", srv.Branch()); !strings.HasPrefix(got, "llm-apply: undo ") {
 		t.Errorf("reflog: %q", got)
 	}
 	res = callTool(t, cs, "log", nil)
@@ -209,13 +210,13 @@ func TestMCPSession(t *testing.T) {
 	// The next apply continues from where undo left the branch.
 	res = callTool(t, cs, "apply", map[string]any{"reply": mcpReply2})
 	res.decode(t, &second)
-	if res.isError || r.git("rev-parse", srv.branch+"^") != first.Commit+"\n" {
+	if res.isError || r.git("rev-parse", srv.Branch()+"^") != first.Commit+"\n" {
 		t.Fatalf("apply after undo: %+v\n%s", second, res.text)
 	}
 	r.fsck()
 	r.assertUntouched(before)
 
-	var f formatsOutput
+	var f mcpserver.FormatsOutput
 	res = callTool(t, cs, "formats", nil)
 	res.decode(t, &f)
 	if res.isError || len(f.Formats) < 5 || f.Formats[0].Name != "diff" {
@@ -240,7 +241,7 @@ func TestMCPErrors(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
-	cs, srv := mcpClient(t, r.dir, mcpOptions{})
+	cs, srv := mcpClient(t, r.dir, mcpserver.Options{})
 	errorCase := func(tool string, args map[string]any, want ...string) toolResult {
 		t.Helper()
 		res := callTool(t, cs, tool, args)
@@ -265,13 +266,13 @@ func TestMCPErrors(t *testing.T) {
 	// A failed edit gives the closest place, with its lines, in the
 	// text and in the structured report.
 	res := errorCase("check", map[string]any{"reply": mcpMiss}, "edit 1 (replace hello.py, reply line 5) failed", "line 2 of hello.py", "!     print(\"hello\")")
-	var chk checkOutput
+	var chk mcpserver.CheckOutput
 	res.decode(t, &chk)
 	if c := chk.Report.Edits[0].Closest; chk.OK || c == nil || !slices.Equal(c.Lines, []int{2, 2}) || c.Text != "    print(\"hello\")" {
 		t.Errorf("check of a failing edit: %+v", chk)
 	}
 	res = errorCase("apply", map[string]any{"reply": mcpMiss}, "nothing recorded", "line 2 of hello.py")
-	var app applyOutput
+	var app mcpserver.ApplyOutput
 	res.decode(t, &app)
 	if app.OK || app.Commit != "" || app.Report.Edits[0].Closest == nil {
 		t.Errorf("apply of a failing edit: %+v", app)
@@ -289,14 +290,14 @@ func TestMCPErrors(t *testing.T) {
 	// File commands of shell blocks are suggestions unless --shell-ops.
 	shell := "Remove the old file.\n\n```sh\ngit rm old.txt\n```\n"
 	errorCase("apply", map[string]any{"reply": shell}, "no edit", "--shell-ops")
-	if _, exists := r.branchTip(srv.branch); exists {
+	if _, exists := r.branchTip(srv.Branch()); exists {
 		t.Fatal("a failed apply created the branch")
 	}
-	cs2, srv2 := mcpClient(t, r.dir, mcpOptions{ShellOps: true})
+	cs2, srv2 := mcpClient(t, r.dir, mcpserver.Options{ShellOps: true})
 	if res := callTool(t, cs2, "apply", map[string]any{"reply": shell}); res.isError {
 		t.Fatalf("apply with --shell-ops: %s", res.text)
 	}
-	if got := r.tree(srv2.branch); !slices.Equal(got, []string{"100644 hello.py"}) {
+	if got := r.tree(srv2.Branch()); !slices.Equal(got, []string{"100644 hello.py"}) {
 		t.Errorf("with --shell-ops the branch holds %v", got)
 	}
 
@@ -308,14 +309,14 @@ func TestMCPErrors(t *testing.T) {
 	errorCase("apply", map[string]any{"reply": mcpReply2, "base": "HEAD"}, "exists")
 	errorCase("apply", map[string]any{"reply": mcpReply1, "branch": "bad..name"}, "bad..name")
 	errorCase("apply", map[string]any{"reply": mcpReply1, "branch": "main"}, "checked out")
-	tip, _ := r.branchTip(srv.branch)
+	tip, _ := r.branchTip(srv.Branch())
 	other := strings.TrimSpace(r.git("commit-tree", "-p", tip, "-m", "someone else", tip+"^{tree}"))
-	r.git("update-ref", "refs/heads/"+srv.branch, other)
+	r.git("update-ref", "refs/heads/"+srv.Branch(), other)
 	errorCase("undo", nil, "moved")
-	if got, _ := r.branchTip(srv.branch); got != other {
+	if got, _ := r.branchTip(srv.Branch()); got != other {
 		t.Errorf("a refused undo moved the branch to %s", got)
 	}
-	var lg logOutput
+	var lg mcpserver.LogOutput
 	callTool(t, cs, "log", nil).decode(t, &lg)
 	if !lg.Moved {
 		t.Errorf("log does not say the branch moved: %+v", lg)
@@ -355,7 +356,7 @@ func FuzzMCPTools(f *testing.F) {
 		return string(index) + string(head) + string(main)
 	}
 	before := state()
-	cs, _ := mcpClient(f, dir, mcpOptions{})
+	cs, _ := mcpClient(f, dir, mcpserver.Options{})
 	f.Fuzz(func(t *testing.T, reply, format, base, fuzz string) {
 		args := map[string]any{"reply": reply, "format": format, "base": base, "fuzz": fuzz}
 		for _, tool := range []string{"check", "translate", "apply", "prompt"} {
@@ -376,24 +377,11 @@ func FuzzMCPTools(f *testing.F) {
 	})
 }
 
-// TestMCPGuard: a tool that panics gives an error result, and the
-// session goes on.
-func TestMCPGuard(t *testing.T) {
-	t.Parallel()
-	h := guard(func(context.Context, *mcp.CallToolRequest, checkInput) (*mcp.CallToolResult, checkOutput, error) {
-		panic("boom")
-	})
-	res, _, err := h(context.Background(), nil, checkInput{})
-	if res != nil || err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "boom") {
-		t.Fatalf("%v %v", res, err)
-	}
-}
-
 // TestMCPAnnotations: undo takes a commit off the branch, so it is
 // marked destructive and clients ask their user first; apply only adds.
 func TestMCPAnnotations(t *testing.T) {
 	r := newRepo(t, mcpFiles)
-	cs, _ := mcpClient(t, r.dir, mcpOptions{})
+	cs, _ := mcpClient(t, r.dir, mcpserver.Options{})
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,20 +32,20 @@ func TestMCPWorktreeFollows(t *testing.T) {
 	r := newRepo(t, mcpFiles)
 	before := r.snapshot()
 	wt := filepath.Join(t.TempDir(), "session")
-	cs, srv := mcpClient(t, r.dir, mcpOptions{Worktree: wt})
+	cs, srv := mcpClient(t, r.dir, mcpserver.Options{Worktree: wt})
 	read := func(p string) string {
 		t.Helper()
 		data, _ := os.ReadFile(filepath.Join(wt, p))
 		return string(data)
 	}
 
-	var ws workspaceOutput
+	var ws mcpserver.WorkspaceOutput
 	callTool(t, cs, "workspace", nil).decode(t, &ws)
-	if ws.Branch != srv.branch || ws.Tip != "" || ws.Worktree != wt || !strings.Contains(ws.Note, "first apply") {
+	if ws.Branch != srv.Branch() || ws.Tip != "" || ws.Worktree != wt || !strings.Contains(ws.Note, "first apply") {
 		t.Fatalf("workspace before apply: %+v", ws)
 	}
 
-	var a1, a2 applyOutput
+	var a1, a2 mcpserver.ApplyOutput
 	res := callTool(t, cs, "apply", map[string]any{"reply": mcpReply1})
 	res.decode(t, &a1)
 	if res.isError || a1.Worktree == nil || !a1.Worktree.Current || a1.Worktree.Path != wt {
@@ -53,7 +54,7 @@ func TestMCPWorktreeFollows(t *testing.T) {
 	if got := read("hello.py"); !strings.Contains(got, "hello, world") {
 		t.Fatalf("the worktree was not added with the commit: %q", got)
 	}
-	if got := strings.TrimSpace(r.git("-C", wt, "symbolic-ref", "HEAD")); got != "refs/heads/"+srv.branch {
+	if got := strings.TrimSpace(r.git("-C", wt, "symbolic-ref", "HEAD")); got != "refs/heads/"+srv.Branch() {
 		t.Fatalf("HEAD in the worktree: %s", got)
 	}
 	// Test output and a manual fix elsewhere stay, and do not stop it.
@@ -73,7 +74,7 @@ func TestMCPWorktreeFollows(t *testing.T) {
 
 	// An apply changing the file fixed by hand is recorded; the file
 	// stays as the agent left it, and the result names it.
-	var a3 applyOutput
+	var a3 mcpserver.ApplyOutput
 	res = callTool(t, cs, "apply", map[string]any{"reply": mcpNotes})
 	res.decode(t, &a3)
 	if res.isError || a3.Commit == "" || a3.Worktree == nil || a3.Worktree.Current || !slices.Equal(a3.Worktree.Kept, []string{"old.txt"}) ||
@@ -86,7 +87,7 @@ func TestMCPWorktreeFollows(t *testing.T) {
 	// Once the fix is put away, undo brings the worktree along.
 	r.git("-C", wt, "checkout", "--", "old.txt")
 	r.git("-C", wt, "read-tree", "-m", "-u", a2.Commit, a3.Commit)
-	var un undoOutput
+	var un mcpserver.UndoOutput
 	res = callTool(t, cs, "undo", nil)
 	res.decode(t, &un)
 	if res.isError || un.Undone != a3.Commit || un.Worktree == nil || !un.Worktree.Current {
@@ -114,15 +115,15 @@ func TestMCPWorktreeRefused(t *testing.T) {
 	r := newRepo(t, mcpFiles)
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "x"), []byte("x\n"), 0o644)
-	if _, err := newMCPServer(mcpOptions{Dir: r.dir, Worktree: full}); err == nil || !strings.Contains(err.Error(), "not empty") {
+	if _, err := mcpserver.New(mcpserver.Options{Dir: r.dir, Worktree: full}); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("a full directory: %v", err)
 	}
 	// -b names a branch with a worktree: it follows, as the CLI's does.
 	r.git("branch", "feature")
 	wt := filepath.Join(t.TempDir(), "feature")
 	r.git("worktree", "add", "-q", wt, "feature")
-	cs, _ := mcpClient(t, r.dir, mcpOptions{Branch: "feature"})
-	var a applyOutput
+	cs, _ := mcpClient(t, r.dir, mcpserver.Options{Branch: "feature"})
+	var a mcpserver.ApplyOutput
 	res := callTool(t, cs, "apply", map[string]any{"reply": mcpReply1})
 	res.decode(t, &a)
 	if res.isError || a.Worktree == nil || !a.Worktree.Current {
@@ -131,7 +132,7 @@ func TestMCPWorktreeRefused(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(wt, "hello.py")); !strings.Contains(string(data), "hello, world") {
 		t.Fatalf("the worktree did not follow: %s", data)
 	}
-	if _, err := newMCPServer(mcpOptions{Dir: r.dir, Branch: "feature", Worktree: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "already checked out") {
+	if _, err := mcpserver.New(mcpserver.Options{Dir: r.dir, Branch: "feature", Worktree: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "already checked out") {
 		t.Errorf("a second worktree for the branch: %v", err)
 	}
 }
@@ -144,20 +145,20 @@ func TestMCPRead(t *testing.T) {
 	r := newRepo(t, mcpFiles)
 	r.write("hello.py", "def main():\n    print(\"hello\")\n# staged\n")
 	r.git("add", "hello.py")
-	cs, srv := mcpClient(t, r.dir, mcpOptions{})
-	var rd readOutput
+	cs, srv := mcpClient(t, r.dir, mcpserver.Options{})
+	var rd mcpserver.ReadOutput
 	res := callTool(t, cs, "read", map[string]any{"path": "hello.py"})
 	res.decode(t, &rd)
 	if res.isError || rd.Lines != 3 || rd.Text != "     1\tdef main():\n     2\t    print(\"hello\")\n     3\t# staged\n" || !strings.Contains(rd.Of, "index") {
 		t.Fatalf("read before apply: %+v\n%s", rd, res.text)
 	}
-	var a applyOutput
+	var a mcpserver.ApplyOutput
 	callTool(t, cs, "apply", map[string]any{"reply": mcpReply1}).decode(t, &a)
 	r.write("hello.py", "changed in the checkout\n") // not what read gives
 	res = callTool(t, cs, "read", map[string]any{"path": filepath.Join(r.dir, "hello.py"), "from": 2, "to": 9})
 	res.decode(t, &rd)
 	if res.isError || rd.Path != "hello.py" || rd.From != 2 || rd.To != 3 || rd.Text != "     2\t    print(\"hello, world\")\n     3\t# staged\n" ||
-		!strings.Contains(rd.Of, srv.branch+" at "+a.ShortCommit) || !strings.Contains(res.text, "lines 2-3 of 3") {
+		!strings.Contains(rd.Of, srv.Branch()+" at "+a.ShortCommit) || !strings.Contains(res.text, "lines 2-3 of 3") {
 		t.Fatalf("read after apply: %+v\n%s", rd, res.text)
 	}
 	for _, p := range []string{"../outside.txt", ".git/config", "/etc/passwd", "sub/../../x", ".GIT/HEAD", "no-such.py", ""} {
@@ -176,12 +177,12 @@ func TestMCPRead(t *testing.T) {
 func TestMCPStaleEdit(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
-	cs, srv := mcpClient(t, r.dir, mcpOptions{})
-	var a applyOutput
+	cs, srv := mcpClient(t, r.dir, mcpserver.Options{})
+	var a mcpserver.ApplyOutput
 	callTool(t, cs, "apply", map[string]any{"reply": mcpReply1}).decode(t, &a)
 	for _, tool := range []string{"check", "apply"} {
 		res := callTool(t, cs, tool, map[string]any{"reply": mcpStale, "fuzz": "exact"})
-		var out checkOutput
+		var out mcpserver.CheckOutput
 		res.decode(t, &out)
 		want := "edit 1 matches hello.py as it was before " + a.ShortCommit + " of this session (Greet the world.)"
 		if !res.isError || !strings.Contains(res.text, want) || !strings.Contains(out.Advice, want) {
@@ -190,7 +191,7 @@ func TestMCPStaleEdit(t *testing.T) {
 		if strings.Contains(res.text, "With fuzz") {
 			t.Errorf("%s of a stale edit offers a looser fuzz:\n%s", tool, res.text)
 		}
-		if lines := "Line numbers are those of the files of " + srv.branch + " at " + a.ShortCommit; !strings.Contains(res.text, lines) || !strings.Contains(out.LinesOf, srv.branch) {
+		if lines := "Line numbers are those of the files of " + srv.Branch() + " at " + a.ShortCommit; !strings.Contains(res.text, lines) || !strings.Contains(out.LinesOf, srv.Branch()) {
 			t.Errorf("%s does not say whose line numbers:\n%s", tool, res.text)
 		}
 	}
@@ -205,7 +206,7 @@ func TestMCPReplyIsAPath(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	r.write("fix.md", mcpReply1)
-	cs, _ := mcpClient(t, r.dir, mcpOptions{})
+	cs, _ := mcpClient(t, r.dir, mcpserver.Options{})
 	for _, reply := range []string{"fix.md", "  fix.md\n", filepath.Join(r.dir, "fix.md"), "hello.py", "changes.diff", "my/reply.patch", "notes.txt"} {
 		for _, tool := range []string{"check", "apply", "translate"} {
 			res := callTool(t, cs, tool, map[string]any{"reply": reply})
@@ -226,7 +227,7 @@ func TestMCPReplyIsAPath(t *testing.T) {
 func TestMCPStructuredAdvice(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
-	cs, _ := mcpClient(t, r.dir, mcpOptions{})
+	cs, _ := mcpClient(t, r.dir, mcpserver.Options{})
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -276,8 +277,8 @@ func TestMCPSessionAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	r := newRepo(t, mcpFiles)
 	main := strings.TrimSpace(r.git("rev-parse", "--short", "main"))
-	cs1, _ := mcpClient(t, r.dir, mcpOptions{Branch: "llm/agent"})
-	var a1, a2 applyOutput
+	cs1, _ := mcpClient(t, r.dir, mcpserver.Options{Branch: "llm/agent"})
+	var a1, a2 mcpserver.ApplyOutput
 	callTool(t, cs1, "apply", map[string]any{"reply": mcpReply1}).decode(t, &a1)
 	res := callTool(t, cs1, "apply", map[string]any{"reply": mcpReply2})
 	res.decode(t, &a2)
@@ -288,14 +289,14 @@ func TestMCPSessionAcrossProcesses(t *testing.T) {
 		t.Errorf("trailer: %q", got)
 	}
 	// A second server, as a host's next run starts one.
-	cs2, _ := mcpClient(t, r.dir, mcpOptions{Branch: "llm/agent"})
-	var lg logOutput
+	cs2, _ := mcpClient(t, r.dir, mcpserver.Options{Branch: "llm/agent"})
+	var lg mcpserver.LogOutput
 	callTool(t, cs2, "log", nil).decode(t, &lg)
 	if len(lg.Commits) != 2 || lg.Commits[0].ID != a1.Commit || lg.Commits[1].ID != a2.Commit || lg.Moved ||
 		lg.Commits[1].Diffstat != "1 file changed, 1 insertion(+)" {
 		t.Fatalf("log of a new server: %+v", lg)
 	}
-	var un undoOutput
+	var un mcpserver.UndoOutput
 	callTool(t, cs2, "undo", nil).decode(t, &un)
 	if un.Undone != a2.Commit || un.Tip != a1.Commit {
 		t.Fatalf("undo of a new server: %+v", un)
@@ -313,11 +314,12 @@ func TestMCPSessionAcrossProcesses(t *testing.T) {
 }
 
 // TestMCPConfig: mcp --config HOST prints a configuration that starts
-// this very binary's mcp, in the host's shape.
+// the MCP server's binary beside this very binary, in the host's shape.
 func TestMCPConfig(t *testing.T) {
 	t.Parallel()
 	exe := binary()
 	real, _ := filepath.EvalSymlinks(exe)
+	real = filepath.Join(filepath.Dir(real), "git-llm-apply-mcp")
 	for _, host := range []string{"claude", "cursor", "gemini", "codex"} {
 		cmd := exec.Command(exe, "mcp", "--config", host)
 		var note bytes.Buffer
@@ -327,7 +329,7 @@ func TestMCPConfig(t *testing.T) {
 			t.Fatalf("%s: %v", host, err)
 		}
 		if host == "codex" {
-			want := "[mcp_servers.git-llm-apply]\ncommand = \"" + real + "\"\nargs = [\"mcp\"]\n"
+			want := "[mcp_servers.git-llm-apply]\ncommand = \"" + real + "\"\nargs = []\n"
 			if string(out) != want {
 				t.Errorf("codex:\n%s\nwant:\n%s", out, want)
 			}
@@ -345,9 +347,9 @@ func TestMCPConfig(t *testing.T) {
 		if err := json.Unmarshal(out, &cfg); err != nil {
 			t.Fatalf("%s: %v\n%s", host, err, out)
 		}
-		want := []string{"mcp"}
+		want := []string{}
 		if host == "cursor" {
-			want = []string{"-C", "${workspaceFolder}", "mcp"}
+			want = []string{"-C", "${workspaceFolder}"}
 		}
 		if s := cfg.MCPServers["git-llm-apply"]; s.Command != real || !slices.Equal(s.Args, want) {
 			t.Errorf("%s:\n%s", host, out)
@@ -379,14 +381,14 @@ func TestMCPScriptedHost(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
-	var a1, a2 applyOutput
+	var a1, a2 mcpserver.ApplyOutput
 	callTool(t, cs, "apply", map[string]any{"reply": mcpReply1}).decode(t, &a1)
 	callTool(t, cs, "apply", map[string]any{"reply": mcpReply2}).decode(t, &a2)
 	if a1.Commit == "" || a2.Commit == "" || a2.Worktree == nil || !a2.Worktree.Current {
 		t.Fatalf("applies: %+v %+v\n%s", a1, a2, stderr.String())
 	}
 	data, _ := os.ReadFile(filepath.Join(wt, "hello.py"))
-	var rd readOutput
+	var rd mcpserver.ReadOutput
 	callTool(t, cs, "read", map[string]any{"path": "hello.py"}).decode(t, &rd)
 	if !strings.Contains(string(data), "bonjour") || !strings.Contains(rd.Text, "     3\t    print(\"bonjour\")\n") {
 		t.Fatalf("worktree:\n%s\nread:\n%s", data, rd.Text)
@@ -401,7 +403,7 @@ func TestMCPScriptedHost(t *testing.T) {
 	if got := run(); got != "2" {
 		t.Fatalf("grep in the worktree counts %s print calls, want 2", got)
 	}
-	var un undoOutput
+	var un mcpserver.UndoOutput
 	callTool(t, cs, "undo", nil).decode(t, &un)
 	if un.Undone != a2.Commit || un.Worktree == nil || !un.Worktree.Current {
 		t.Fatalf("undo: %+v", un)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/git-llm-apply/git-llm-apply/internal/mcpserver"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,8 +62,8 @@ func TestSameReplyTwiceMCP(t *testing.T) {
 	for _, tc := range recordedShapes {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t, map[string]string{"f.py": tc.file})
-			cs, srv := mcpClient(t, r.dir, mcpOptions{})
-			var first, second applyOutput
+			cs, srv := mcpClient(t, r.dir, mcpserver.Options{})
+			var first, second mcpserver.ApplyOutput
 			res := callTool(t, cs, "apply", map[string]any{"reply": tc.reply})
 			res.decode(t, &first)
 			if res.isError || !first.OK || first.Commit == "" {
@@ -74,7 +75,7 @@ func TestSameReplyTwiceMCP(t *testing.T) {
 				!strings.Contains(res.text, "already recorded as "+first.ShortCommit) {
 				t.Errorf("apply 2: %+v\n%s", second, res.text)
 			}
-			if tip, _ := r.branchTip(srv.branch); tip != first.Commit {
+			if tip, _ := r.branchTip(srv.Branch()); tip != first.Commit {
 				t.Errorf("the branch is at %s, want %s", tip, first.Commit)
 			}
 			r.fsck()

@@ -32,7 +32,7 @@ func TestSplitShortOptions(t *testing.T) {
 		{"apply -S r.md", "apply -S r.md"},
 		{"apply -Sq r.md", "apply -S=q r.md"},
 	} {
-		app := newApp(streams{})
+		app := newApp(streams{}, "")
 		got := splitShortOptions(app, append([]string{"git-llm-apply"}, strings.Fields(tc.in)...))[1:]
 		if want := strings.Fields(tc.want); !slices.Equal(got, want) {
 			t.Errorf("%s: got %q, want %q", tc.in, got, want)

@@ -24,35 +24,28 @@ func (r *Repo) RecordedTrailers(tip, key string) (map[string]string, error) {
 	found := map[string]string{}
 	id := tip
 	for n := 0; n < ReplyHistory && id != ""; n++ {
-		c, err := r.readCommit(oid.FromHex(id))
+		c, err := r.historyOf(oid.FromHex(id))
 		if n > 0 && (errors.Is(err, odb.ErrNotFound) || errors.Is(err, ErrMissingObject)) {
 			break // a shallow or partial clone's edge
 		}
 		if err != nil {
 			return nil, err
 		}
-		for _, v := range trailerValues(c.Message, key) {
+		for _, v := range trailerValues(c.trailers, key) {
 			if _, ok := found[v]; !ok {
 				found[v] = id
 			}
 		}
-		id = ""
-		if len(c.Parents) > 0 {
-			id = c.Parents[0].String()
-		}
+		id = c.parent
 	}
 	return found, nil
 }
 
-// trailerValues are the values of key's lines ("Key: value") in the
-// last paragraph of message.
-func trailerValues(message, key string) []string {
-	message = strings.TrimRight(message, "\n")
-	if i := strings.LastIndex(message, "\n\n"); i >= 0 {
-		message = message[i+2:]
-	}
+// trailerValues are the values of key's lines ("Key: value") in
+// trailers, a message's last paragraph (lastParagraph).
+func trailerValues(trailers, key string) []string {
 	var out []string
-	for _, l := range strings.Split(message, "\n") {
+	for _, l := range strings.Split(trailers, "\n") {
 		if v, ok := strings.CutPrefix(l, key+":"); ok {
 			if v = strings.TrimSpace(v); v != "" {
 				out = append(out, v)

@@ -47,6 +47,7 @@ type Repo struct {
 	objs     *odb.Store // objects read without go-git's whole pack index
 	objsOnce sync.Once
 	running  runningPacks // of its BranchWriters, not yet named
+	history  historyCache // the commits the walks of a branch's history read
 
 	// cfg is the configuration, read once per run as git reads it once
 	// per process: a run reads a handful of keys (identity, colour,
@@ -54,6 +55,11 @@ type Repo struct {
 	cfg     *config.Values
 	cfgErr  error
 	cfgOnce sync.Once
+	// openCfg is the repository's config file as open read it (the
+	// format, the worktree), and cfgBranch the branch HEAD named when
+	// cfg was read (includeIf onbranch:): ConfigChanged compares them.
+	openCfg   *config.Values
+	cfgBranch string
 
 	// env looks up environment variables (os.LookupEnv; tests replace
 	// it).
@@ -112,6 +118,7 @@ func open(dir string, env func(string) (string, bool)) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.openCfg = cfg
 	if err := checkFormat(cfg, r.commonDir); err != nil {
 		return nil, err
 	}
@@ -321,12 +328,29 @@ func (r *Repo) findMainRoot(cfg *config.Values) string {
 	return filepath.Dir(r.commonDir)
 }
 
+// ConfigChanged reports whether the configuration r read (at Open, and
+// for config's keys: every file, included ones too) changed since, or
+// HEAD names another branch than when it was read: a Repo kept open
+// across requests is then opened again (SPEC section 2, mcp). It
+// does not read the configuration itself.
+func (r *Repo) ConfigChanged() bool {
+	if r.openCfg != nil && r.openCfg.Changed() {
+		return true
+	}
+	if r.cfg == nil {
+		return false // not read yet: what reads it will see the files as they are
+	}
+	branch, _ := r.CurrentBranch()
+	return branch != r.cfgBranch || r.cfg.Changed()
+}
+
 // config reads git configuration as git does for a command run in this
 // repository (see config.Read: system, global, the repository's,
 // config.worktree, then the environment's, includes followed), once.
 func (r *Repo) config() (*config.Values, error) {
 	r.cfgOnce.Do(func() {
 		branch, _ := r.CurrentBranch()
+		r.cfgBranch = branch
 		r.cfg, r.cfgErr = config.Read(config.Where{GitDir: r.gitDir, CommonDir: r.commonDir, Branch: branch, Env: r.env})
 		if r.cfgErr == nil {
 			r.cfgErr = checkBooleans(r.cfg)

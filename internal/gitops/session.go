@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
@@ -27,22 +26,17 @@ func (r *Repo) CommitsWithTrailer(tip, key, value string) ([]CommitInfo, error) 
 	var out []CommitInfo
 	id := tip
 	for n := 0; n < ReplyHistory && id != ""; n++ {
-		c, err := r.readCommit(oid.FromHex(id))
+		c, err := r.historyOf(oid.FromHex(id))
 		if n > 0 && (errors.Is(err, odb.ErrNotFound) || errors.Is(err, ErrMissingObject)) {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		parent := ""
-		if len(c.Parents) > 0 {
-			parent = c.Parents[0].String()
+		if slices.Contains(trailerValues(c.trailers, key), value) {
+			out = append(out, CommitInfo{ID: id, Parent: c.parent, Subject: c.subject})
 		}
-		if slices.Contains(trailerValues(c.Message, key), value) {
-			subject, _, _ := strings.Cut(strings.TrimLeft(c.Message, "\n"), "\n")
-			out = append(out, CommitInfo{ID: id, Parent: parent, Subject: subject})
-		}
-		id = parent
+		id = c.parent
 	}
 	return out, nil
 }

@@ -22,7 +22,7 @@ var (
 	runs    = flag.Int("runs", 9, "timed runs of each command, after one warm-up run")
 	files   = flag.Int("files", 100000, "files of the large repository")
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
-	binary  = flag.String("bin", "", "the git-llm-apply binary to measure (default: built from this checkout)")
+	binary  = flag.String("bin", "", "the git-llm-apply binary to measure, git-llm-apply-mcp beside it (default: both built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
 	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), startup (case 5), lazy (case 17: issue 28's lazy edit), or mcp (case 18: the MCP server's start, apply, and 1,000 calls in a session)")
 	codexAt = flag.String("codex", "", "Codex's apply_patch to compare with: a codex binary, or none (default: installed from npm into the scratch directory)")
@@ -47,9 +47,10 @@ func main() {
 	env := benchEnv(dir)
 	bin := *binary
 	if bin == "" {
-		// Built as the README installs it: static, without cgo.
+		// Built as the README installs it: static, without cgo, the MCP
+		// server's binary beside it.
 		bin = filepath.Join(dir, "git-llm-apply")
-		run(append(env, "CGO_ENABLED=0"), ".", "go", "build", "-o", bin, "./cmd/git-llm-apply")
+		run(append(env, "CGO_ENABLED=0"), ".", "go", "build", "-o", dir+string(filepath.Separator), "./cmd/...")
 	}
 	b := &bench{env: env, bin: bin, dir: dir}
 	b.report()

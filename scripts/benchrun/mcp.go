@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -21,9 +22,14 @@ type mcpSession struct {
 }
 
 // startMCP starts the server in dir, recording on branch, and returns
-// once it has answered initialize.
-func (b *bench) startMCP(dir, branch string) *mcpSession {
+// once it has answered initialize: git llm-apply mcp, which executes
+// git-llm-apply-mcp, or with direct that binary itself, as a host
+// configured by mcp --config starts it.
+func (b *bench) startMCP(dir, branch string, direct bool) *mcpSession {
 	cmd := exec.Command(b.bin, "mcp", "-b", branch)
+	if direct {
+		cmd = exec.Command(filepath.Join(filepath.Dir(b.bin), "git-llm-apply-mcp"), "-b", branch)
+	}
 	cmd.Dir, cmd.Env = dir, b.env
 	transport := &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "benchrun", Version: "v1"}, nil).Connect(context.Background(), transport, nil)
@@ -85,10 +91,16 @@ func (b *bench) caseMCP(big *repo) {
 	n := 0
 	d := median(nil, func() {
 		n++
-		s := b.startMCP(small.dir, fmt.Sprintf("mcp-init-%d", n))
+		s := b.startMCP(small.dir, fmt.Sprintf("mcp-init-%d", n), false)
 		s.close()
 	})
-	b.rows = append(b.rows, row{name: "18. MCP: start to the initialize answer (10-file repository)", ours: d, bound: "≤ 20 ms", ok: d <= 20*time.Millisecond})
+	b.rows = append(b.rows, row{name: "18. MCP: start to the initialize answer (10-file repository), git llm-apply mcp", ours: d, bound: "≤ 20 ms", ok: d <= 20*time.Millisecond})
+	d = median(nil, func() {
+		n++
+		s := b.startMCP(small.dir, fmt.Sprintf("mcp-init-%d", n), true)
+		s.close()
+	})
+	b.rows = append(b.rows, row{name: "18. MCP: the same, git-llm-apply-mcp started directly (as mcp --config configures a host)", ours: d, bound: "≤ 20 ms", ok: d <= 20*time.Millisecond})
 
 	// A one-edit apply on the 10-file repository: call k moves counter
 	// k on (replay's turns), a new edit every call; beside the CLI's
@@ -97,7 +109,7 @@ func (b *bench) caseMCP(big *repo) {
 		path, old, new := turnEdit(k)
 		return "Move a counter on.\n\n" + searchReplace(path, []string{strings.TrimSuffix(old, "\n")}, []string{strings.TrimSuffix(new, "\n")})
 	}
-	s := b.startMCP(small.dir, "mcp-small")
+	s := b.startMCP(small.dir, "mcp-small", true)
 	k := 0
 	d = median(nil, func() { s.call("apply", map[string]any{"reply": reply(k)}); k++ })
 	s.close()
@@ -112,7 +124,7 @@ func (b *bench) caseMCP(big *repo) {
 		i := (k*7919 + 13) % (len(big.paths) - 1) // the last path is src/big.go
 		return "Rename an alpha line.\n\n" + searchReplace(big.paths[i], []string{fmt.Sprintf("alpha %d", i)}, []string{fmt.Sprintf("alpha %d renamed", i)})
 	}
-	s = b.startMCP(big.dir, "mcp-big")
+	s = b.startMCP(big.dir, "mcp-big", true)
 	k = 0
 	d = median(nil, func() { s.call("apply", map[string]any{"reply": bigReply(k)}); k++ })
 	s.close()
@@ -126,14 +138,17 @@ func (b *bench) caseMCP(big *repo) {
 	if *quick {
 		calls = 200
 	}
-	s = b.startMCP(small.dir, "mcp-long")
+	s = b.startMCP(small.dir, "mcp-long", true)
 	times := make([]time.Duration, calls)
-	var rssStart int64
+	var rssFirst, rssStart int64
 	for k := range calls {
 		start := time.Now()
 		s.call("apply", map[string]any{"reply": reply(k)})
 		times[k] = time.Since(start)
-		if k == 0 {
+		switch k {
+		case 0:
+			rssFirst = s.rssKB()
+		case calls/10 - 1:
 			rssStart = s.rssKB()
 		}
 	}
@@ -143,8 +158,11 @@ func (b *bench) caseMCP(big *repo) {
 	head, tail := medianOf(times[:tenth]), medianOf(times[calls-tenth:])
 	b.rows = append(b.rows, row{name: fmt.Sprintf("18. MCP: %d applies in one session, median of the last %d against the first %d", calls, tenth, tenth), ours: tail,
 		note: fmt.Sprintf("%s against %s: %.2f ×", ms(tail), ms(head), float64(tail)/float64(head)), bound: "flat (≤ 1.2 ×)", ok: float64(tail) <= 1.2*float64(head)})
-	b.rows = append(b.rows, row{name: fmt.Sprintf("18. MCP: the server's resident memory after call 1 and after call %d", calls),
-		note:  fmt.Sprintf("%.1f MB, then %.1f MB", float64(rssStart)/1000, float64(rssEnd)/1000),
+	// Flat from the first tenth on: by then the heap has grown to the
+	// collector's goal (its live part stays 3-4 MB, GODEBUG=gctrace=1);
+	// call 1 comes before any collection.
+	b.rows = append(b.rows, row{name: fmt.Sprintf("18. MCP: the server's resident memory after call %d and after call %d (after call 1)", tenth, calls),
+		note:  fmt.Sprintf("%.1f MB, then %.1f MB (%.1f MB)", float64(rssStart)/1000, float64(rssEnd)/1000, float64(rssFirst)/1000),
 		bound: "flat (≤ 1.2 ×)", ok: rssEnd > 0 && float64(rssEnd) <= 1.2*float64(rssStart)})
 }
 

@@ -19,6 +19,8 @@ import (
 type Values struct {
 	vals  map[string]string
 	multi map[string][]string // every value of each key, in order
+	// stamps are the files read or looked for, for Changed.
+	stamps []stamp
 }
 
 // Get returns the value of a canonical key.
@@ -190,6 +192,7 @@ func (c *Values) addFile(path string, inc *includeCtx, depth int) error {
 	if path == "" {
 		return nil
 	}
+	c.stamps = append(c.stamps, stampOf(path))
 	data, err := fsread.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -14,12 +14,12 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/llmapply"
 )
 
-// mcpServer is one MCP session's state: the repository, the session's
+// Server is one MCP session's state: the repository, the session's
 // branch and the worktree that follows it. The commits of the session
 // are the branch's own: those that carry its trailer (sessionTrailer),
 // so that a new server process on the same branch lists and undoes
 // what an earlier one recorded.
-type mcpServer struct {
+type Server struct {
 	mu       sync.Mutex // one tool call at a time: they share the branch
 	dir      string
 	root     string
@@ -30,6 +30,21 @@ type mcpServer struct {
 	// absolute path; --worktree or the workspace tool), "" for none.
 	worktree string
 	note     string // what --worktree did, for the start-up line
+	// repo stays open for the session: its object store, packed-object
+	// count and the commits the history walks read are kept between
+	// calls (repository).
+	repo    *llmapply.Repository
+	version string // Options.Version
+}
+
+// repository is the session's repository, opened again when its
+// configuration changed since the last call (SPEC section 2, mcp):
+// config edits take effect at the next call, as for a new git command.
+func (s *Server) repository() (*llmapply.Repository, error) {
+	if _, err := s.repo.Refresh(); err != nil {
+		return nil, err
+	}
+	return s.repo, nil
 }
 
 // sessionTrailer is the trailer apply adds to each commit it records,
@@ -38,8 +53,8 @@ type mcpServer struct {
 // it (SPEC section 2, mcp).
 const sessionTrailer = "LLM-MCP-Branch"
 
-// sessionCommit is a commit of the session.
-type sessionCommit struct {
+// SessionCommit is a commit of the session.
+type SessionCommit struct {
 	ID       string              `json:"id" jsonschema:"the full commit id"`
 	Short    string              `json:"short" jsonschema:"the commit id abbreviated as git shows it"`
 	Subject  string              `json:"subject" jsonschema:"the first line of the commit message"`
@@ -55,7 +70,8 @@ type checkInput struct {
 	Fuzz   string `json:"fuzz,omitempty" jsonschema:"how loosely lines may match: exact, format (the default: each format's own tolerance) or loose"`
 }
 
-type checkOutput struct {
+// CheckOutput is the structured output of the check tool.
+type CheckOutput struct {
 	OK bool `json:"ok" jsonschema:"every edit resolved (or was already applied): apply would succeed"`
 	// Advice is the report in words, as the text content says it: some
 	// hosts (Codex) hand the model only the structured content.
@@ -73,11 +89,12 @@ type applyInput struct {
 	Partial bool   `json:"partial,omitempty" jsonschema:"record the edits that resolved even when others failed"`
 }
 
-type applyOutput struct {
+// ApplyOutput is the structured output of the apply tool.
+type ApplyOutput struct {
 	OK          bool            `json:"ok" jsonschema:"every edit resolved and the reply is recorded (or was already applied)"`
 	Advice      string          `json:"advice" jsonschema:"the report in words: what was recorded and how to review it, or what failed, where (with the closest lines of the file), and what to send next"`
 	LinesOf     string          `json:"lines_of" jsonschema:"the file versions the line numbers speak of: the session's branch at a commit, or what a new branch starts from"`
-	Worktree    *worktreeState  `json:"worktree,omitempty" jsonschema:"the worktree that follows the branch, and whether its files are the new commit's"`
+	Worktree    *WorktreeState  `json:"worktree,omitempty" jsonschema:"the worktree that follows the branch, and whether its files are the new commit's"`
 	Commit      string          `json:"commit" jsonschema:"the full id of the new commit (empty when nothing was recorded)"`
 	ShortCommit string          `json:"short_commit" jsonschema:"the commit id abbreviated"`
 	Branch      string          `json:"branch" jsonschema:"the branch the commit is on"`
@@ -85,12 +102,14 @@ type applyOutput struct {
 	Report      llmapply.Report `json:"report" jsonschema:"what became of the reply and of each edit"`
 }
 
-type translateOutput struct {
+// TranslateOutput is the structured output of the translate tool.
+type TranslateOutput struct {
 	Diff   string `json:"diff" jsonschema:"the canonical git diff of the reply's edits; git apply takes it"`
 	Advice string `json:"advice,omitempty" jsonschema:"when an edit failed: what failed, where, and what to send next"`
 }
 
-type formatsOutput struct {
+// FormatsOutput is the structured output of the formats tool.
+type FormatsOutput struct {
 	Formats []llmapply.Format `json:"formats" jsonschema:"the reply formats, in the order auto-detection prefers them"`
 }
 
@@ -98,7 +117,8 @@ type promptInput struct {
 	Format string `json:"format" jsonschema:"a format name, as the formats tool lists them"`
 }
 
-type promptOutput struct {
+// PromptOutput is the structured output of the prompt tool.
+type PromptOutput struct {
 	Format string `json:"format"`
 	Prompt string `json:"prompt" jsonschema:"the instructions for writing replies in this format, with a worked example"`
 }
@@ -107,21 +127,23 @@ type branchInput struct {
 	Branch string `json:"branch,omitempty" jsonschema:"a branch this session recorded on, instead of the session's"`
 }
 
-type logOutput struct {
+// LogOutput is the structured output of the log tool.
+type LogOutput struct {
 	Branch  string          `json:"branch" jsonschema:"the branch"`
 	Tip     string          `json:"tip" jsonschema:"the commit the branch is at (empty when it does not exist yet)"`
-	Commits []sessionCommit `json:"commits" jsonschema:"the commits this session recorded on the branch, oldest first"`
+	Commits []SessionCommit `json:"commits" jsonschema:"the commits this session recorded on the branch, oldest first"`
 	Moved   bool            `json:"moved" jsonschema:"the branch moved since this session's last commit: someone else changed it"`
 }
 
-type undoOutput struct {
+// UndoOutput is the structured output of the undo tool.
+type UndoOutput struct {
 	Branch   string         `json:"branch"`
 	Undone   string         `json:"undone" jsonschema:"the commit taken back (still in the reflog)"`
 	Tip      string         `json:"tip" jsonschema:"the commit the branch is at now"`
-	Worktree *worktreeState `json:"worktree,omitempty" jsonschema:"the worktree that follows the branch, and whether its files are back at the branch's"`
+	Worktree *WorktreeState `json:"worktree,omitempty" jsonschema:"the worktree that follows the branch, and whether its files are back at the branch's"`
 }
 
-func (s *mcpServer) options(format, fuzz string, partial bool) llmapply.Options {
+func (s *Server) options(format, fuzz string, partial bool) llmapply.Options {
 	l := s.limits
 	return llmapply.Options{Format: format, Fuzz: fuzz, Partial: partial, ShellOps: s.shellOps, Limits: &l}
 }
@@ -130,7 +152,7 @@ func (s *mcpServer) options(format, fuzz string, partial bool) llmapply.Options 
 // once the session's branch exists, that is its tip, which apply would
 // resolve the reply against: check then says what apply would do. It
 // returns the words for what the line numbers speak of too.
-func (s *mcpServer) resolve(ctx context.Context, repo *llmapply.Repository, in checkInput) (*llmapply.Result, string, error) {
+func (s *Server) resolve(ctx context.Context, repo *llmapply.Repository, in checkInput) (*llmapply.Result, string, error) {
 	if err := s.notAPath(in.Reply); err != nil {
 		return nil, "", err
 	}
@@ -168,7 +190,7 @@ func (s *mcpServer) resolve(ctx context.Context, repo *llmapply.Repository, in c
 }
 
 // branchAt names the branch at a commit, as line numbers speak of it.
-func (s *mcpServer) branchAt(repo *llmapply.Repository, branch, tip string) string {
+func (s *Server) branchAt(repo *llmapply.Repository, branch, tip string) string {
 	what := "the files of " + branch + " at " + repo.ShortID(tip)
 	if branch == s.branch {
 		what += ", the session's branch"
@@ -180,7 +202,7 @@ func (s *mcpServer) branchAt(repo *llmapply.Repository, branch, tip string) stri
 // (SPEC section 2, mcp): one line naming an existing file, or ending in
 // .md, .diff, .patch or .txt. Such a reply holds no edit, and "no edit
 // found" would send the agent looking in the wrong place.
-func (s *mcpServer) notAPath(reply string) error {
+func (s *Server) notAPath(reply string) error {
 	t := strings.TrimSpace(reply)
 	if t == "" || strings.ContainsAny(t, "\n\r") || len(t) > 4096 {
 		return nil
@@ -225,7 +247,7 @@ func failed(text string) *mcp.CallToolResult {
 // shellNote is what a failed reply's report adds when the reply has
 // lines a shell block's file commands would be and the server takes
 // none: the model is to do those with the format's own operations.
-func (s *mcpServer) shellNote(reply string) string {
+func (s *Server) shellNote(reply string) string {
 	if s.shellOps {
 		return ""
 	}
@@ -247,7 +269,7 @@ func textResult(text string) *mcp.CallToolResult {
 // failureText is the report of a reply with a failed edit, as the
 // model is to read it: the report, with the hints of stale edits in
 // place of a looser fuzz, and which files its line numbers speak of.
-func (s *mcpServer) failureText(ctx context.Context, repo *llmapply.Repository, in checkInput, branch string, rep *llmapply.Report, linesOf string) string {
+func (s *Server) failureText(ctx context.Context, repo *llmapply.Repository, in checkInput, branch string, rep *llmapply.Report, linesOf string) string {
 	hints := s.staleHints(ctx, repo, in, branch, rep)
 	text := rep.String()
 	for _, h := range hints {
@@ -262,18 +284,18 @@ func (s *mcpServer) failureText(ctx context.Context, repo *llmapply.Repository, 
 	return text + s.shellNote(in.Reply)
 }
 
-func (s *mcpServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkOutput, error) {
+func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, CheckOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, checkOutput{}, err
+		return nil, CheckOutput{}, err
 	}
 	res, linesOf, err := s.resolve(ctx, repo, in)
 	if err != nil {
-		return nil, checkOutput{}, err
+		return nil, CheckOutput{}, err
 	}
-	out := checkOutput{OK: res.OK(), Diff: res.Diff, LinesOf: linesOf}
+	out := CheckOutput{OK: res.OK(), Diff: res.Diff, LinesOf: linesOf}
 	if !out.OK {
 		branch := ""
 		if in.Base == "" {
@@ -288,37 +310,37 @@ func (s *mcpServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkI
 	return textResult(out.Advice + res.Diff), out, nil
 }
 
-func (s *mcpServer) translate(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, translateOutput, error) {
+func (s *Server) translate(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, TranslateOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, translateOutput{}, err
+		return nil, TranslateOutput{}, err
 	}
 	res, linesOf, err := s.resolve(ctx, repo, in)
 	if err != nil {
-		return nil, translateOutput{}, err
+		return nil, TranslateOutput{}, err
 	}
 	if !res.OK() {
 		branch := ""
 		if in.Base == "" {
 			branch = s.branch
 		}
-		out := translateOutput{Advice: s.failureText(ctx, repo, in, branch, &res.Report, linesOf)}
+		out := TranslateOutput{Advice: s.failureText(ctx, repo, in, branch, &res.Report, linesOf)}
 		return failed(out.Advice), out, nil
 	}
-	return textResult(res.Diff), translateOutput{Diff: res.Diff}, nil
+	return textResult(res.Diff), TranslateOutput{Diff: res.Diff}, nil
 }
 
-func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyInput) (*mcp.CallToolResult, applyOutput, error) {
+func (s *Server) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyInput) (*mcp.CallToolResult, ApplyOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.notAPath(in.Reply); err != nil {
-		return nil, applyOutput{}, err
+		return nil, ApplyOutput{}, err
 	}
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, applyOutput{}, err
+		return nil, ApplyOutput{}, err
 	}
 	branch := in.Branch
 	if branch == "" {
@@ -326,7 +348,7 @@ func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyI
 	}
 	before, exists, err := repo.BranchTip(branch)
 	if err != nil {
-		return nil, applyOutput{}, err
+		return nil, ApplyOutput{}, err
 	}
 	follow := ""
 	if exists {
@@ -336,9 +358,9 @@ func (s *mcpServer) apply(ctx context.Context, _ *mcp.CallToolRequest, in applyI
 		Branch: branch, Onto: in.Onto, Base: in.Base, Message: in.Message,
 		Trailers: []string{sessionTrailer + ": " + branch}, Worktree: follow})
 	if err != nil {
-		return nil, applyOutput{}, err
+		return nil, ApplyOutput{}, err
 	}
-	out := applyOutput{OK: res.OK(), Commit: res.Commit, Branch: branch, Diffstat: shortstat(res.Report.Files), Report: res.Report}
+	out := ApplyOutput{OK: res.OK(), Commit: res.Commit, Branch: branch, Diffstat: shortstat(res.Report.Files), Report: res.Report}
 	if exists {
 		out.LinesOf = s.branchAt(repo, branch, before)
 	} else {
@@ -377,7 +399,7 @@ func orDefault(s, d string) string {
 // branch, now at tip: from the parent of its first commit to the
 // branch (SPEC section 2, mcp); the branch alone when that first commit
 // is a root commit.
-func (s *mcpServer) reviewRange(repo *llmapply.Repository, branch, tip string) string {
+func (s *Server) reviewRange(repo *llmapply.Repository, branch, tip string) string {
 	_, commits, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
 	if err != nil || len(commits) == 0 {
 		return branch
@@ -394,7 +416,7 @@ func (s *mcpServer) reviewRange(repo *llmapply.Repository, branch, tip string) s
 // Such an edit's looser fuzz is not proposed: its lines are stale, not
 // loosely written. A session's commit is tried newest first, at most
 // five of them.
-func (s *mcpServer) staleHints(ctx context.Context, repo *llmapply.Repository, in checkInput, branch string, rep *llmapply.Report) []string {
+func (s *Server) staleHints(ctx context.Context, repo *llmapply.Repository, in checkInput, branch string, rep *llmapply.Report) []string {
 	if branch == "" {
 		return nil
 	}
@@ -475,8 +497,8 @@ func shortstat(files []llmapply.FileStat) string {
 	return out
 }
 
-func (s *mcpServer) formats(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, formatsOutput, error) {
-	out := formatsOutput{Formats: llmapply.Formats()}
+func (s *Server) formats(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, FormatsOutput, error) {
+	out := FormatsOutput{Formats: llmapply.Formats()}
 	var b strings.Builder
 	for _, f := range out.Formats {
 		fmt.Fprintf(&b, "%s: %s (%s)\n", f.Name, f.Markers, f.Spec)
@@ -484,15 +506,15 @@ func (s *mcpServer) formats(context.Context, *mcp.CallToolRequest, struct{}) (*m
 	return textResult(b.String()), out, nil
 }
 
-func (s *mcpServer) prompt(_ context.Context, _ *mcp.CallToolRequest, in promptInput) (*mcp.CallToolResult, promptOutput, error) {
+func (s *Server) prompt(_ context.Context, _ *mcp.CallToolRequest, in promptInput) (*mcp.CallToolResult, PromptOutput, error) {
 	p, err := llmapply.Prompt(in.Format)
 	if err != nil {
-		return nil, promptOutput{}, err
+		return nil, PromptOutput{}, err
 	}
-	return textResult(p), promptOutput{Format: in.Format, Prompt: p}, nil
+	return textResult(p), PromptOutput{Format: in.Format, Prompt: p}, nil
 }
 
-func (s *mcpServer) branchOf(in branchInput) string {
+func (s *Server) branchOf(in branchInput) string {
 	if in.Branch != "" {
 		return in.Branch
 	}
@@ -501,33 +523,33 @@ func (s *mcpServer) branchOf(in branchInput) string {
 
 // sessionCommits are the commits of the session on branch, oldest
 // first, and the commit the branch is at.
-func (s *mcpServer) sessionCommits(repo *llmapply.Repository, branch string) (string, []sessionCommit, error) {
+func (s *Server) sessionCommits(repo *llmapply.Repository, branch string) (string, []SessionCommit, error) {
 	tip, commits, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
 	if err != nil {
 		return "", nil, err
 	}
-	out := []sessionCommit{}
+	out := []SessionCommit{}
 	for _, c := range commits {
 		files, err := repo.CommitFiles(c.ID)
 		if err != nil {
 			return "", nil, err
 		}
-		out = append(out, sessionCommit{ID: c.ID, Short: repo.ShortID(c.ID), Subject: c.Subject, Diffstat: shortstat(files), Files: files})
+		out = append(out, SessionCommit{ID: c.ID, Short: repo.ShortID(c.ID), Subject: c.Subject, Diffstat: shortstat(files), Files: files})
 	}
 	return tip, out, nil
 }
 
-func (s *mcpServer) log(_ context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, logOutput, error) {
+func (s *Server) log(_ context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, LogOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, logOutput{}, err
+		return nil, LogOutput{}, err
 	}
-	out := logOutput{Branch: s.branchOf(in)}
+	out := LogOutput{Branch: s.branchOf(in)}
 	out.Tip, out.Commits, err = s.sessionCommits(repo, out.Branch)
 	if err != nil {
-		return nil, logOutput{}, err
+		return nil, LogOutput{}, err
 	}
 	var b strings.Builder
 	if len(out.Commits) == 0 {
@@ -550,35 +572,35 @@ func orNone(id string) string {
 	return id
 }
 
-func (s *mcpServer) undo(ctx context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, undoOutput, error) {
+func (s *Server) undo(ctx context.Context, _ *mcp.CallToolRequest, in branchInput) (*mcp.CallToolResult, UndoOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	branch := s.branchOf(in)
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, undoOutput{}, err
+		return nil, UndoOutput{}, err
 	}
 	tip, cs, err := repo.CommitsWithTrailer(branch, sessionTrailer, branch)
 	if err != nil {
-		return nil, undoOutput{}, err
+		return nil, UndoOutput{}, err
 	}
 	if len(cs) == 0 {
-		return nil, undoOutput{}, fmt.Errorf("this session has recorded nothing on %s to undo", branch)
+		return nil, UndoOutput{}, fmt.Errorf("this session has recorded nothing on %s to undo", branch)
 	}
 	last := cs[len(cs)-1]
 	if last.ID != tip {
-		return nil, undoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it; it is at %s); nothing was undone: %w",
+		return nil, UndoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it; it is at %s); nothing was undone: %w",
 			branch, repo.ShortID(last.ID), orNone(repo.ShortID(tip)), llmapply.ErrBranchMoved)
 	}
 	follow, _ := repo.LinkedWorktree(branch)
 	parent, err := repo.UndoIn(branch, last.ID, follow)
 	if errors.Is(err, llmapply.ErrBranchMoved) {
-		return nil, undoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it); nothing was undone: %w", branch, repo.ShortID(last.ID), err)
+		return nil, UndoOutput{}, fmt.Errorf("%s moved since this session's last commit %s (someone else changed it); nothing was undone: %w", branch, repo.ShortID(last.ID), err)
 	}
 	if err != nil {
-		return nil, undoOutput{}, err
+		return nil, UndoOutput{}, err
 	}
-	out := undoOutput{Branch: branch, Undone: last.ID, Tip: parent}
+	out := UndoOutput{Branch: branch, Undone: last.ID, Tip: parent}
 	text := fmt.Sprintf("%s is back at %s; %s %s is taken back (git reflog %s still shows it).\n",
 		branch, repo.ShortID(parent), repo.ShortID(last.ID), last.Subject, branch)
 	if out.Worktree = s.follow(ctx, repo, branch, follow, last.ID, parent); out.Worktree != nil {

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 // The session's workspace: the linked worktree that follows the
 // session's branch, the read tool, and the host configurations that
@@ -7,10 +7,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,9 +18,9 @@ import (
 	"github.com/git-llm-apply/git-llm-apply/llmapply"
 )
 
-// worktreeState is the worktree that follows a branch after an apply
+// WorktreeState is the worktree that follows a branch after an apply
 // or undo.
-type worktreeState struct {
+type WorktreeState struct {
 	Path string `json:"path" jsonschema:"the top of the linked worktree where the branch is checked out"`
 	// Current says its files are the branch's: false when files of its
 	// own stopped the update (Kept names them).
@@ -35,12 +33,12 @@ type worktreeState struct {
 // to (SPEC section 3, worktrees): the linked worktree where it was
 // checked out (follow), else, for the session's branch, the worktree
 // asked for, added now that the branch exists. nil when there is none.
-func (s *mcpServer) follow(ctx context.Context, repo *llmapply.Repository, branch, follow, from, to string) *worktreeState {
+func (s *Server) follow(ctx context.Context, repo *llmapply.Repository, branch, follow, from, to string) *WorktreeState {
 	if follow == "" {
 		if branch != s.branch || s.worktree == "" {
 			return nil
 		}
-		st := &worktreeState{Path: s.worktree}
+		st := &WorktreeState{Path: s.worktree}
 		if err := repo.AddWorktree(ctx, s.worktree, branch); err != nil {
 			st.Note = fmt.Sprintf("The worktree at %s could not be added: %v", s.worktree, err)
 			return st
@@ -49,7 +47,7 @@ func (s *mcpServer) follow(ctx context.Context, repo *llmapply.Repository, branc
 		st.Note = fmt.Sprintf("Added a worktree at %s with %s checked out: its files are the branch's, for reading and running tests.", s.worktree, branch)
 		return st
 	}
-	st := &worktreeState{Path: follow}
+	st := &WorktreeState{Path: follow}
 	var lc *llmapply.WorktreeChangesError
 	switch err := repo.UpdateWorktree(ctx, follow, from, to); {
 	case errors.As(err, &lc):
@@ -69,7 +67,7 @@ func (s *mcpServer) follow(ctx context.Context, repo *llmapply.Repository, branc
 // session's worktree: added now when the branch exists and is checked
 // out nowhere, kept when it is checked out there already; else added
 // by the first apply that records. It returns what to tell the agent.
-func (s *mcpServer) setWorktree(ctx context.Context, repo *llmapply.Repository, path string) (string, error) {
+func (s *Server) setWorktree(ctx context.Context, repo *llmapply.Repository, path string) (string, error) {
 	abs, err := filepath.Abs(under(s.dir, path))
 	if err != nil {
 		return "", err
@@ -113,7 +111,8 @@ type workspaceInput struct {
 	Worktree string `json:"worktree,omitempty" jsonschema:"a directory (new or empty) where the session's branch is to be checked out as a linked worktree that follows it; relative to the repository's top. Omit it to see the workspace"`
 }
 
-type workspaceOutput struct {
+// WorkspaceOutput is the structured output of the workspace tool.
+type WorkspaceOutput struct {
 	Root     string `json:"root" jsonschema:"the top of the repository's working tree (the user's checkout, which the server never changes)"`
 	Branch   string `json:"branch" jsonschema:"the session's branch"`
 	Tip      string `json:"tip" jsonschema:"the commit the branch is at (empty before the first apply)"`
@@ -121,22 +120,22 @@ type workspaceOutput struct {
 	Note     string `json:"note" jsonschema:"the workspace in words"`
 }
 
-func (s *mcpServer) workspace(ctx context.Context, _ *mcp.CallToolRequest, in workspaceInput) (*mcp.CallToolResult, workspaceOutput, error) {
+func (s *Server) workspace(ctx context.Context, _ *mcp.CallToolRequest, in workspaceInput) (*mcp.CallToolResult, WorkspaceOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, workspaceOutput{}, err
+		return nil, WorkspaceOutput{}, err
 	}
-	out := workspaceOutput{Root: s.root, Branch: s.branch}
+	out := WorkspaceOutput{Root: s.root, Branch: s.branch}
 	if in.Worktree != "" {
 		if out.Note, err = s.setWorktree(ctx, repo, in.Worktree); err != nil {
-			return nil, workspaceOutput{}, err
+			return nil, WorkspaceOutput{}, err
 		}
 	}
 	out.Tip, _, err = repo.BranchTip(s.branch)
 	if err != nil {
-		return nil, workspaceOutput{}, err
+		return nil, WorkspaceOutput{}, err
 	}
 	if linked, ok := repo.LinkedWorktree(s.branch); ok {
 		out.Worktree = linked
@@ -163,7 +162,8 @@ type readInput struct {
 	Branch string `json:"branch,omitempty" jsonschema:"a branch to read instead of the session's"`
 }
 
-type readOutput struct {
+// ReadOutput is the structured output of the read tool.
+type ReadOutput struct {
 	Path  string `json:"path"`
 	Of    string `json:"of" jsonschema:"the version read: the session's branch at a commit, or the index before the first apply"`
 	From  int    `json:"from" jsonschema:"the first line given"`
@@ -179,12 +179,12 @@ const readLimit = 2000
 // index before the branch exists), with line numbers, so that an agent
 // quotes the lines the next apply resolves against (SPEC section 2,
 // mcp).
-func (s *mcpServer) read(_ context.Context, _ *mcp.CallToolRequest, in readInput) (*mcp.CallToolResult, readOutput, error) {
+func (s *Server) read(_ context.Context, _ *mcp.CallToolRequest, in readInput) (*mcp.CallToolResult, ReadOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	repo, err := llmapply.OpenRepository(s.dir)
+	repo, err := s.repository()
 	if err != nil {
-		return nil, readOutput{}, err
+		return nil, ReadOutput{}, err
 	}
 	branch := in.Branch
 	if branch == "" {
@@ -193,10 +193,10 @@ func (s *mcpServer) read(_ context.Context, _ *mcp.CallToolRequest, in readInput
 	p := s.repoPath(repo, branch, in.Path)
 	tip, exists, err := repo.BranchTip(branch)
 	if err != nil {
-		return nil, readOutput{}, err
+		return nil, ReadOutput{}, err
 	}
 	var src *llmapply.Source
-	out := readOutput{Path: p}
+	out := ReadOutput{Path: p}
 	if exists {
 		src, err = repo.Revision(tip)
 		out.Of = s.branchAt(repo, branch, tip)
@@ -205,14 +205,14 @@ func (s *mcpServer) read(_ context.Context, _ *mcp.CallToolRequest, in readInput
 		out.Of = "the files staged in the index (" + branch + " does not exist yet)"
 	}
 	if err != nil {
-		return nil, readOutput{}, err
+		return nil, ReadOutput{}, err
 	}
 	data, err := src.ReadFile(p)
 	if err != nil {
-		return nil, readOutput{}, err
+		return nil, ReadOutput{}, err
 	}
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
-		return nil, readOutput{}, fmt.Errorf("%s is a binary file", p)
+		return nil, ReadOutput{}, fmt.Errorf("%s is a binary file", p)
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	if lines[len(lines)-1] == "" {
@@ -228,9 +228,9 @@ func (s *mcpServer) read(_ context.Context, _ *mcp.CallToolRequest, in readInput
 	case out.Lines == 0:
 		out.From, out.To = 0, 0
 	case out.From > out.Lines:
-		return nil, readOutput{}, fmt.Errorf("%s has %d lines: there is no line %d", p, out.Lines, out.From)
+		return nil, ReadOutput{}, fmt.Errorf("%s has %d lines: there is no line %d", p, out.Lines, out.From)
 	case out.To < out.From:
-		return nil, readOutput{}, fmt.Errorf("to (%d) is before from (%d)", out.To, out.From)
+		return nil, ReadOutput{}, fmt.Errorf("to (%d) is before from (%d)", out.To, out.From)
 	}
 	var b strings.Builder
 	for n := out.From; n >= 1 && n <= out.To; n++ {
@@ -248,7 +248,7 @@ func (s *mcpServer) read(_ context.Context, _ *mcp.CallToolRequest, in readInput
 // repoPath is p relative to the repository's top: an absolute path
 // inside the repository or inside the worktree of branch is made
 // relative; anything else is left for ReadFile to refuse.
-func (s *mcpServer) repoPath(repo *llmapply.Repository, branch, p string) string {
+func (s *Server) repoPath(repo *llmapply.Repository, branch, p string) string {
 	if !filepath.IsAbs(p) {
 		return p
 	}
@@ -262,90 +262,4 @@ func (s *mcpServer) repoPath(repo *llmapply.Repository, branch, p string) string
 		}
 	}
 	return p
-}
-
-// mcpHosts are the hosts mcp --config writes a configuration for, and
-// where each reads it.
-var mcpHosts = map[string]string{
-	"claude": ".mcp.json at the project's top (Claude Code; or run: claude mcp add git-llm-apply -- %s mcp)",
-	"codex":  "~/.codex/config.toml (Codex CLI; or .codex/config.toml in a trusted project)",
-	"cursor": ".cursor/mcp.json in the project (Cursor; or ~/.cursor/mcp.json for every project)",
-	"gemini": ".gemini/settings.json in the project (Gemini CLI; or ~/.gemini/settings.json), merged into what it holds",
-}
-
-// writeMCPConfig writes host's configuration that starts this binary's
-// mcp command to out, and where it goes to note (SPEC section 2, mcp).
-// No -C: Claude Code, Codex and Gemini CLI start the server in the
-// session's directory, so one configuration serves every repository;
-// Cursor names the project with ${workspaceFolder}, which it fills in.
-func writeMCPConfig(out, note io.Writer, host, exe string) error {
-	where, ok := mcpHosts[host]
-	if !ok {
-		return usageError("--config %s: no such host; the hosts are claude, codex, cursor and gemini", host)
-	}
-	switch host {
-	case "codex":
-		fmt.Fprintf(out, "[mcp_servers.git-llm-apply]\ncommand = %s\nargs = [\"mcp\"]\n", tomlString(exe))
-	default:
-		args := []string{"mcp"}
-		if host == "cursor" {
-			args = []string{"-C", "${workspaceFolder}", "mcp"}
-		}
-		cfg := map[string]any{"mcpServers": map[string]any{"git-llm-apply": map[string]any{"command": exe, "args": args}}}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(cfg); err != nil {
-			return err
-		}
-		out.Write(b.Bytes())
-	}
-	if strings.Contains(where, "%s") {
-		where = fmt.Sprintf(where, shellArg(exe))
-	}
-	fmt.Fprintf(note, "Put this in %s.\n", where)
-	if host == "codex" {
-		// Codex asks before it calls a tool annotated destructive, and
-		// codex exec asks no one: without this it answers the model
-		// that the call needs approval, and never calls undo.
-		fmt.Fprintf(note, "codex exec asks no one, so it refuses undo (which takes a commit back) unless this follows:\n%s", codexUndoApproval)
-	}
-	return nil
-}
-
-// codexUndoApproval is the Codex configuration that lets codex exec
-// call undo (mcp_servers.<name>.tools.<tool>.approval_mode, Codex CLI
-// 0.171.0; TestCodexHost runs with it).
-const codexUndoApproval = "[mcp_servers.git-llm-apply.tools.undo]\napproval_mode = \"approve\"\n"
-
-// tomlString is s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// executable is this binary's absolute path, links resolved.
-func executable() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	return filepath.Abs(exe)
 }
