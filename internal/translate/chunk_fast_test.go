@@ -1,0 +1,102 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// checkChunkFast fails t when loadChunkFast reads a document's lines
+// into a tree other than yaml.Load's, or reads one yaml refuses. It
+// reports whether the fast path read it.
+func checkChunkFast(t *testing.T, lines []string) bool {
+	t.Helper()
+	fast, ok := loadChunkFast(lines)
+	if !ok {
+		return false
+	}
+	var root yaml.Node
+	if err := yaml.Load([]byte(joinLines(lines)), &root); err != nil {
+		t.Fatalf("the fast path read what yaml refuses (%v):\n%s", err, joinLines(lines))
+	}
+	if d := diffYAMLNodes(fast, &root, "doc"); d != "" {
+		t.Fatalf("the fast path reads it otherwise: %s\n%s", d, joinLines(lines))
+	}
+	return true
+}
+
+// diffYAMLNodes names the first difference between two trees in what
+// the CHUNK reader looks at; "" when there is none.
+func diffYAMLNodes(a, b *yaml.Node, at string) string {
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || a.Line != b.Line || a.Anchor != b.Anchor || a.Style != b.Style || len(a.Content) != len(b.Content) {
+		return fmt.Sprintf("at %s: fast {kind %v tag %q value %q line %d style %v, %d children}, yaml {kind %v tag %q value %q line %d style %v, %d children}",
+			at, a.Kind, a.Tag, a.Value, a.Line, a.Style, len(a.Content), b.Kind, b.Tag, b.Value, b.Line, b.Style, len(b.Content))
+	}
+	for i := range a.Content {
+		if d := diffYAMLNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// TestChunkFastShapes: the shapes CHUNK replies take read alike on
+// the fast path and through yaml, and the ones it leaves to yaml are
+// left.
+func TestChunkFastShapes(t *testing.T) {
+	read := []string{
+		"description: Rename some totals\nlanguage: python\noperations:\n  - path: calc.py\n    op: replace_text\n    marker: |-\n          total += 1\n          x = 2\n    payload: |\n      a\n\n        b\n\n\n",
+		"operations:\n- path: a.go\n  op: delete_file\n- path: b.go\n  op: append_text\n  payload: |-\n    x\n  options:\n    indent: none\n",
+		"# a comment\noperations:\n  # another\n  - path: a\n    op: replace_text\n    marker: |-\n      # not a comment\n      y\n  # a comment after\n    payload: |-\n      z\n",
+		"operations:\n  -   path: a\n      op: create_file\n      payload: |-\n       x\n\n       y\nlanguage: go\n",
+		"description: |-\n text\n\n  more\n\noperations:\n  - path: a\n    op: delete_file\n",
+	}
+	left := []string{
+		"operations:\n  - path: a\n    op: delete_file\n    op: delete_file\n", // duplicate key
+		"operations:\n  - path: &x a\n    op: *x\n",                            // anchor
+		"description: a: b\noperations:\n",                                     // a colon in a value
+		"description: Some\n  words\noperations:\n  - path: a\n",               // folded plain scalar
+		"description: yes\noperations:\n  - path: a\n    op: delete_file\n",    // a boolean
+		"operations:\n  - path: a\n    marker: |-\n\n      x\n",                // a leading blank line
+		"operations:\n  - path: a\n    marker: |-\n      x\n        \n",        // spaces past the indentation
+		"operations:\n\t- path: a\n",                                           // a tab
+		"operations:\n  - path: a # c\n    op: delete_file\n",                  // a comment after a value
+		"operations: [\n", // flow
+		"---\noperations:\n  - path: a\n    op: delete_file\n",   // a document marker
+		"operations:\n  - path: \"a\"\n    op: delete_file\n",    // quotes
+		"operations:\n  - path: a\n    payload: |+\n      x\n\n", // keep
+		"operations:\n  - path: a\n    payload: x\u2028y\n",      // a YAML 1.1 line break
+	}
+	for _, doc := range read {
+		if !checkChunkFast(t, splitLines(doc)) {
+			t.Errorf("left to yaml:\n%s", doc)
+		}
+	}
+	for _, doc := range left {
+		if _, ok := loadChunkFast(splitLines(doc)); ok {
+			t.Errorf("read on the fast path:\n%s", doc)
+		}
+	}
+}
+
+// FuzzChunkFast: whatever the fast path reads, it reads as yaml does.
+// The seeds are the golden replies' documents and the sweep's shape.
+func FuzzChunkFast(f *testing.F) {
+	for _, file := range readFiles(f, goldenReplies(FormatChunk)) {
+		lines := splitLines(file.text)
+		for _, d := range splitChunk(lines).docs {
+			f.Add(joinLines(lines[d.start:d.end]))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("description: Rename some totals\nlanguage: python\noperations:\n")
+	for i := range 3 {
+		fmt.Fprintf(&b, "  - path: calc.py\n    op: replace_text\n    marker: |-\n          total += %d\n    payload: |-\n          sum += %d\n", i, i)
+	}
+	f.Add(b.String())
+	f.Fuzz(func(t *testing.T, doc string) {
+		checkChunkFast(t, splitLines(doc))
+	})
+}
