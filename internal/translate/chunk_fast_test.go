@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -99,4 +100,73 @@ func FuzzChunkFast(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		checkChunkFast(t, splitLines(doc))
 	})
+}
+
+// TestChunkFastRandom: documents made of the pieces the fast path
+// reads, and of pieces near them, at random indentations, read alike
+// on the fast path and through yaml; most of them on the fast path.
+func TestChunkFastRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 2))
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	// often is usually good, now and then one of the others.
+	often := func(good string, others ...string) string {
+		if rng.IntN(8) > 0 {
+			return good
+		}
+		return pick(others...)
+	}
+	sp := func(n int) string { return strings.Repeat(" ", n) }
+	line := func() string {
+		return pick("x = 1", "# c", "  y", "", "}", "- z", "a: b", "x\tt", "é", "total += 1  ", "---", "'q'", "|", "k: |-", often("", " ", "\t", "...", "\u2028"))
+	}
+	fast := 0
+	const docs = 3000
+	for range docs {
+		var b strings.Builder
+		b.WriteString(pick("", "# head\n", "description: Rename\n", "language: go\n"))
+		b.WriteString("operations:" + pick("", " ") + "\n")
+		seq := pick("", "  ", "    ")
+		for range 1 + rng.IntN(3) {
+			key := len(seq) + 2 + rng.IntN(2)
+			b.WriteString(seq + "-" + sp(key-len(seq)-1) + "path: " + often(pick("a.go", "src/b.py", "a b"), "yes", "3", "x:y", "`c`", "a #b", "\"q\"", "Null") + "\n")
+			for _, k := range []string{"op", "marker", "payload", "options"} {
+				if rng.IntN(5) == 0 {
+					continue
+				}
+				switch k {
+				case "op":
+					b.WriteString(sp(key) + "op: " + pick("replace_text", "delete_file", "Replace-Text") + "\n")
+				case "options":
+					b.WriteString(sp(key) + "options:\n" + sp(key+2*(1+rng.IntN(2))) + "indent: " + pick("none", "as-is", "auto") + "\n")
+				default:
+					head := often(pick("|-", "|", "text"), "|+", "|2-", "", ">-", "|- # c")
+					b.WriteString(sp(key) + k + ": " + head + "\n")
+					in, lines := key+1+rng.IntN(5), 1+rng.IntN(3)
+					if head == "text" {
+						lines = 0
+					}
+					for j := range lines {
+						extra := 0
+						if j > 0 {
+							extra = rng.IntN(3)
+							if rng.IntN(8) == 0 {
+								extra = -1
+							}
+						}
+						b.WriteString(sp(in+extra) + line() + "\n")
+					}
+				}
+				if rng.IntN(6) == 0 {
+					b.WriteString(sp(rng.IntN(key+3)) + pick("# note", "", "  ") + "\n")
+				}
+			}
+		}
+		if checkChunkFast(t, splitLines(b.String())) {
+			fast++
+		}
+	}
+	if fast < docs/4 {
+		t.Errorf("only %d of %d documents on the fast path", fast, docs)
+	}
+	t.Logf("%d of %d on the fast path", fast, docs)
 }
