@@ -3,6 +3,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -288,6 +289,7 @@ func (c *chunkReader) read() error {
 	case ops.Kind != yaml.SequenceNode:
 		return c.errorf(ops.Line, "operations must be a list, each item starting with \"- path:\"; it is %s", nodeKind(ops))
 	}
+	c.reply.Ops = slices.Grow(c.reply.Ops, len(ops.Content))
 	for i, item := range ops.Content {
 		op, err := c.operation(i+1, item)
 		if err != nil {
