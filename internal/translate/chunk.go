@@ -428,15 +428,6 @@ func (f *yamlFields) keyLine(name string) int {
 	return 0
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // text returns the string a scalar holds: "" for null.
 func (c *chunkReader) text(n *yaml.Node, what string) (string, error) {
 	if n.Kind != yaml.ScalarNode {
