@@ -3,6 +3,8 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -240,33 +242,35 @@ func (c *chunkReader) warnf(yamlLine int, format string, args ...any) {
 
 // read decodes the document and appends its operations to the reply.
 func (c *chunkReader) read() error {
-	src := joinLines(c.lines[c.doc.start:c.doc.end])
-	var root yaml.Node
-	if err := yaml.Load([]byte(src), &root); err != nil {
-		return c.yamlError(err)
+	root, ok := loadChunkFast(c.lines[c.doc.start:c.doc.end])
+	if !ok {
+		root = new(yaml.Node)
+		if err := yaml.Load([]byte(joinLines(c.lines[c.doc.start:c.doc.end])), root); err != nil {
+			return c.yamlError(err)
+		}
+		if err := c.refuseAliases(root); err != nil {
+			return err
+		}
 	}
-	if err := c.refuseAliases(&root); err != nil {
-		return err
-	}
-	top := &root
+	top := root
 	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
 		top = top.Content[0]
 	}
 	if top.Kind != yaml.MappingNode {
 		return c.errorf(top.Line, "a CHUNK document is a mapping with description, language and operations; this one is %s", nodeKind(top))
 	}
-	f, _, err := c.fields(top, "the document", "description", "language", "operations")
+	f, err := c.fields(top, "the document", "description", "language", "operations")
 	if err != nil {
 		return err
 	}
-	if n := f["description"]; n != nil {
+	if n := f.get("description"); n != nil {
 		s, err := c.text(n, "description")
 		if err != nil {
 			return err
 		}
 		c.desc = strings.TrimSpace(s)
 	}
-	if n := f["language"]; n != nil {
+	if n := f.get("language"); n != nil {
 		s, err := c.text(n, "language")
 		if err != nil {
 			return err
@@ -276,7 +280,7 @@ func (c *chunkReader) read() error {
 			c.warnf(n.Line, "language %q is not one whose comments are known (c++, python, or a file extension such as go); comments will not be ignored when matching", c.lang)
 		}
 	}
-	ops := f["operations"]
+	ops := f.get("operations")
 	switch {
 	case ops == nil:
 		return c.errorf(top.Line, "the document has no operations list")
@@ -285,6 +289,7 @@ func (c *chunkReader) read() error {
 	case ops.Kind != yaml.SequenceNode:
 		return c.errorf(ops.Line, "operations must be a list, each item starting with \"- path:\"; it is %s", nodeKind(ops))
 	}
+	c.reply.Ops = slices.Grow(c.reply.Ops, len(ops.Content))
 	for i, item := range ops.Content {
 		op, err := c.operation(i+1, item)
 		if err != nil {
@@ -368,35 +373,59 @@ func (c *chunkReader) refuseAliases(n *yaml.Node) error {
 }
 
 // fields reads the mapping m, whose keys must be among known and
-// unique, into a map from key to value node, and one from key to the
-// YAML line of the key.
-func (c *chunkReader) fields(m *yaml.Node, where string, known ...string) (f map[string]*yaml.Node, keyLine map[string]int, err error) {
-	f, keyLine = map[string]*yaml.Node{}, map[string]int{}
+// unique, into its values and key lines by key.
+func (c *chunkReader) fields(m *yaml.Node, where string, known ...string) (f yamlFields, err error) {
+	f.known = known
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			return nil, nil, c.errorf(k.Line, "a key of %s is %s, not a name", where, nodeKind(k))
+			return f, c.errorf(k.Line, "a key of %s is %s, not a name", where, nodeKind(k))
 		}
 		name := k.Value
-		if !contains(known, name) {
-			return nil, nil, c.errorf(k.Line, "unknown field %q in %s (known: %s)", name, where, strings.Join(known, ", "))
+		x := f.index(name)
+		if x < 0 {
+			return f, c.errorf(k.Line, "unknown field %q in %s (known: %s)", name, where, strings.Join(known, ", "))
 		}
-		if first, dup := keyLine[name]; dup {
-			return nil, nil, c.errorf(k.Line, "duplicate key %q in %s (first at line %d)", name, where, c.line(first))
+		if f.val[x] != nil {
+			return f, c.errorf(k.Line, "duplicate key %q in %s (first at line %d)", name, where, c.line(f.line[x]))
 		}
-		keyLine[name] = k.Line
-		f[name] = v
+		f.val[x], f.line[x] = v, k.Line
 	}
-	return f, keyLine, nil
+	return f, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// yamlFields are the values of a mapping's keys, and the YAML lines of
+// the keys, in the order of the keys known (arrays, not maps: a reply
+// holds thousands of operations).
+type yamlFields struct {
+	known []string
+	val   [8]*yaml.Node
+	line  [8]int
+}
+
+func (f *yamlFields) index(name string) int {
+	for i, k := range f.known {
+		if k == name {
+			return i
 		}
 	}
-	return false
+	return -1
+}
+
+// get returns the value of key name, nil when it is absent.
+func (f *yamlFields) get(name string) *yaml.Node {
+	if i := f.index(name); i >= 0 {
+		return f.val[i]
+	}
+	return nil
+}
+
+// keyLine returns the YAML line of key name.
+func (f *yamlFields) keyLine(name string) int {
+	if i := f.index(name); i >= 0 {
+		return f.line[i]
+	}
+	return 0
 }
 
 // text returns the string a scalar holds: "" for null.
@@ -490,9 +519,9 @@ func (c *chunkReader) operation(n int, item *yaml.Node) (Operation, error) {
 	if item.Kind != yaml.MappingNode {
 		return op, c.errorf(item.Line, "operation %d is %s; write a mapping with path, op and the op's fields", n, nodeKind(item))
 	}
-	it := &chunkItem{c: c, node: item, where: fmt.Sprintf("operation %d", n)}
+	it := &chunkItem{c: c, node: item, where: "operation " + strconv.Itoa(n)}
 	var err error
-	if it.f, it.keyLine, err = c.fields(item, it.where, chunkFields...); err != nil {
+	if it.f, err = c.fields(item, it.where, chunkFields...); err != nil {
 		return op, err
 	}
 	if err = it.op(); err != nil {
@@ -508,7 +537,7 @@ func (c *chunkReader) operation(n int, item *yaml.Node) (Operation, error) {
 	it.warnUnused()
 	op.Indent = IndentAsIs
 	if it.spec.text {
-		if op.Indent, err = c.indent(it.f["options"], it.where); err != nil {
+		if op.Indent, err = c.indent(it.f.get("options"), it.where); err != nil {
 			return op, err
 		}
 	}
@@ -523,11 +552,10 @@ func (c *chunkReader) operation(n int, item *yaml.Node) (Operation, error) {
 // chunkItem is one item of the operations list while operation reads
 // it.
 type chunkItem struct {
-	c       *chunkReader
-	node    *yaml.Node
-	where   string // "operation N", for messages
-	f       map[string]*yaml.Node
-	keyLine map[string]int
+	c     *chunkReader
+	node  *yaml.Node
+	where string // "operation N", for messages
+	f     yamlFields
 	// name is the item's op, normalised, and spec what it reads; set
 	// by op.
 	name string
@@ -536,16 +564,16 @@ type chunkItem struct {
 
 // str returns the text of the field name, "" when it is absent.
 func (it *chunkItem) str(name string) (string, error) {
-	if it.f[name] == nil {
+	if it.f.get(name) == nil {
 		return "", nil
 	}
-	return it.c.text(it.f[name], name)
+	return it.c.text(it.f.get(name), name)
 }
 
 // op reads the item's op, which must be one of chunkOps.
 func (it *chunkItem) op() error {
-	c, f := it.c, it.f
-	if f["op"] == nil {
+	c, f := it.c, &it.f
+	if f.get("op") == nil {
 		return c.errorf(it.node.Line, "%s has no op (one of %s)", it.where, strings.Join(chunkOpNames, ", "))
 	}
 	raw, err := it.str("op")
@@ -555,7 +583,7 @@ func (it *chunkItem) op() error {
 	it.name = normOpName(raw)
 	var ok bool
 	if it.spec, ok = chunkOps[it.name]; !ok {
-		return c.errorf(f["op"].Line, "unknown op %q (known: %s)", raw, strings.Join(chunkOpNames, ", "))
+		return c.errorf(f.get("op").Line, "unknown op %q (known: %s)", raw, strings.Join(chunkOpNames, ", "))
 	}
 	return nil
 }
@@ -563,8 +591,8 @@ func (it *chunkItem) op() error {
 // path reads the item's path: one file name, backquotes around it
 // dropped.
 func (it *chunkItem) path() (string, error) {
-	c, f := it.c, it.f
-	if f["path"] == nil {
+	c, f := it.c, &it.f
+	if f.get("path") == nil {
 		return "", c.errorf(it.node.Line, "%s (%s) has no path", it.where, it.name)
 	}
 	raw, err := it.str("path")
@@ -576,7 +604,7 @@ func (it *chunkItem) path() (string, error) {
 		path = strings.TrimSpace(path[1 : len(path)-1])
 	}
 	if path == "" || strings.ContainsAny(path, "\r\n") {
-		return path, c.errorf(f["path"].Line, "%s (%s): the path %q is not a file name", it.where, it.name, raw)
+		return path, c.errorf(f.get("path").Line, "%s (%s): the path %q is not a file name", it.where, it.name, raw)
 	}
 	return path, nil
 }
@@ -584,13 +612,12 @@ func (it *chunkItem) path() (string, error) {
 // warnUnused warns about each field the item's op does not use: they
 // are ignored.
 func (it *chunkItem) warnUnused() {
-	used := map[string]bool{
-		"marker": it.spec.marker, "before": it.spec.marker, "after": it.spec.marker,
-		"payload": it.spec.payload, "options": it.spec.text,
-	}
-	for _, field := range []string{"marker", "before", "after", "payload", "options"} {
-		if it.f[field] != nil && !used[field] {
-			it.c.warnf(it.keyLine[field], "%s: %s does not use %s; ignored", it.where, it.name, field)
+	for _, u := range [...]struct {
+		field string
+		used  bool
+	}{{"marker", it.spec.marker}, {"before", it.spec.marker}, {"after", it.spec.marker}, {"payload", it.spec.payload}, {"options", it.spec.text}} {
+		if field := u.field; it.f.get(field) != nil && !u.used {
+			it.c.warnf(it.f.keyLine(field), "%s: %s does not use %s; ignored", it.where, it.name, field)
 		}
 	}
 }
@@ -605,9 +632,9 @@ type chunkTexts struct {
 // payload.
 func (it *chunkItem) texts() (chunkTexts, error) {
 	var t chunkTexts
-	c, f := it.c, it.f
+	c, f := it.c, &it.f
 	if it.spec.marker {
-		if f["marker"] == nil {
+		if f.get("marker") == nil {
 			return t, c.errorf(it.node.Line, "%s (%s) has no marker", it.where, it.name)
 		}
 		s, err := it.str("marker")
@@ -615,7 +642,7 @@ func (it *chunkItem) texts() (chunkTexts, error) {
 			return t, err
 		}
 		if t.marker = textLines(s); blank(t.marker) {
-			return t, c.errorf(f["marker"].Line, "%s (%s): the marker is empty", it.where, it.name)
+			return t, c.errorf(f.get("marker").Line, "%s (%s): the marker is empty", it.where, it.name)
 		}
 		if s, err = it.str("before"); err != nil {
 			return t, err
@@ -631,7 +658,7 @@ func (it *chunkItem) texts() (chunkTexts, error) {
 		}
 	}
 	if it.spec.payload {
-		if f["payload"] == nil {
+		if f.get("payload") == nil {
 			return t, c.errorf(it.node.Line, "%s (%s) has no payload (write payload: \"\" for an empty one)", it.where, it.name)
 		}
 		s, err := it.str("payload")
@@ -680,11 +707,11 @@ func (c *chunkReader) indent(options *yaml.Node, where string) (IndentMode, erro
 	if options.Kind != yaml.MappingNode {
 		return IndentAnchor, c.errorf(options.Line, "%s: options must be a mapping (indent: ...), not %s", where, nodeKind(options))
 	}
-	f, _, err := c.fields(options, where+" options", "indent")
-	if err != nil || f["indent"] == nil {
+	f, err := c.fields(options, where+" options", "indent")
+	if err != nil || f.get("indent") == nil {
 		return IndentAnchor, err
 	}
-	s, err := c.text(f["indent"], "options.indent")
+	s, err := c.text(f.get("indent"), "options.indent")
 	if err != nil {
 		return IndentAnchor, err
 	}
@@ -694,7 +721,7 @@ func (c *chunkReader) indent(options *yaml.Node, where string) (IndentMode, erro
 	case "none", "as-is":
 		return IndentAsIs, nil
 	}
-	return IndentAnchor, c.errorf(f["indent"].Line, "%s: unknown options.indent %q (from-marker, marker or auto: align to the marker; none or as-is: keep the payload's indentation)", where, s)
+	return IndentAnchor, c.errorf(f.get("indent").Line, "%s: unknown options.indent %q (from-marker, marker or auto: align to the marker; none or as-is: keep the payload's indentation)", where, s)
 }
 
 // concatLines returns a followed by b in a new slice.
