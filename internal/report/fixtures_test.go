@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"maps"
 	"slices"
 
@@ -38,11 +37,4 @@ func (m memFiles) Read(p string) ([]byte, error) {
 
 func (m memFiles) Paths() ([]string, error) {
 	return slices.Sorted(maps.Keys(m)), nil
-}
-
-// recorder records every commit as "commit".
-type recorder struct{}
-
-func (recorder) Record(context.Context, []patch.FileChange, string) (string, error) {
-	return "commit", nil
 }
