@@ -225,6 +225,10 @@ func unquote(raw []byte) (string, bool) {
 	return string(out), true
 }
 
+// UnquoteJSON is unquote for the readers of session logs, which scan
+// their records in place as the tool-calls reader does.
+func UnquoteJSON(raw []byte) (string, bool) { return unquote(raw) }
+
 // hex4 is the code point of the escape \uXXXX that b starts with; -1
 // when b does not start with one.
 func hex4(b []byte) rune {

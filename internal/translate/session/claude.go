@@ -139,7 +139,13 @@ func (c *claudeReader) next() (*Turn, error) {
 					if c.res == nil {
 						c.res = map[string]claudeResult{}
 					}
-					c.res[it.ToolUseID] = claudeResult{isError: it.IsError, text: resultText(it.Content)}
+					// The text matters only for an error: reading every
+					// result's content cost a decoding per call.
+					r := claudeResult{isError: it.IsError}
+					if it.IsError {
+						r.text = resultText(it.Content)
+					}
+					c.res[it.ToolUseID] = r
 				}
 			}
 		case "assistant":
@@ -206,15 +212,24 @@ func (c *claudeReader) finish() *Turn {
 }
 
 // claudeLine reads one record of the log with its message's content:
-// a list of items, or a string (text). The common record, whose
-// content is a list, is decoded in one pass over the line; decoding
-// the record, then its message, then the content, each from the raw
-// bytes of the one before, validated and scanned the line three
-// times, which was most of the time of reading a long log. A record
-// the one pass refuses (a content that is a string, or anything not
-// of the shape) is read level by level, which also says which level
-// is wrong.
+// a list of items, or a string (text). A record is scanned in place
+// (claudeScan); one the scan cannot vouch for is read by encoding/json
+// (claudeLineJSON), which also says what is wrong with it.
 func claudeLine(raw []byte) (claudeRecord, []anthropicItem, string, error) {
+	if rec, items, text, ok := claudeScan(raw); ok {
+		return rec, items, text, nil
+	}
+	return claudeLineJSON(raw)
+}
+
+// claudeLineJSON reads a record with encoding/json. The common record,
+// whose content is a list, is decoded in one pass over the line;
+// decoding the record, then its message, then the content, each from
+// the raw bytes of the one before, validated and scanned the line
+// three times. A record the one pass refuses (a content that is a
+// string, or anything not of the shape) is read level by level, which
+// also says which level is wrong.
+func claudeLineJSON(raw []byte) (claudeRecord, []anthropicItem, string, error) {
 	var fast struct {
 		claudeRecord
 		Message *struct {
