@@ -52,7 +52,7 @@ func jsonValues(src string, each func(start, end int)) (errAt int, err error) {
 
 // skipSpace returns the first offset at or after i that is not JSON
 // white space.
-func skipSpace(s string, i int) int {
+func skipSpace[T ~string | ~[]byte](s T, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
@@ -60,7 +60,7 @@ func skipSpace(s string, i int) int {
 }
 
 // jsonEnd returns the end of the valid JSON value starting at i.
-func jsonEnd(s string, i int) int {
+func jsonEnd[T ~string | ~[]byte](s T, i int) int {
 	switch s[i] {
 	case '"':
 		return stringEnd(s, i)
@@ -80,15 +80,17 @@ func jsonEnd(s string, i int) int {
 		}
 		return len(s)
 	}
-	j := i
-	for j < len(s) && !strings.ContainsRune(",}] \t\r\n", rune(s[j])) {
-		j++
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j
+		}
 	}
-	return j
+	return len(s)
 }
 
 // stringEnd returns the end of the JSON string whose quote is at i.
-func stringEnd(s string, i int) int {
+func stringEnd[T ~string | ~[]byte](s T, i int) int {
 	for j := i + 1; j < len(s); j++ {
 		switch s[j] {
 		case '\\':

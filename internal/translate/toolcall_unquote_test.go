@@ -45,7 +45,7 @@ func TestUnquoteAsUnmarshal(t *testing.T) {
 func TestCallArgsAsUnmarshal(t *testing.T) {
 	for _, in := range []string{
 		`{}`, `{"a":1}`, ` {"file_path": "x.go" , "old_string":"a\nb", "n": [1, {"k": "}"}], "t": true, "z": null}`,
-		`{"a":1,"a":"two"}`, `{"k\u00e9y":"v","e\"q":{"x":"]"}}`, "{\"\xff\":1}", `{"a":"\ud83d\ude00"}`,
+		`{"a":1,"a":"two"}`, `{"file_path":"a","old_string":"x","file_path":"b"}`, `{"file_\u0070ath":"a"}`, `{"k\u00e9y":"v","e\"q":{"x":"]"}}`, "{\"\xff\":1}", `{"a":"\ud83d\ude00"}`,
 	} {
 		got, err := callArgs("Edit", []byte(in))
 		if err != nil {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -52,6 +53,9 @@ type claudeReader struct {
 	res   map[string]claudeResult
 	seen  map[string]bool
 	top   string // the first cwd of the log: the session's top
+	// items and strs are claudeScan's buffers, kept from line to line.
+	items []anthropicItem
+	strs  strTable
 }
 
 type claudeCall struct {
@@ -109,10 +113,10 @@ func (c *claudeReader) next() (*Turn, error) {
 			return c.finish(), nil
 		}
 		line := c.lines.n
-		if len(strings.TrimSpace(string(raw))) == 0 {
+		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		rec, items, text, err := claudeLine(raw)
+		rec, items, text, err := c.line(raw)
 		if err != nil {
 			return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: err.Error()}
 		}
@@ -211,15 +215,22 @@ func (c *claudeReader) finish() *Turn {
 	return c.b.finish()
 }
 
-// claudeLine reads one record of the log with its message's content:
-// a list of items, or a string (text). A record is scanned in place
+// line reads one record of the log with its message's content: a list
+// of items, or a string (text). A record is scanned in place
 // (claudeScan); one the scan cannot vouch for is read by encoding/json
-// (claudeLineJSON), which also says what is wrong with it.
-func claudeLine(raw []byte) (claudeRecord, []anthropicItem, string, error) {
-	if rec, items, text, ok := claudeScan(raw); ok {
+// (claudeLineJSON), which also says what is wrong with it. The items
+// are good until the next line.
+func (c *claudeReader) line(raw []byte) (claudeRecord, []anthropicItem, string, error) {
+	if rec, items, text, ok := claudeScan(raw, c.items, &c.strs); ok {
+		c.items = items
 		return rec, items, text, nil
 	}
 	return claudeLineJSON(raw)
+}
+
+// claudeLine reads a record as the reader does, on its own.
+func claudeLine(raw []byte) (claudeRecord, []anthropicItem, string, error) {
+	return new(claudeReader).line(raw)
 }
 
 // claudeLineJSON reads a record with encoding/json. The common record,

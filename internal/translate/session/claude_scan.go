@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
 )
@@ -21,13 +20,19 @@ import (
 // records go. claudeLine then reads it with encoding/json, which also
 // names what is wrong; what ok says is read is what encoding/json reads
 // (TestClaudeScanAsUnmarshal).
-func claudeScan(raw []byte) (rec claudeRecord, items []anthropicItem, text string, ok bool) {
-	s := jscan{b: raw}
+//
+// The items are appended to buf[:0], which the caller may reuse once it
+// is done with them; the strings the reader keeps of a record (its
+// type, its cwd, an item's type and a tool's name) are the ones it
+// read last when equal, so that a log of thousands of records of a few
+// kinds does not allocate each anew.
+func claudeScan(raw []byte, buf []anthropicItem, seen *strTable) (rec claudeRecord, items []anthropicItem, text string, ok bool) {
+	s := jscan{b: raw, seen: seen}
 	s.space()
 	if !s.object(claudeRecordKeys, func(k int) bool {
 		switch k {
 		case 0:
-			return s.str(&rec.Type)
+			return s.known(&rec.Type, 0)
 		case 1:
 			return s.boolean(&rec.IsSidechain)
 		case 2:
@@ -35,9 +40,9 @@ func claudeScan(raw []byte) (rec claudeRecord, items []anthropicItem, text strin
 		case 3:
 			return s.boolean(&rec.IsCompactSummary)
 		case 4:
-			return s.str(&rec.Cwd)
+			return s.known(&rec.Cwd, 1)
 		default:
-			return s.message(&items, &text)
+			return s.message(&items, buf, &text)
 		}
 	}) {
 		return rec, nil, "", false
@@ -60,9 +65,14 @@ const maxScanDepth = 200
 
 // jscan is a position in a line of JSON.
 type jscan struct {
-	b []byte
-	i int
+	b    []byte
+	i    int
+	seen *strTable
 }
+
+// strTable holds the strings a scan read last for the fields whose
+// values repeat from record to record.
+type strTable struct{ last [4]string }
 
 func (s *jscan) space() {
 	for s.i < len(s.b) {
@@ -116,11 +126,11 @@ func (s *jscan) object(keys []string, field func(k int) bool) bool {
 		s.space()
 		k := -1
 		for j, name := range keys {
-			if key == name {
+			if string(key) == name {
 				k = j
 				break
 			}
-			if strings.EqualFold(key, name) {
+			if asciiEqualFold(key, name) {
 				return false
 			}
 		}
@@ -145,22 +155,43 @@ func (s *jscan) object(keys []string, field func(k int) bool) bool {
 // plainKey reads a key of printable ASCII without escapes, the only
 // kind whose matching by encoding/json is plain equality or ASCII case
 // folding.
-func (s *jscan) plainKey() (string, bool) {
+func (s *jscan) plainKey() ([]byte, bool) {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
-		return "", false
+		return nil, false
 	}
 	for j := s.i + 1; j < len(s.b); j++ {
 		c := s.b[j]
 		if c == '"' {
-			key := string(s.b[s.i+1 : j])
+			key := s.b[s.i+1 : j]
 			s.i = j + 1
 			return key, true
 		}
 		if c < 0x20 || c >= 0x80 || c == '\\' {
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
+}
+
+// asciiEqualFold is strings.EqualFold of ASCII key and name, without
+// making a string of key.
+func asciiEqualFold(key []byte, name string) bool {
+	if len(key) != len(name) {
+		return false
+	}
+	for i, c := range key {
+		d := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
 }
 
 // stringEnd is the end of the string whose quote is at s.i, checked as
@@ -222,6 +253,23 @@ func (s *jscan) str(v *string) bool {
 	}
 	s.i = end
 	return true
+}
+
+// known reads a string into v as str does, reusing the string slot of
+// the table last held when the bytes are the same.
+func (s *jscan) known(v *string, slot int) bool {
+	if s.seen != nil && s.i < len(s.b) && s.b[s.i] == '"' {
+		if end, plain, ok := s.stringEnd(); ok && plain {
+			last := &s.seen.last[slot]
+			if string(s.b[s.i+1:end-1]) != *last {
+				*last = string(s.b[s.i+1 : end-1])
+			}
+			*v = *last
+			s.i = end
+			return true
+		}
+	}
+	return s.str(v)
 }
 
 // boolean reads true or false into v; null leaves v as it is.
@@ -364,14 +412,16 @@ func (s *jscan) number() bool {
 // is null, a string (text) or a list of items. A role that is no
 // string is refused: encoding/json reads a message whose content is a
 // string into a struct whose role is one.
-func (s *jscan) message(items *[]anthropicItem, text *string) bool {
+func (s *jscan) message(items *[]anthropicItem, buf []anthropicItem, text *string) bool {
 	if s.null() {
 		return true
 	}
 	return s.object(messageKeys, func(k int) bool {
 		if k == 1 {
-			var role string
-			return s.str(&role)
+			if s.i < len(s.b) && s.b[s.i] == '"' {
+				return s.skip(0)
+			}
+			return s.null()
 		}
 		switch {
 		case s.null():
@@ -382,7 +432,10 @@ func (s *jscan) message(items *[]anthropicItem, text *string) bool {
 		if !s.eat('[') {
 			return false
 		}
-		*items = []anthropicItem{}
+		*items = buf[:0]
+		if *items == nil {
+			*items = []anthropicItem{}
+		}
 		if s.eat(']') {
 			return true
 		}
@@ -406,13 +459,13 @@ func (s *jscan) item(it *anthropicItem) bool {
 	return s.object(itemKeys, func(k int) bool {
 		switch k {
 		case 0:
-			return s.str(&it.Type)
+			return s.known(&it.Type, 2)
 		case 1:
 			return s.str(&it.Text)
 		case 2:
 			return s.str(&it.ID)
 		case 3:
-			return s.str(&it.Name)
+			return s.known(&it.Name, 3)
 		case 4:
 			return s.str(&it.ToolUseID)
 		case 5:

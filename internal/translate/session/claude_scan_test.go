@@ -59,8 +59,11 @@ func TestClaudeScanAsUnmarshal(t *testing.T) {
 		cases = append(cases, mutate(rng, real[rng.IntN(len(real))]))
 	}
 	read := 0
+	var buf []anthropicItem
+	var strs strTable
 	for _, c := range cases {
-		rec, items, text, ok := claudeScan([]byte(c))
+		rec, items, text, ok := claudeScan([]byte(c), buf, &strs)
+		buf = items
 		wrec, witems, wtext, err := claudeLineJSON([]byte(c))
 		if !ok {
 			continue
@@ -78,7 +81,7 @@ func TestClaudeScanAsUnmarshal(t *testing.T) {
 	// them, and a fair share of the random ones, or this test says
 	// nothing.
 	for _, c := range claude {
-		if _, _, _, ok := claudeScan([]byte(c)); !ok {
+		if _, _, _, ok := claudeScan([]byte(c), nil, nil); !ok {
 			t.Errorf("claudeScan refuses a record of testdata: %s", c)
 		}
 	}
