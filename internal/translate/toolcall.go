@@ -212,7 +212,7 @@ func callArgs(name string, input []byte) (args, error) {
 	if len(input) == 0 {
 		return nil, fmt.Errorf("the call of %s has no arguments", name)
 	}
-	if input[0] != '{' || !json.Valid(input) {
+	if input[0] != '{' || !validJSON(input) {
 		return nil, fmt.Errorf("the arguments of %s are not a JSON object", name)
 	}
 	// Once valid, the object is walked in place, as json.Unmarshal into

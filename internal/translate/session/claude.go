@@ -97,7 +97,9 @@ type anthropicItem struct {
 }
 
 func newClaudeReader(r *bufio.Reader) *claudeReader {
-	return &claudeReader{lines: lines{r: r}}
+	// A record's line is read in place (claudeScan copies what the
+	// reader keeps; encoding/json copies all it reads).
+	return &claudeReader{lines: lines{r: r, reuse: true}}
 }
 
 func (c *claudeReader) next() (*Turn, error) {
