@@ -35,6 +35,7 @@ func BenchmarkClaudeRead(b *testing.B) {
 	src := log.String()
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
+	before := cpuTime()
 	for b.Loop() {
 		r, err := Open(strings.NewReader(src), "bench.jsonl")
 		if err != nil {
@@ -48,4 +49,5 @@ func BenchmarkClaudeRead(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
 }
