@@ -62,19 +62,8 @@ func TestClaudeScanAsUnmarshal(t *testing.T) {
 	var buf []anthropicItem
 	var strs strTable
 	for _, c := range cases {
-		rec, items, text, ok := claudeScan([]byte(c), buf, &strs)
-		buf = items
-		wrec, witems, wtext, err := claudeLineJSON([]byte(c))
-		if !ok {
-			continue
-		}
-		read++
-		if err != nil {
-			t.Fatalf("claudeScan read %q, which encoding/json refuses: %v", c, err)
-		}
-		wrec.Message = nil
-		if !reflect.DeepEqual(rec, wrec) || !reflect.DeepEqual(items, witems) || text != wtext {
-			t.Fatalf("claudeScan(%q) = %+v %+v %q, encoding/json %+v %+v %q", c, rec, items, text, wrec, witems, wtext)
+		if scanAsJSON(t, c, &buf, &strs) {
+			read++
 		}
 	}
 	// The scan is what reads real logs: it must read every record of
@@ -89,6 +78,41 @@ func TestClaudeScanAsUnmarshal(t *testing.T) {
 	if read < len(cases)/4 {
 		t.Errorf("claudeScan read %d of %d records", read, len(cases))
 	}
+}
+
+// scanAsJSON fails t unless claudeScan reads c as claudeLineJSON does,
+// or refuses it; it reports whether the scan read it.
+func scanAsJSON(t *testing.T, c string, buf *[]anthropicItem, strs *strTable) bool {
+	rec, items, text, ok := claudeScan([]byte(c), *buf, strs)
+	*buf = items
+	if !ok {
+		return false
+	}
+	wrec, witems, wtext, err := claudeLineJSON([]byte(c))
+	if err != nil {
+		t.Fatalf("claudeScan read %q, which encoding/json refuses: %v", c, err)
+	}
+	wrec.Message = nil
+	if !reflect.DeepEqual(rec, wrec) || !reflect.DeepEqual(items, witems) || text != wtext {
+		t.Fatalf("claudeScan(%q) = %+v %+v %q, encoding/json %+v %+v %q", c, rec, items, text, wrec, witems, wtext)
+	}
+	return true
+}
+
+// FuzzClaudeScan: any line claudeScan reads, it reads as encoding/json
+// does.
+func FuzzClaudeScan(f *testing.F) {
+	b, err := os.ReadFile("testdata/claude-code.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for l := range strings.SplitSeq(string(b), "\n") {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var buf []anthropicItem
+		scanAsJSON(t, line, &buf, &strTable{})
+	})
 }
 
 // randomRecord is a JSON object, often close to a Claude Code record.
