@@ -52,7 +52,7 @@ func jsonValues(src string, each func(start, end int)) (errAt int, err error) {
 
 // skipSpace returns the first offset at or after i that is not JSON
 // white space.
-func skipSpace(s string, i int) int {
+func skipSpace[T ~string | ~[]byte](s T, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
@@ -60,7 +60,7 @@ func skipSpace(s string, i int) int {
 }
 
 // jsonEnd returns the end of the valid JSON value starting at i.
-func jsonEnd(s string, i int) int {
+func jsonEnd[T ~string | ~[]byte](s T, i int) int {
 	switch s[i] {
 	case '"':
 		return stringEnd(s, i)
@@ -80,15 +80,17 @@ func jsonEnd(s string, i int) int {
 		}
 		return len(s)
 	}
-	j := i
-	for j < len(s) && !strings.ContainsRune(",}] \t\r\n", rune(s[j])) {
-		j++
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j
+		}
 	}
-	return j
+	return len(s)
 }
 
 // stringEnd returns the end of the JSON string whose quote is at i.
-func stringEnd(s string, i int) int {
+func stringEnd[T ~string | ~[]byte](s T, i int) int {
 	for j := i + 1; j < len(s); j++ {
 		switch s[j] {
 		case '\\':
@@ -167,7 +169,9 @@ func unquote(raw []byte) (string, bool) {
 		}
 		return string(in), true
 	}
-	out := make([]byte, 0, len(in))
+	// One allocation: the Builder's buffer becomes the string.
+	var out strings.Builder
+	out.Grow(len(in))
 	for i := 0; i < len(in); {
 		c := in[i]
 		switch {
@@ -178,17 +182,17 @@ func unquote(raw []byte) (string, bool) {
 			i += 2
 			switch e := in[i-1]; e {
 			case '"', '\\', '/':
-				out = append(out, e)
+				out.WriteByte(e)
 			case 'b':
-				out = append(out, '\b')
+				out.WriteByte('\b')
 			case 'f':
-				out = append(out, '\f')
+				out.WriteByte('\f')
 			case 'n':
-				out = append(out, '\n')
+				out.WriteByte('\n')
 			case 'r':
-				out = append(out, '\r')
+				out.WriteByte('\r')
 			case 't':
-				out = append(out, '\t')
+				out.WriteByte('\t')
 			case 'u':
 				r := hex4(in[i-2:])
 				if r < 0 {
@@ -203,27 +207,31 @@ func unquote(raw []byte) (string, bool) {
 						r = utf8.RuneError
 					}
 				}
-				out = utf8.AppendRune(out, r)
+				out.WriteRune(r)
 			default:
 				return "", false
 			}
 		case c == '"' || c < 0x20:
 			return "", false
 		case c < utf8.RuneSelf:
-			out = append(out, c)
+			out.WriteByte(c)
 			i++
 		default:
 			r, size := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
+				out.WriteRune(utf8.RuneError)
 			} else {
-				out = append(out, in[i:i+size]...)
+				out.Write(in[i : i+size])
 			}
 			i += size
 		}
 	}
-	return string(out), true
+	return out.String(), true
 }
+
+// UnquoteJSON is unquote for the readers of session logs, which scan
+// their records in place as the tool-calls reader does.
+func UnquoteJSON(raw []byte) (string, bool) { return unquote(raw) }
 
 // hex4 is the code point of the escape \uXXXX that b starts with; -1
 // when b does not start with one.
@@ -326,4 +334,179 @@ func goKind(v any) string {
 		return "an integer"
 	}
 	return "the expected type"
+}
+
+// validJSON is json.Valid in one direct pass: encoding/json's scanner
+// steps a state function per byte, and checking each call's arguments
+// with it was a tenth of the time of reading a long session. Nesting
+// deeper than real arguments go is left to json.Valid.
+func validJSON(b []byte) bool {
+	v := jsonCheck{b: b}
+	v.space()
+	if !v.value(0) {
+		return v.deep && json.Valid(b)
+	}
+	v.space()
+	return v.i == len(b)
+}
+
+type jsonCheck struct {
+	b    []byte
+	i    int
+	deep bool // the value nests deeper than value follows
+}
+
+func (v *jsonCheck) space() {
+	for v.i < len(v.b) {
+		switch v.b[v.i] {
+		case ' ', '\t', '\n', '\r':
+			v.i++
+		default:
+			return
+		}
+	}
+}
+
+// eat consumes c, after white space.
+func (v *jsonCheck) eat(c byte) bool {
+	v.space()
+	if v.i < len(v.b) && v.b[v.i] == c {
+		v.i++
+		return true
+	}
+	return false
+}
+
+func (v *jsonCheck) value(depth int) bool {
+	if depth > 200 {
+		v.deep = true
+		return false
+	}
+	if v.i >= len(v.b) {
+		return false
+	}
+	switch c := v.b[v.i]; c {
+	case '"':
+		return v.str()
+	case '{':
+		v.i++
+		if v.eat('}') {
+			return true
+		}
+		for {
+			v.space()
+			if !v.str() || !v.eat(':') {
+				return false
+			}
+			v.space()
+			if !v.value(depth + 1) {
+				return false
+			}
+			if v.eat(',') {
+				continue
+			}
+			return v.eat('}')
+		}
+	case '[':
+		v.i++
+		if v.eat(']') {
+			return true
+		}
+		for {
+			v.space()
+			if !v.value(depth + 1) {
+				return false
+			}
+			if v.eat(',') {
+				continue
+			}
+			return v.eat(']')
+		}
+	case 't':
+		return v.word("true")
+	case 'f':
+		return v.word("false")
+	case 'n':
+		return v.word("null")
+	}
+	return v.number()
+}
+
+func (v *jsonCheck) word(w string) bool {
+	if len(v.b)-v.i >= len(w) && string(v.b[v.i:v.i+len(w)]) == w {
+		v.i += len(w)
+		return true
+	}
+	return false
+}
+
+// str checks a string as encoding/json does: escapes, no control
+// characters; bytes that are no UTF-8 pass.
+func (v *jsonCheck) str() bool {
+	if v.i >= len(v.b) || v.b[v.i] != '"' {
+		return false
+	}
+	for j := v.i + 1; j < len(v.b); j++ {
+		switch c := v.b[j]; {
+		case c == '"':
+			v.i = j + 1
+			return true
+		case c == '\\':
+			if j+1 >= len(v.b) {
+				return false
+			}
+			j++
+			switch v.b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if hex4(v.b[j-1:]) < 0 {
+					return false
+				}
+				j += 4
+			default:
+				return false
+			}
+		case c < 0x20:
+			return false
+		}
+	}
+	return false
+}
+
+// number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (v *jsonCheck) number() bool {
+	b, i := v.b, v.i
+	digits := func() bool {
+		j := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		return i > j
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case !digits():
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	v.i = i
+	return true
 }

@@ -61,6 +61,20 @@ func LooksLikeEdit(name string, input []byte) bool {
 
 // toolKey is the name of a tool as the readers compare it.
 func toolKey(name string) string {
+	// Claude Code's names, in every call of a long session: lowering
+	// them made a string per call.
+	switch name {
+	case "Edit":
+		return "edit"
+	case "MultiEdit":
+		return "multiedit"
+	case "Write":
+		return "write"
+	case "Read":
+		return "read"
+	case "Bash":
+		return "bash"
+	}
 	return strings.ToLower(strings.TrimPrefix(name, "functions."))
 }
 

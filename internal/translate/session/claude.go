@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -52,6 +53,9 @@ type claudeReader struct {
 	res   map[string]claudeResult
 	seen  map[string]bool
 	top   string // the first cwd of the log: the session's top
+	// items and strs are claudeScan's buffers, kept from line to line.
+	items []anthropicItem
+	strs  strTable
 }
 
 type claudeCall struct {
@@ -93,7 +97,9 @@ type anthropicItem struct {
 }
 
 func newClaudeReader(r *bufio.Reader) *claudeReader {
-	return &claudeReader{lines: lines{r: r}}
+	// A record's line is read in place (claudeScan copies what the
+	// reader keeps; encoding/json copies all it reads).
+	return &claudeReader{lines: lines{r: r, reuse: true}}
 }
 
 func (c *claudeReader) next() (*Turn, error) {
@@ -109,10 +115,10 @@ func (c *claudeReader) next() (*Turn, error) {
 			return c.finish(), nil
 		}
 		line := c.lines.n
-		if len(strings.TrimSpace(string(raw))) == 0 {
+		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		rec, items, text, err := claudeLine(raw)
+		rec, items, text, err := c.line(raw)
 		if err != nil {
 			return nil, &LineError{Kind: ClaudeCode, Line: line, Msg: err.Error()}
 		}
@@ -139,7 +145,13 @@ func (c *claudeReader) next() (*Turn, error) {
 					if c.res == nil {
 						c.res = map[string]claudeResult{}
 					}
-					c.res[it.ToolUseID] = claudeResult{isError: it.IsError, text: resultText(it.Content)}
+					// The text matters only for an error: reading every
+					// result's content cost a decoding per call.
+					r := claudeResult{isError: it.IsError}
+					if it.IsError {
+						r.text = resultText(it.Content)
+					}
+					c.res[it.ToolUseID] = r
 				}
 			}
 		case "assistant":
@@ -205,16 +217,32 @@ func (c *claudeReader) finish() *Turn {
 	return c.b.finish()
 }
 
-// claudeLine reads one record of the log with its message's content:
-// a list of items, or a string (text). The common record, whose
-// content is a list, is decoded in one pass over the line; decoding
-// the record, then its message, then the content, each from the raw
-// bytes of the one before, validated and scanned the line three
-// times, which was most of the time of reading a long log. A record
-// the one pass refuses (a content that is a string, or anything not
-// of the shape) is read level by level, which also says which level
-// is wrong.
+// line reads one record of the log with its message's content: a list
+// of items, or a string (text). A record is scanned in place
+// (claudeScan); one the scan cannot vouch for is read by encoding/json
+// (claudeLineJSON), which also says what is wrong with it. The items
+// are good until the next line.
+func (c *claudeReader) line(raw []byte) (claudeRecord, []anthropicItem, string, error) {
+	if rec, items, text, ok := claudeScan(raw, c.items, &c.strs); ok {
+		c.items = items
+		return rec, items, text, nil
+	}
+	return claudeLineJSON(raw)
+}
+
+// claudeLine reads a record as the reader does, on its own.
 func claudeLine(raw []byte) (claudeRecord, []anthropicItem, string, error) {
+	return new(claudeReader).line(raw)
+}
+
+// claudeLineJSON reads a record with encoding/json. The common record,
+// whose content is a list, is decoded in one pass over the line;
+// decoding the record, then its message, then the content, each from
+// the raw bytes of the one before, validated and scanned the line
+// three times. A record the one pass refuses (a content that is a
+// string, or anything not of the shape) is read level by level, which
+// also says which level is wrong.
+func claudeLineJSON(raw []byte) (claudeRecord, []anthropicItem, string, error) {
 	var fast struct {
 		claudeRecord
 		Message *struct {

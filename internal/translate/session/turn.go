@@ -156,6 +156,11 @@ type lines struct {
 	n    int // lines read
 	done bool
 	err  error
+	// reuse makes a line good until the next only, read into buf: a
+	// reader that copies what it keeps of a line then allocates no
+	// line.
+	reuse bool
+	buf   []byte
 }
 
 // next returns the next line without its terminator ("\n" or "\r\n").
@@ -163,7 +168,13 @@ func (l *lines) next() ([]byte, bool) {
 	if l.done {
 		return nil, false
 	}
-	b, err := l.r.ReadBytes('\n')
+	var b []byte
+	var err error
+	if l.reuse {
+		b, err = l.readReused()
+	} else {
+		b, err = l.r.ReadBytes('\n')
+	}
 	if err != nil {
 		l.done = true
 		if err != io.EOF {
@@ -181,4 +192,23 @@ func (l *lines) next() ([]byte, bool) {
 		b = bytes.TrimPrefix(b, []byte("\uFEFF"))
 	}
 	return b, true
+}
+
+// readReused is ReadBytes into l.buf.
+func (l *lines) readReused() ([]byte, error) {
+	l.buf = l.buf[:0]
+	for {
+		frag, err := l.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			l.buf = append(l.buf, frag...)
+			continue
+		}
+		if len(l.buf) == 0 {
+			// The whole line stands in the reader's buffer: good until
+			// the next read, which is all a reused line promises.
+			return frag, err
+		}
+		l.buf = append(l.buf, frag...)
+		return l.buf, err
+	}
 }
