@@ -45,3 +45,32 @@ func TestEditsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestEditsOfAbsolutePaths: an agent's absolute paths are counted under
+// the repository's names they map to, which the files are loaded by; a
+// path that maps nowhere counts as written.
+func TestEditsOfAbsolutePaths(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, root, counted string
+	}{
+		{"below the session's root", "/home/dev/proj/calc.py", "/home/dev/proj", "calc.py"},
+		{"in a folder below it", "/home/dev/proj/src/calc.py", "/home/dev/proj", "src/calc.py"},
+		{"a Windows path", `C:\Users\dev\proj\calc.py`, `C:\Users\dev\proj`, "calc.py"},
+		{"the tracked file it ends in, no root", "/home/dev/proj/src/calc.py", "", "src/calc.py"},
+		{"outside the root", "/tmp/calc.py", "/home/dev/proj", "/tmp/calc.py"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newResolver(files("calc.py", "x = 1\n", "src/calc.py", "y = 2\n"), Options{})
+			for i := range 3 {
+				r.ops = append(r.ops, translate.Operation{Kind: translate.Replace, Path: tc.path, Root: tc.root, Line: i + 1,
+					TextEdit: translate.TextEdit{OldText: "a\nb\nc\n", NewText: "d\n"}})
+			}
+			if got := r.editsOf(tc.counted); got != 3 {
+				t.Errorf("editsOf(%s) = %d, want 3", tc.counted, got)
+			}
+			if got := len(r.wantOf(tc.counted)); got != 3 {
+				t.Errorf("wantOf(%s) holds %d texts, want 3", tc.counted, got)
+			}
+		})
+	}
+}

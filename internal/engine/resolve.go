@@ -322,13 +322,33 @@ func (r *resolver) countOps() {
 		return
 	}
 	r.opsOn, r.want, r.scopes = map[string]int{}, map[string][][]string{}, map[string][][]string{}
-	for _, op := range r.ops {
-		r.opsOn[op.Path]++
+	// An agent's absolute path is counted under the repository's name
+	// it maps to (repoName), which is what the file is loaded by: a
+	// session's edits counted under /home/dev/proj/calc.py had every
+	// file's index built whole. A path that does not map counts as
+	// written; the operation fails later, with the reason.
+	mapped := map[string]string{}
+	for i := range r.ops {
+		op := &r.ops[i]
+		path := op.Path
+		if isAbsolute(path) {
+			key := path + "\x00" + op.Root
+			rel, ok := mapped[key]
+			if !ok {
+				rel = path
+				if m, _, err := r.mapAbsolute(path, op.Root, findsText(op)); err == nil {
+					rel = m
+				}
+				mapped[key] = rel
+			}
+			path = rel
+		}
+		r.opsOn[path]++
 		if op.Kind == translate.Replace {
 			// A tool call's old text is found through its whole lines
 			// (flatAround).
 			if pieces := strings.Split(breaksRead(op.OldText), "\n"); len(pieces) >= 3 {
-				r.want[op.Path] = append(r.want[op.Path], pieces[1:len(pieces)-1])
+				r.want[path] = append(r.want[path], pieces[1:len(pieces)-1])
 			}
 			continue
 		}
@@ -336,15 +356,15 @@ func (r *resolver) countOps() {
 			continue
 		}
 		if len(op.Scope) > 0 {
-			r.scopes[op.Path] = append(r.scopes[op.Path], op.Scope)
+			r.scopes[path] = append(r.scopes[path], op.Scope)
 		}
-		w := r.want[op.Path]
+		w := r.want[path]
 		for _, lines := range [][]string{op.Before, op.Old, op.After, op.New} {
 			if len(lines) > 0 {
 				w = append(w, lines)
 			}
 		}
-		r.want[op.Path] = w
+		r.want[path] = w
 	}
 }
 
