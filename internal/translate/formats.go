@@ -14,7 +14,7 @@ type Format struct {
 	Markers string
 	// Seed names the specification the format follows.
 	Seed   string
-	detect func(string) int // offset of the first marker, -1 when none
+	detect func(*markIndex) int // offset of the first marker, -1 when none
 	read   reader
 }
 
@@ -26,50 +26,30 @@ func Formats() []Format {
 		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
 			Seed: "aider's diff-fenced format: Aider-AI/aider, aider/coders/editblock_fenced_prompts.py; docs/formats.md#diff", detect: srAt, read: readSearchReplace},
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
-			Seed: "FIUP v3.0, the File Incremental Update Protocol: docs/formats.md#fiup", detect: lineAt(resembles(mkFiupStart)), read: readFIUP},
+			Seed: "FIUP v3.0, the File Incremental Update Protocol: docs/formats.md#fiup", detect: markerLineAt(resembles(mkFiupStart)), read: readFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
-			Seed: "the CHUNK YAML patch format: docs/formats.md#chunk", detect: chunkAt, read: readChunk},
+			Seed: "the CHUNK YAML patch format: docs/formats.md#chunk", detect: detectIn(chunkAt), read: readChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
-			Seed: "Edit Format V2, symbol-anchored edit blocks: docs/formats.md#edit-v2", detect: lineAt(resembles(mkEditStart)), read: readEditV2},
+			Seed: "Edit Format V2, symbol-anchored edit blocks: docs/formats.md#edit-v2", detect: markerLineAt(resembles(mkEditStart)), read: readEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE",
 			Seed: "the udiffx crate's envelope: jeremychone/rust-udiffx, README.md; docs/formats.md#udiffx", detect: udiffxAt, read: readUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
-			Seed: "Codex CLI's apply_patch: openai/codex, codex-rs/apply-patch/apply_patch_tool_instructions.md; docs/formats.md#apply-patch", detect: applyPatchAt, read: readApplyPatch},
+			Seed: "Codex CLI's apply_patch: openai/codex, codex-rs/apply-patch/apply_patch_tool_instructions.md; docs/formats.md#apply-patch", detect: applyPatchIn, read: readApplyPatch},
 		{Name: FormatCline, Markers: "<replace_in_file> with <path> and a <diff> of ------- SEARCH / ======= / +++++++ REPLACE blocks (or <<<<<<< SEARCH / >>>>>>> REPLACE); <write_to_file> with <path> and <content>",
-			Seed: "Cline: cline/cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/; docs/agents.md#cline", detect: callsAt(FormatCline), read: readCline},
+			Seed: "Cline: cline/cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/; docs/agents.md#cline", detect: detectIn(callsAt(FormatCline)), read: readCline},
 		{Name: FormatRoo, Markers: "<apply_diff> with <path> and a <diff> of <<<<<<< SEARCH / :start_line:N / ------- / ======= / >>>>>>> REPLACE blocks; <write_to_file> with <line_count>",
-			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: callsAt(FormatRoo), read: readRoo},
+			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: detectIn(callsAt(FormatRoo)), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
-			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: udiffAt, read: readUdiff},
+			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: detectIn(udiffAt), read: readUdiff},
 		{Name: FormatToolCalls, Markers: "JSON tool calls of the agents' edit tools: a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts and stream-json events, or a ```json fence of them",
 			Seed: "Claude Code's Edit, MultiEdit and Write; Anthropic's text editor: anthropics/anthropic-quickstarts, computer-use-demo/computer_use_demo/tools/edit.py; " +
 				"Gemini CLI: google-gemini/gemini-cli, packages/core/src/tools/edit.ts and write-file.ts; OpenHands: OpenHands/OpenHands, openhands/agenthub/codeact_agent/tools/str_replace_editor.py; " +
 				"Codex: openai/codex, apply_patch; Cline: cline/cline, src/core/prompts/system-prompt/tools/replace_in_file.ts and write_to_file.ts; " +
-				"Roo Code: RooCodeInc/Roo-Code, src/core/prompts/tools/native-tools/; docs/agents.md", detect: toolCallsAt, read: readToolCalls},
+				"Roo Code: RooCodeInc/Roo-Code, src/core/prompts/tools/native-tools/; docs/agents.md", detect: detectIn(toolCallsAt), read: readToolCalls},
 		{Name: FormatLazy, Markers: "a file name, then a fence holding only the changed parts of the file, a marker comment (// ... existing code ...) for every unchanged span; in tool-calls, edit_file (target_file or target_filepath or path, instructions, code_edit); never detected: under auto a whole-file fence holding markers is merged as one",
-			Seed: "Cursor's, Windsurf's and Morph's edit_file (target_file or target_filepath, instructions, code_edit); Continue's apply: continuedev/continue, core/edit/lazy/; docs/formats.md#lazy", detect: neverDetected, read: readLazy},
+			Seed: "Cursor's, Windsurf's and Morph's edit_file (target_file or target_filepath, instructions, code_edit); Continue's apply: continuedev/continue, core/edit/lazy/; docs/formats.md#lazy", detect: detectIn(neverDetected), read: readLazy},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
-			Seed: "aider's whole format: Aider-AI/aider, aider/coders/wholefile_prompts.py; docs/formats.md#whole", detect: wholeAt, read: readWhole},
-	}
-}
-
-// lineAt detects a format by a marker line: the offset of the first
-// line that, without the white space around it, is one. It looks at
-// each line once (a multi-line regular expression is ten times slower
-// on a large reply).
-func lineAt(is func(trimmed string) bool) func(string) int {
-	return func(text string) int {
-		for at := 0; at < len(text); {
-			end := strings.IndexByte(text[at:], '\n')
-			if end < 0 {
-				end = len(text) - at
-			}
-			if is(strings.Trim(text[at:at+end], " \t\r\f")) {
-				return at
-			}
-			at += end + 1
-		}
-		return -1
+			Seed: "aider's whole format: Aider-AI/aider, aider/coders/wholefile_prompts.py; docs/formats.md#whole", detect: detectIn(wholeAt), read: readWhole},
 	}
 }
 
@@ -115,6 +95,14 @@ func lookup(name string) *Format {
 // marker, start or end (see markerAt): a misspelt block under a file
 // name must never be written as that file.
 func Detect(text string) []string {
+	names, _, _ := detect(text)
+	return names
+}
+
+// detect is Detect, also returning the indexes of the marker lines of
+// the reply without its agent tool calls (others) and of the reply
+// (all), for parseFormat to look at again without another pass.
+func detect(text string) (names []string, others, all *markIndex) {
 	type hit struct {
 		name string
 		at   int
@@ -122,14 +110,18 @@ func Detect(text string) []string {
 	var hits []hit
 	// The blocks inside an agent's tool calls are the agent format's:
 	// the other formats look at the reply without them.
-	others := maskCalls(text, func(agentCall) bool { return false })
+	masked := maskCalls(text, func(agentCall) bool { return false })
+	others, all = newMarkIndex(masked), newMarkIndex(text)
+	if masked == text {
+		all = others
+	}
 	for _, f := range Formats() {
 		if f.Name == "diff-fenced" || f.Name == "whole" {
 			continue
 		}
 		in := others
 		if f.Name == FormatCline || f.Name == FormatRoo {
-			in = text
+			in = all
 		}
 		if at := f.detect(in); at >= 0 {
 			hits = append(hits, hit{f.Name, at})
@@ -139,16 +131,16 @@ func Detect(text string) []string {
 	// blocks of the other formats included: whole is what a reply is
 	// only when it holds no other format's markers.
 	if len(hits) == 0 && wholeAt(text) >= 0 {
-		if line, _, _ := firstMarker(text); line == 0 {
-			return []string{"whole"}
+		if line, _, _ := all.firstMarker(); line == 0 {
+			return []string{"whole"}, others, all
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
-	names := make([]string, len(hits))
+	names = make([]string, len(hits))
 	for i, h := range hits {
 		names[i] = h.name
 	}
-	return names
+	return names, others, all
 }
 
 // ParseOptions says how to read a reply.
@@ -219,9 +211,10 @@ func parseFormat(text, format string) (*Reply, error) {
 		return nil, fmt.Errorf("%w: the reply is empty", ErrNoEdits)
 	}
 	names := []string{format}
+	var others, all *markIndex
 	if format == "" || format == "auto" {
-		if names = Detect(text); len(names) == 0 {
-			if line, t, m := firstMarker(text); line > 0 {
+		if names, others, all = detect(text); len(names) == 0 {
+			if line, t, m := all.firstMarker(); line > 0 {
 				// An edit the reply meant but that no reader can take.
 				return nil, &ParseError{Format: m.format(), Line: line, Msg: strayMarkerMsg(t, m, wholeAt(text) >= 0)}
 			}
@@ -251,7 +244,7 @@ func parseFormat(text, format string) (*Reply, error) {
 		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
 	if format == "" || format == "auto" {
-		strayMarkers(maskCalls(text, func(agentCall) bool { return false }), names, r)
+		strayMarkers(others, names, r)
 	}
 	return r, nil
 }
@@ -313,7 +306,7 @@ func lineOffset(text string, n int) int {
 // Begin Patch", a <FILE_NEW> without its envelope) beside blocks of
 // another format. Read alone, such a reply fails naming the line (see
 // parseFormat); beside other blocks it must not vanish while they apply.
-func strayMarkers(text string, names []string, r *Reply) {
+func strayMarkers(text *markIndex, names []string, r *Reply) {
 	read := func(f string) bool {
 		for _, n := range names {
 			if n == f || f == FormatDiff && n == FormatDiffFenced {
@@ -328,7 +321,7 @@ func strayMarkers(text string, names []string, r *Reply) {
 		m    markerLike
 	}
 	var found []stray
-	markerLines(text, func(n int, t string, m markerLike) bool {
+	text.markerLines(func(n int, t string, m markerLike) bool {
 		if !read(m.format()) {
 			found = append(found, stray{n, t, m})
 		}

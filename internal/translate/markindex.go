@@ -1,0 +1,100 @@
+package translate
+
+import "strings"
+
+// markIndex holds the lines of a reply that may be a marker line, found
+// in one pass, so that the detectors, whole's check and the search for
+// stray markers each look at those lines only. A whole file of a
+// million lines was cut into lines and trimmed once per detector.
+//
+// Every marker test (markerAt and the tests built on it) needs the
+// line's first byte, after its blanks, to be one of "<>*-+": a line
+// whose first byte after ASCII white space is another ASCII byte is
+// none. A first byte of 0x80 or more may start a Unicode space
+// (strings.TrimSpace takes U+0085 and U+00A0 off), so such a line is
+// kept too. A line kept is tested exactly as before; a line left out
+// is one every test says no to.
+type markIndex struct {
+	text  string
+	built bool
+	lines []markLine
+}
+
+// markLine is a line that may be a marker: where it starts and ends in
+// text (without its "\n") and its 0-based number.
+type markLine struct{ off, end, n int }
+
+func newMarkIndex(text string) *markIndex { return &markIndex{text: text} }
+
+// candidates returns the lines that may be markers, in order.
+func (x *markIndex) candidates() []markLine {
+	if x.built {
+		return x.lines
+	}
+	x.built = true
+	text := x.text
+	n := 0
+	for at := 0; at < len(text); n++ {
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
+		}
+		i := at
+		for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\f' || text[i] == '\v') {
+			i++
+		}
+		if i < end {
+			switch c := text[i]; {
+			case c == '<', c == '>', c == '*', c == '-', c == '+', c >= 0x80:
+				x.lines = append(x.lines, markLine{at, end, n})
+			}
+		}
+		at = end + 1
+	}
+	return x.lines
+}
+
+// line is the text of l.
+func (x *markIndex) line(l markLine) string { return x.text[l.off:l.end] }
+
+// lineAt is lineAt(is)(x.text) for a test is that only a marker line
+// passes.
+func (x *markIndex) lineAt(is func(trimmed string) bool) int {
+	for _, l := range x.candidates() {
+		if is(strings.Trim(x.line(l), " \t\r\f")) {
+			return l.off
+		}
+	}
+	return -1
+}
+
+// markerLines is markerLines(x.text, fn).
+func (x *markIndex) markerLines(fn func(line int, t string, m markerLike) bool) {
+	for _, l := range x.candidates() {
+		t := trimBlank(x.line(l))
+		if m := markerAt(t); m.kind != noMarker && !fn(l.n+1, t, m) {
+			return
+		}
+	}
+}
+
+// firstMarker is firstMarker(x.text).
+func (x *markIndex) firstMarker() (line int, t string, m markerLike) {
+	x.markerLines(func(n int, tn string, mn markerLike) bool {
+		line, t, m = n, tn, mn
+		return false
+	})
+	return line, t, m
+}
+
+// detectIn makes a detector of the reply's text one of its index.
+func detectIn(detect func(string) int) func(*markIndex) int {
+	return func(x *markIndex) int { return detect(x.text) }
+}
+
+// markerLineAt is lineAt for a marker test, on the index.
+func markerLineAt(is func(trimmed string) bool) func(*markIndex) int {
+	return func(x *markIndex) int { return x.lineAt(is) }
+}

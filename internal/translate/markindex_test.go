@@ -1,0 +1,105 @@
+package translate
+
+import (
+	"strings"
+	"testing"
+)
+
+// lineAt is the scan markIndex.lineAt stands for: the offset of the
+// first line that, without the white space around it, passes is.
+func lineAt(is func(trimmed string) bool) func(string) int {
+	return func(text string) int {
+		for at := 0; at < len(text); {
+			end := strings.IndexByte(text[at:], '\n')
+			if end < 0 {
+				end = len(text) - at
+			}
+			if is(strings.Trim(text[at:at+end], " \t\r\f")) {
+				return at
+			}
+			at += end + 1
+		}
+		return -1
+	}
+}
+
+// applyPatchScan is applyPatchAt as it read every line.
+func applyPatchScan(text string) int {
+	return lineAtSpace(func(t string) bool { m, _ := apMarker(t); return m == apMarkBegin })(text)
+}
+
+// lineAtSpace is lineAt with strings.TrimSpace.
+func lineAtSpace(is func(trimmed string) bool) func(string) int {
+	return func(text string) int {
+		for at := 0; at < len(text); {
+			end := strings.IndexByte(text[at:], '\n')
+			if end < 0 {
+				end = len(text) - at
+			}
+			if is(strings.TrimSpace(text[at : at+end])) {
+				return at
+			}
+			at += end + 1
+		}
+		return -1
+	}
+}
+
+// sameMarkScans checks that the index finds, for text, what the scans
+// of every line find.
+func sameMarkScans(t *testing.T, text string) {
+	t.Helper()
+	tests := map[string]func(string) bool{
+		"search":  resembles(mkSearch),
+		"replace": resembles(mkReplace),
+		"fiup":    resembles(mkFiupStart),
+		"edit":    resembles(mkEditStart),
+		"udx far": func(t string) bool { return udxMarkerOf(t).fit == fitFar },
+		"any":     func(t string) bool { return markerAt(t).kind != noMarker },
+	}
+	for name, is := range tests {
+		if got, want := newMarkIndex(text).lineAt(is), lineAt(is)(text); got != want {
+			t.Errorf("%q: %s: the index says %d, every line %d", text, name, got, want)
+		}
+	}
+	if got, want := applyPatchAt(text), applyPatchScan(text); got != want {
+		t.Errorf("%q: apply-patch: the index says %d, every line %d", text, got, want)
+	}
+	type found struct {
+		n int
+		t string
+		m markerLike
+	}
+	var got, want []found
+	newMarkIndex(text).markerLines(func(n int, t string, m markerLike) bool { got = append(got, found{n, t, m}); return true })
+	markerLines(text, func(n int, t string, m markerLike) bool { want = append(want, found{n, t, m}); return true })
+	if len(got) != len(want) {
+		t.Fatalf("%q: the index finds %d marker lines, every line %d", text, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("%q: marker line %d: the index says %+v, every line %+v", text, i, got[i], want[i])
+		}
+	}
+}
+
+// TestMarkIndex: the lines the index leaves out are lines no marker
+// test takes, however the line is indented (Unicode spaces included,
+// which strings.TrimSpace takes off and the other trims keep).
+func TestMarkIndex(t *testing.T) {
+	for _, text := range []string{
+		"",
+		"a.py\n```python\nx = 1\n```\n",
+		"<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n",
+		"  \t<<<<<<< SEARCH\r\nx\r\n\f>>>>>>> REPLACE",
+		"\v<<<<<<< SEARCH\n\v*** Begin Patch\n",
+		"\u00a0*** Begin Patch\n\u0085*** Begin Patch\n\u2003<<<<<<< SEARCH\n",
+		"x\n *** Begin Patch\n*** Update File: a\n*** End Patch\n",
+		"<<<FIUP>>>\n<<<END>>>\n<<<<<<< EDIT\n<FILE-CHANGES>\n<FILE_CHANGES>\n",
+		"------- SEARCH\n+++++++ REPLACE\n<replace_in_file>\n</apply_diff>\n",
+		"no newline at the end <<<<<<< SEARCH",
+		"\n\n\n>>>>>>> REPLACE\n\n",
+	} {
+		sameMarkScans(t, text)
+	}
+}
