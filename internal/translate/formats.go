@@ -95,14 +95,22 @@ func lookup(name string) *Format {
 // marker, start or end (see markerAt): a misspelt block under a file
 // name must never be written as that file.
 func Detect(text string) []string {
-	names, _, _ := detect(text)
-	return names
+	d := detect(text)
+	return d.names
 }
 
-// detect is Detect, also returning the indexes of the marker lines of
-// the reply without its agent tool calls (others) and of the reply
-// (all), for parseFormat to look at again without another pass.
-func detect(text string) (names []string, others, all *markIndex) {
+// detection is what detect found: the names, and what parseFormat
+// looks at again without another pass over the reply: the indexes of
+// the marker lines of the reply without its agent tool calls (others)
+// and of the reply (all), and whole's scan up to its first block.
+type detection struct {
+	names       []string
+	others, all *markIndex
+	whole       *wholeReader
+}
+
+// detect is Detect.
+func detect(text string) (d detection) {
 	type hit struct {
 		name string
 		at   int
@@ -111,10 +119,11 @@ func detect(text string) (names []string, others, all *markIndex) {
 	// The blocks inside an agent's tool calls are the agent format's:
 	// the other formats look at the reply without them.
 	masked := maskCalls(text, func(agentCall) bool { return false })
-	others, all = newMarkIndex(masked), newMarkIndex(text)
+	others, all := newMarkIndex(masked), newMarkIndex(text)
 	if masked == text {
 		all = others
 	}
+	d.others, d.all = others, all
 	for _, f := range Formats() {
 		if f.Name == "diff-fenced" || f.Name == "whole" {
 			continue
@@ -130,17 +139,21 @@ func detect(text string) (names []string, others, all *markIndex) {
 	// Any fenced block after a file name looks like a whole file, the
 	// blocks of the other formats included: whole is what a reply is
 	// only when it holds no other format's markers.
-	if len(hits) == 0 && wholeAt(text) >= 0 {
-		if line, _, _ := all.firstMarker(); line == 0 {
-			return []string{"whole"}, others, all
+	if len(hits) == 0 {
+		// wholeAt, its scan kept for the reader.
+		if s := scanWhole(text, true); len(s.blocks) > 0 {
+			if line, _, _ := all.firstMarker(); line == 0 {
+				d.names, d.whole = []string{"whole"}, s
+				return d
+			}
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
-	names = make([]string, len(hits))
+	d.names = make([]string, len(hits))
 	for i, h := range hits {
-		names[i] = h.name
+		d.names[i] = h.name
 	}
-	return names, others, all
+	return d
 }
 
 // ParseOptions says how to read a reply.
@@ -211,15 +224,16 @@ func parseFormat(text, format string) (*Reply, error) {
 		return nil, fmt.Errorf("%w: the reply is empty", ErrNoEdits)
 	}
 	names := []string{format}
-	var others, all *markIndex
+	var d detection
 	if format == "" || format == "auto" {
-		if names, others, all = detect(text); len(names) == 0 {
-			if line, t, m := all.firstMarker(); line > 0 {
+		if d = detect(text); len(d.names) == 0 {
+			if line, t, m := d.all.firstMarker(); line > 0 {
 				// An edit the reply meant but that no reader can take.
 				return nil, &ParseError{Format: m.format(), Line: line, Msg: strayMarkerMsg(t, m, wholeAt(text) >= 0)}
 			}
 			return nil, fmt.Errorf("%w: no edit block of any supported format (%s)", ErrNoEdits, strings.Join(FormatNames(), ", "))
 		}
+		names = d.names
 	}
 	var replies []*Reply
 	for _, name := range names {
@@ -227,7 +241,14 @@ func parseFormat(text, format string) (*Reply, error) {
 		if f == nil {
 			return nil, fmt.Errorf("%w %q (supported: auto, %s)", ErrUnknownFormat, name, strings.Join(FormatNames(), ", "))
 		}
-		r, err := f.read(readerText(text, name, format == "" || format == "auto"))
+		in := readerText(text, name, format == "" || format == "auto")
+		var r *Reply
+		var err error
+		if name == FormatWhole && d.whole != nil && d.whole.text == in {
+			r, err = d.whole.reply() // goes on from detection's scan
+		} else {
+			r, err = f.read(in)
+		}
 		if r != nil {
 			if format != "" && format != "auto" {
 				r.Format = format // the user said which of the family
@@ -244,7 +265,7 @@ func parseFormat(text, format string) (*Reply, error) {
 		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
 	if format == "" || format == "auto" {
-		strayMarkers(others, names, r)
+		strayMarkers(d.others, names, r)
 	}
 	return r, nil
 }

@@ -41,15 +41,8 @@ func (x *markIndex) candidates() []markLine {
 		} else {
 			end += at
 		}
-		i := at
-		for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\f' || text[i] == '\v') {
-			i++
-		}
-		if i < end {
-			switch c := text[i]; {
-			case c == '<', c == '>', c == '*', c == '-', c == '+', c >= 0x80:
-				x.lines = append(x.lines, markLine{at, end, n})
-			}
+		if mayMark(text[at:end]) {
+			x.lines = append(x.lines, markLine{at, end, n})
 		}
 		at = end + 1
 	}
@@ -97,4 +90,21 @@ func detectIn(detect func(string) int) func(*markIndex) int {
 // markerLineAt is lineAt for a marker test, on the index.
 func markerLineAt(is func(trimmed string) bool) func(*markIndex) int {
 	return func(x *markIndex) int { return x.lineAt(is) }
+}
+
+// mayMark reports whether the line l may be a marker line: whether its
+// first byte after ASCII white space may start one (see markIndex).
+func mayMark(l string) bool {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r' || l[i] == '\f' || l[i] == '\v') {
+		i++
+	}
+	if i == len(l) {
+		return false
+	}
+	switch c := l[i]; {
+	case c == '<', c == '>', c == '*', c == '-', c == '+', c >= 0x80:
+		return true
+	}
+	return false
 }

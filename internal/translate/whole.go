@@ -55,8 +55,12 @@ const FormatWhole = "whole"
 //
 // A reply with no whole-file block returns ErrNoEdits with its prose,
 // shell blocks and warnings. No other error comes back.
-func readWhole(text string) (*Reply, error) {
-	s := scanWhole(text, false)
+func readWhole(text string) (*Reply, error) { return scanWhole(text, false).reply() }
+
+// reply reads the rest of the reply s has scanned up to its first
+// block (for wholeAt), or all of it, and returns what readWhole does.
+func (s *wholeReader) reply() (*Reply, error) {
+	s.scan(false)
 	r := &Reply{Format: FormatWhole, Shell: s.shell, Warnings: s.warns, Prose: s.prose()}
 	seen := map[string]int{}
 	for _, b := range s.blocks {
@@ -127,6 +131,8 @@ func (b wholeBlock) unclosed(n int) string {
 // wholeReader reads a reply in one scan (scanWhole) and holds what it found.
 type wholeReader struct {
 	replyLines // kind: kFenced for an unnamed fence, fences included, read as prose
+	text       string
+	next       int // the line the scan goes on from
 	blocks     []wholeBlock
 	shell      []Shell
 	warns      []Warning
@@ -179,23 +185,31 @@ func openWhole(t string) (wfence, bool) {
 }
 
 // scanWhole reads the fences of a reply. With first it stops at the
-// first whole-file block, which is all wholeAt needs.
+// first whole-file block, which is all wholeAt needs; reply goes on
+// from there.
 func scanWhole(text string, first bool) *wholeReader {
-	s := &wholeReader{replyLines: newReplyLines(text)}
-	for i := 0; i < len(s.lines); {
+	s := &wholeReader{replyLines: newReplyLines(text), text: text}
+	s.scan(first)
+	return s
+}
+
+// scan reads the fences from line s.next on, up to the first
+// whole-file block with first.
+func (s *wholeReader) scan(first bool) {
+	for s.next < len(s.lines) {
+		i := s.next
 		f, ok := openWhole(strings.TrimSpace(s.lines[i]))
 		if !ok {
-			i++ // kProse
+			s.next++ // kProse
 			continue
 		}
 		b := s.readBlock(i, f)
 		s.classify(b, f)
+		s.next = b.end + 1
 		if first && len(s.blocks) > 0 {
-			break
+			return
 		}
-		i = b.end + 1
 	}
-	return s
 }
 
 // readBlock reads the lines of the fence f opening at line i.
@@ -494,7 +508,14 @@ var scriptExts = map[string]bool{
 // edit of another format rather than a file: it returns what it found
 // and the index of the line, or "".
 func otherFormat(content []string, f wfence, name string) (string, int) {
+	lastHunk := -1
 	for i, l := range content {
+		if strings.HasPrefix(l, "@@") {
+			lastHunk = i
+		}
+		if !mayMark(l) {
+			continue
+		}
 		if m := editMarker(strings.TrimSpace(l)); m != "" {
 			return m, i
 		}
@@ -502,12 +523,6 @@ func otherFormat(content []string, f wfence, name string) (string, int) {
 	ext := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
 	if ext == "diff" || ext == "patch" {
 		return "", 0
-	}
-	lastHunk := -1
-	for i, l := range content {
-		if strings.HasPrefix(l, "@@") {
-			lastHunk = i
-		}
 	}
 	for i := 0; i+2 <= lastHunk; i++ {
 		if strings.HasPrefix(content[i], "--- ") && strings.HasPrefix(content[i+1], "+++ ") {
