@@ -255,7 +255,7 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 	if !r.editable(o, f) {
 		return
 	}
-	expandUnits(op, f.d.indentUnit())
+	expandUnitsOf(op, f.d.indentUnit)
 	dropBOMs(op, f.d)
 	n := f.d.len()
 	switch {
