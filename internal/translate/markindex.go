@@ -108,3 +108,14 @@ func mayMark(l string) bool {
 	}
 	return false
 }
+
+// mayStartWith reports whether the line l, trimmed by
+// strings.TrimSpace, may start with the ASCII byte c: its first byte
+// after ASCII white space is c, or may start a Unicode space.
+func mayStartWith(l string, c byte) bool {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r' || l[i] == '\n' || l[i] == '\f' || l[i] == '\v') {
+		i++
+	}
+	return i < len(l) && (l[i] == c || l[i] >= 0x80)
+}

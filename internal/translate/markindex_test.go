@@ -65,6 +65,16 @@ func sameMarkScans(t *testing.T, text string) {
 	if got, want := applyPatchAt(text), applyPatchScan(text); got != want {
 		t.Errorf("%q: apply-patch: the index says %d, every line %d", text, got, want)
 	}
+	if got, want := containsGitDiff(text), strings.Contains(text, "diff --git "); got != want {
+		t.Errorf("%q: containsGitDiff = %v, strings.Contains %v", text, got, want)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		for _, c := range []byte("`~") {
+			if strings.HasPrefix(strings.TrimSpace(l), string(c)) && !mayStartWith(l, c) {
+				t.Errorf("%q: mayStartWith %q is false", l, c)
+			}
+		}
+	}
 	type found struct {
 		n int
 		t string
@@ -99,7 +109,18 @@ func TestMarkIndex(t *testing.T) {
 		"------- SEARCH\n+++++++ REPLACE\n<replace_in_file>\n</apply_diff>\n",
 		"no newline at the end <<<<<<< SEARCH",
 		"\n\n\n>>>>>>> REPLACE\n\n",
+		"\u00a0```\n \t~~~ x\n\u2003```\n",
 	} {
 		sameMarkScans(t, text)
+	}
+}
+
+// TestContainsGitDiff: containsGitDiff is strings.Contains for "diff
+// --git ", wherever the words stand.
+func TestContainsGitDiff(t *testing.T) {
+	for _, text := range []string{"", "diff --git a/x b/x", "x\ndiff --git ", "--git diff --git", "iff --git ", "diff  --git ", "diff --git", "d--git diff --git --git ", "diff --gitdiff --git x"} {
+		if got, want := containsGitDiff(text), strings.Contains(text, "diff --git "); got != want {
+			t.Errorf("containsGitDiff(%q) = %v, want %v", text, got, want)
+		}
 	}
 }

@@ -76,7 +76,7 @@ func udiffAt(text string) int {
 	// Every diff the scan finds holds a "diff --git " line, a "+++ "
 	// header or an "@@" line: a reply with none of them (the body of a
 	// large new file, say) is not cut into lines to find that out.
-	if !strings.Contains(text, "diff --git ") && !strings.Contains(text, "+++ ") && !strings.Contains(text, "@@") {
+	if !containsGitDiff(text) && !strings.Contains(text, "+++ ") && !strings.Contains(text, "@@") {
 		return -1
 	}
 	s := scanUdiff(text, true)
@@ -93,6 +93,22 @@ func udiffAt(text string) int {
 		off += strings.IndexByte(text[off:], '\n') + 1
 	}
 	return off
+}
+
+// containsGitDiff is strings.Contains(text, "diff --git "), looking
+// for "--git " first: code is full of d's, which cost the search a
+// check each, and has few "-".
+func containsGitDiff(text string) bool {
+	for at := 0; ; {
+		i := strings.Index(text[at:], "--git ")
+		if i < 0 {
+			return false
+		}
+		if i += at; i >= 5 && text[i-5:i] == "diff " {
+			return true
+		}
+		at = i + 1
+	}
 }
 
 // udiffReader turns the blocks of a scan into operations.

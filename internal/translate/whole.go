@@ -235,9 +235,16 @@ func (s *wholeReader) readBlock(i int, f wfence) wholeBlock {
 func (s *wholeReader) scanBlock(i int, f wfence) wholeBlock {
 	b := wholeBlock{fence: i, nameLine: i, end: len(s.lines)}
 	c := f.char()
+	// Under a fence of backticks or tildes only a line that starts
+	// with its character can close it or nest: the others of a long
+	// file are passed over without trimming them.
+	only := c != 0 && f.ticks >= 3
 	var nested []int // lengths of the nested fences open, innermost last
 	nestedAt := 0
 	for j := i + 1; j < len(s.lines); j++ {
+		if only && !mayStartWith(s.lines[j], c) {
+			continue
+		}
 		t := strings.TrimSpace(s.lines[j])
 		n := 0
 		if c != 0 {
