@@ -141,7 +141,7 @@ func detect(text string) (d detection) {
 	// only when it holds no other format's markers.
 	if len(hits) == 0 {
 		// wholeAt, its scan kept for the reader.
-		if s := scanWhole(text, true); len(s.blocks) > 0 {
+		if s := scanWholeLines(text, all.lineSplit(), true); len(s.blocks) > 0 {
 			if line, _, _ := all.firstMarker(); line == 0 {
 				d.names, d.whole = []string{"whole"}, s
 				return d

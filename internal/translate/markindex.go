@@ -18,6 +18,7 @@ type markIndex struct {
 	text  string
 	built bool
 	lines []markLine
+	split []string // splitLines(text), made in the same pass
 }
 
 // markLine is a line that may be a marker: where it starts and ends in
@@ -33,13 +34,12 @@ func (x *markIndex) candidates() []markLine {
 	}
 	x.built = true
 	text := x.text
-	n := 0
-	for at := 0; at < len(text); n++ {
-		end := strings.IndexByte(text[at:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += at
+	x.split = splitLines(text)
+	at := 0
+	for n, l := range x.split {
+		end := at + len(l)
+		if end < len(text) && text[end] == '\r' && (end+1 == len(text) || text[end+1] == '\n') {
+			end++ // the "\r" splitLines took off
 		}
 		if mayMark(text[at:end]) {
 			x.lines = append(x.lines, markLine{at, end, n})
@@ -47,6 +47,12 @@ func (x *markIndex) candidates() []markLine {
 		at = end + 1
 	}
 	return x.lines
+}
+
+// lineSplit returns splitLines(x.text), from the index's pass.
+func (x *markIndex) lineSplit() []string {
+	x.candidates()
+	return x.split
 }
 
 // line is the text of l.

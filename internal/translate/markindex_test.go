@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,6 +76,18 @@ func sameMarkScans(t *testing.T, text string) {
 			}
 		}
 	}
+	for _, keys := range [][]string{callKeys, editKeys, {`"a`, `"ab`}, {"x"}} {
+		want := false
+		for _, k := range keys {
+			want = want || strings.Contains(text, k)
+		}
+		if got := containsAny(text, keys); got != want {
+			t.Errorf("%q: containsAny(%q) = %v, want %v", text, keys, got, want)
+		}
+	}
+	if x := newMarkIndex(text); !slices.Equal(x.lineSplit(), splitLines(text)) {
+		t.Errorf("%q: the index's lines are not splitLines'", text)
+	}
 	type found struct {
 		n int
 		t string
@@ -108,8 +121,12 @@ func TestMarkIndex(t *testing.T) {
 		"<<<FIUP>>>\n<<<END>>>\n<<<<<<< EDIT\n<FILE-CHANGES>\n<FILE_CHANGES>\n",
 		"------- SEARCH\n+++++++ REPLACE\n<replace_in_file>\n</apply_diff>\n",
 		"no newline at the end <<<<<<< SEARCH",
+		"a\r\r\n<<<<<<< SEARCH\r\r\n\r\n*** Begin Patch\r",
+		"\r\n\r<<<<<<< SEARCH\n\r\r",
 		"\n\n\n>>>>>>> REPLACE\n\n",
 		"\u00a0```\n \t~~~ x\n\u2003```\n",
+		`{"tool": "x", "new_string": "y"}`,
+		`"na "nam "name`,
 	} {
 		sameMarkScans(t, text)
 	}

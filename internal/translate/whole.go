@@ -188,7 +188,12 @@ func openWhole(t string) (wfence, bool) {
 // first whole-file block, which is all wholeAt needs; reply goes on
 // from there.
 func scanWhole(text string, first bool) *wholeReader {
-	s := &wholeReader{replyLines: newReplyLines(text), text: text}
+	return scanWholeLines(text, splitLines(text), first)
+}
+
+// scanWholeLines is scanWhole of text cut into its lines already.
+func scanWholeLines(text string, lines []string, first bool) *wholeReader {
+	s := &wholeReader{replyLines: replyLinesOf(lines), text: text}
 	s.scan(first)
 	return s
 }
