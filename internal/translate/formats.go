@@ -40,7 +40,7 @@ func Formats() []Format {
 		{Name: FormatRoo, Markers: "<apply_diff> with <path> and a <diff> of <<<<<<< SEARCH / :start_line:N / ------- / ======= / >>>>>>> REPLACE blocks; <write_to_file> with <line_count>",
 			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: detectIn(callsAt(FormatRoo)), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
-			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: detectIn(udiffAt), read: readUdiff},
+			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: udiffIn, read: readUdiff},
 		{Name: FormatToolCalls, Markers: "JSON tool calls of the agents' edit tools: a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts and stream-json events, or a ```json fence of them",
 			Seed: "Claude Code's Edit, MultiEdit and Write; Anthropic's text editor: anthropics/anthropic-quickstarts, computer-use-demo/computer_use_demo/tools/edit.py; " +
 				"Gemini CLI: google-gemini/gemini-cli, packages/core/src/tools/edit.ts and write-file.ts; OpenHands: OpenHands/OpenHands, openhands/agenthub/codeact_agent/tools/str_replace_editor.py; " +

@@ -46,6 +46,15 @@ func lineAtSpace(is func(trimmed string) bool) func(string) int {
 	}
 }
 
+// udiffAtSubstrings is udiffAt as it tested the reply before scanning
+// it: for any of the substrings.
+func udiffAtSubstrings(text string) int {
+	if !strings.Contains(text, "diff --git ") && !strings.Contains(text, "+++ ") && !strings.Contains(text, "@@") {
+		return -1
+	}
+	return udiffFirstAt(text)
+}
+
 // sameMarkScans checks that the index finds, for text, what the scans
 // of every line find.
 func sameMarkScans(t *testing.T, text string) {
@@ -66,8 +75,8 @@ func sameMarkScans(t *testing.T, text string) {
 	if got, want := applyPatchAt(text), applyPatchScan(text); got != want {
 		t.Errorf("%q: apply-patch: the index says %d, every line %d", text, got, want)
 	}
-	if got, want := containsGitDiff(text), strings.Contains(text, "diff --git "); got != want {
-		t.Errorf("%q: containsGitDiff = %v, strings.Contains %v", text, got, want)
+	if got, want := udiffAt(text), udiffAtSubstrings(text); got != want {
+		t.Errorf("%q: udiffAt = %d, with the substrings' test %d", text, got, want)
 	}
 	for _, l := range strings.Split(text, "\n") {
 		for _, c := range []byte("`~") {
@@ -127,17 +136,14 @@ func TestMarkIndex(t *testing.T) {
 		"\u00a0```\n \t~~~ x\n\u2003```\n",
 		`{"tool": "x", "new_string": "y"}`,
 		`"na "nam "name`,
+		"```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```\n",
+		"  ```\n  diff --git a/x b/x\n  @@ -1 +1 @@\n  -a\n  +b\n  ```\n",
+		"x\n\tdiff --git a/x b/x\n\t+++ b/x\n\t@@\n",
+		"```diff\n@@ -1 +1 @@\n-a\n+b\n```\n",
+		"x\ndiff --git a/x b/x\n",
+		"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
 	} {
 		sameMarkScans(t, text)
 	}
 }
 
-// TestContainsGitDiff: containsGitDiff is strings.Contains for "diff
-// --git ", wherever the words stand.
-func TestContainsGitDiff(t *testing.T) {
-	for _, text := range []string{"", "diff --git a/x b/x", "x\ndiff --git ", "--git diff --git", "iff --git ", "diff  --git ", "diff --git", "d--git diff --git --git ", "diff --gitdiff --git x"} {
-		if got, want := containsGitDiff(text), strings.Contains(text, "diff --git "); got != want {
-			t.Errorf("containsGitDiff(%q) = %v, want %v", text, got, want)
-		}
-	}
-}

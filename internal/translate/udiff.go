@@ -72,13 +72,21 @@ func readUdiff(text string) (*Reply, error) {
 // udiffAt is the detector of udiff: the byte offset of the first block
 // readUdiff would read (its opening fence, or its "diff --git" line);
 // -1 when there is none.
-func udiffAt(text string) int {
-	// Every diff the scan finds holds a "diff --git " line, a "+++ "
-	// header or an "@@" line: a reply with none of them (the body of a
-	// large new file, say) is not cut into lines to find that out.
-	if !containsGitDiff(text) && !strings.Contains(text, "+++ ") && !strings.Contains(text, "@@") {
+func udiffAt(text string) int { return udiffIn(newMarkIndex(text)) }
+
+// udiffIn is udiffAt of the reply the index x holds.
+func udiffIn(x *markIndex) int {
+	// A reply with no line that could make a block (the body of a
+	// large new file, say) is not scanned to find that out.
+	if !udiffMayHold(x.lineSplit()) {
 		return -1
 	}
+	return udiffFirstAt(x.text)
+}
+
+// udiffFirstAt is the offset of the first block of text the scan finds;
+// -1 when none.
+func udiffFirstAt(text string) int {
 	s := scanUdiff(text, true)
 	if len(s.blocks) == 0 {
 		return -1
@@ -95,20 +103,25 @@ func udiffAt(text string) int {
 	return off
 }
 
-// containsGitDiff is strings.Contains(text, "diff --git "), looking
-// for "--git " first: code is full of d's, which cost the search a
-// check each, and has few "-".
-func containsGitDiff(text string) bool {
-	for at := 0; ; {
-		i := strings.Index(text[at:], "--git ")
-		if i < 0 {
-			return false
+// udiffMayHold reports whether the lines of a reply may hold a diff the
+// scan finds: every one has a line that starts, after its spaces (a
+// fence's indentation comes off its lines), with "diff --git " (the
+// unfenced diff, a fence starting with it), "+++ " (the headers "---"
+// and "+++") or "@@" (a hunk). One look at each line's first byte.
+func udiffMayHold(lines []string) bool {
+	for _, l := range lines {
+		l = l[countPrefix(l, ' '):]
+		if l == "" {
+			continue
 		}
-		if i += at; i >= 5 && text[i-5:i] == "diff " {
-			return true
+		switch l[0] {
+		case 'd', '+', '@':
+			if strings.HasPrefix(l, "diff --git ") || strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "@@") {
+				return true
+			}
 		}
-		at = i + 1
 	}
+	return false
 }
 
 // udiffReader turns the blocks of a scan into operations.
