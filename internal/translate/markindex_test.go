@@ -146,4 +146,3 @@ func TestMarkIndex(t *testing.T) {
 		sameMarkScans(t, text)
 	}
 }
-
