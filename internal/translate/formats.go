@@ -36,9 +36,9 @@ func Formats() []Format {
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
 			Seed: "Codex CLI's apply_patch: openai/codex, codex-rs/apply-patch/apply_patch_tool_instructions.md; docs/formats.md#apply-patch", detect: applyPatchIn, read: readApplyPatch},
 		{Name: FormatCline, Markers: "<replace_in_file> with <path> and a <diff> of ------- SEARCH / ======= / +++++++ REPLACE blocks (or <<<<<<< SEARCH / >>>>>>> REPLACE); <write_to_file> with <path> and <content>",
-			Seed: "Cline: cline/cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/; docs/agents.md#cline", detect: detectIn(callsAt(FormatCline)), read: readCline},
+			Seed: "Cline: cline/cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/; docs/agents.md#cline", detect: callsAt(FormatCline), read: readCline},
 		{Name: FormatRoo, Markers: "<apply_diff> with <path> and a <diff> of <<<<<<< SEARCH / :start_line:N / ------- / ======= / >>>>>>> REPLACE blocks; <write_to_file> with <line_count>",
-			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: detectIn(callsAt(FormatRoo)), read: readRoo},
+			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: callsAt(FormatRoo), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
 			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: udiffIn, read: readUdiff},
 		{Name: FormatToolCalls, Markers: "JSON tool calls of the agents' edit tools: a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts and stream-json events, or a ```json fence of them",
@@ -118,10 +118,14 @@ func detect(text string) (d detection) {
 	var hits []hit
 	// The blocks inside an agent's tool calls are the agent format's:
 	// the other formats look at the reply without them.
-	masked := maskCalls(text, func(agentCall) bool { return false })
-	others, all := newMarkIndex(masked), newMarkIndex(text)
-	if masked == text {
-		all = others
+	all := newMarkIndex(text)
+	masked := text
+	if all.hasAgentCall() {
+		masked = maskCalls(text, func(agentCall) bool { return false })
+	}
+	others := all
+	if masked != text {
+		others = newMarkIndex(masked)
 	}
 	d.others, d.all = others, all
 	for _, f := range Formats() {
@@ -241,7 +245,10 @@ func parseFormat(text, format string) (*Reply, error) {
 		if f == nil {
 			return nil, fmt.Errorf("%w %q (supported: auto, %s)", ErrUnknownFormat, name, strings.Join(FormatNames(), ", "))
 		}
-		in := readerText(text, name, format == "" || format == "auto")
+		in := text // what readerText gives when the reply holds no agent tool call
+		if d.all == nil || d.all.hasAgentCall() {
+			in = readerText(text, name, format == "" || format == "auto")
+		}
 		var r *Reply
 		var err error
 		if name == FormatWhole && d.whole != nil && d.whole.text == in {
@@ -290,11 +297,12 @@ func readerText(text, format string, auto bool) string {
 
 // callsAt detects the agent tool calls format reads by detection: the
 // offset of the first line of its first call.
-func callsAt(format string) func(string) int {
-	return func(text string) int {
-		if !hasAgentCall(text) {
+func callsAt(format string) func(*markIndex) int {
+	return func(x *markIndex) int {
+		if !x.hasAgentCall() {
 			return -1
 		}
+		text := x.text
 		lines := splitLines(text)
 		calls := agentCalls(lines)
 		callOwners(lines, calls)

@@ -19,6 +19,19 @@ type markIndex struct {
 	built bool
 	lines []markLine
 	split []string // splitLines(text), made in the same pass
+	calls int8     // hasAgentCall(text): 0 not asked yet, 1 no, 2 yes
+}
+
+// hasAgentCall is hasAgentCall(x.text), asked once: detection, the
+// agents' detectors and the readers' texts all want it.
+func (x *markIndex) hasAgentCall() bool {
+	if x.calls == 0 {
+		x.calls = 1
+		if hasAgentCall(x.text) {
+			x.calls = 2
+		}
+	}
+	return x.calls == 2
 }
 
 // markLine is a line that may be a marker: where it starts and ends in
