@@ -3,6 +3,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -28,7 +29,7 @@ func Formats() []Format {
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
 			Seed: "FIUP v3.0, the File Incremental Update Protocol: docs/formats.md#fiup", detect: markerLineAt(resembles(mkFiupStart)), read: readFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
-			Seed: "the CHUNK YAML patch format: docs/formats.md#chunk", detect: detectIn(chunkAt), read: readChunk},
+			Seed: "the CHUNK YAML patch format: docs/formats.md#chunk", detect: chunkAt, read: readChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
 			Seed: "Edit Format V2, symbol-anchored edit blocks: docs/formats.md#edit-v2", detect: markerLineAt(resembles(mkEditStart)), read: readEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE",
@@ -61,8 +62,15 @@ func resembles(kind markerKind) func(string) bool {
 	return func(t string) bool { return markerAt(t).kind == kind }
 }
 
-// chunkAt detects a CHUNK document the way its reader finds one.
-func chunkAt(text string) int {
+// chunkAt detects a CHUNK document the way its reader finds one. A
+// document starts at a line opening with its operations key: a reply
+// with none is not cut into documents to find that out (nor searched
+// for the word, whose "o" a long file has on most lines).
+func chunkAt(x *markIndex) int {
+	if len(x.text) > MaxChunkReply || !slices.ContainsFunc(x.lineSplit(), func(l string) bool { return strings.HasPrefix(l, "operations") }) {
+		return -1
+	}
+	text := x.text
 	if !detectChunk(text) {
 		return -1
 	}

@@ -55,6 +55,14 @@ func udiffAtSubstrings(text string) int {
 	return udiffFirstAt(text)
 }
 
+// chunkAtSubstring is chunkAt as it tested the reply for the word.
+func chunkAtSubstring(text string) int {
+	if !detectChunk(text) {
+		return -1
+	}
+	return max(0, strings.Index(text, "operations:"))
+}
+
 // sameMarkScans checks that the index finds, for text, what the scans
 // of every line find.
 func sameMarkScans(t *testing.T, text string) {
@@ -74,6 +82,9 @@ func sameMarkScans(t *testing.T, text string) {
 	}
 	if got, want := applyPatchAt(text), applyPatchScan(text); got != want {
 		t.Errorf("%q: apply-patch: the index says %d, every line %d", text, got, want)
+	}
+	if got, want := chunkAt(newMarkIndex(text)), chunkAtSubstring(text); got != want {
+		t.Errorf("%q: chunkAt = %d, with the word's test %d", text, got, want)
 	}
 	if got, want := udiffAt(text), udiffAtSubstrings(text); got != want {
 		t.Errorf("%q: udiffAt = %d, with the substrings' test %d", text, got, want)
@@ -141,6 +152,9 @@ func TestMarkIndex(t *testing.T) {
 		"x\n\tdiff --git a/x b/x\n\t+++ b/x\n\t@@\n",
 		"```diff\n@@ -1 +1 @@\n-a\n+b\n```\n",
 		"x\ndiff --git a/x b/x\n",
+		"```yaml\ndescription: x\noperations:\n  - path: a\n```\n",
+		"description: x\noperations :\n  - path: a\n",
+		"the operations: list\n  operations:\n",
 		"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
 	} {
 		sameMarkScans(t, text)
