@@ -3,7 +3,6 @@ package translate
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -67,7 +66,7 @@ func resembles(kind markerKind) func(string) bool {
 // with none is not cut into documents to find that out (nor searched
 // for the word, whose "o" a long file has on most lines).
 func chunkAt(x *markIndex) int {
-	if len(x.text) > MaxChunkReply || !slices.ContainsFunc(x.lineSplit(), func(l string) bool { return strings.HasPrefix(l, "operations") }) {
+	if len(x.text) > MaxChunkReply || !x.anyLineStarts("o", func(l string) bool { return strings.HasPrefix(l, "operations") }) {
 		return -1
 	}
 	text := x.text
@@ -153,7 +152,7 @@ func detect(text string) (d detection) {
 	// only when it holds no other format's markers.
 	if len(hits) == 0 {
 		// wholeAt, its scan kept for the reader.
-		if s := scanWholeLines(text, all.lineSplit(), true); len(s.blocks) > 0 {
+		if s := scanWholeLines(text, all.lineSplit(), all.firstBytes(), true); len(s.blocks) > 0 {
 			if line, _, _ := all.firstMarker(); line == 0 {
 				d.names, d.whole = []string{"whole"}, s
 				return d

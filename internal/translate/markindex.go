@@ -19,7 +19,11 @@ type markIndex struct {
 	built bool
 	lines []markLine
 	split []string // splitLines(text), made in the same pass
-	calls int8     // hasAgentCall(text): 0 not asked yet, 1 no, 2 yes
+	// first holds, for each line of split, its first byte after ASCII
+	// white space (0 for a blank line): what a test of a line's start
+	// looks at before anything else.
+	first []byte
+	calls int8 // hasAgentCall(text): 0 not asked yet, 1 no, 2 yes
 }
 
 // hasAgentCall is hasAgentCall(x.text), asked once: detection, the
@@ -48,18 +52,39 @@ func (x *markIndex) candidates() []markLine {
 	x.built = true
 	text := x.text
 	x.split = splitLines(text)
+	x.first = make([]byte, len(x.split))
 	at := 0
 	for n, l := range x.split {
 		end := at + len(l)
 		if end < len(text) && text[end] == '\r' && (end+1 == len(text) || text[end+1] == '\n') {
 			end++ // the "\r" splitLines took off
 		}
-		if mayMark(text[at:end]) {
+		c := firstByte(l)
+		x.first[n] = c
+		if mayMarkByte(c) {
 			x.lines = append(x.lines, markLine{at, end, n})
 		}
 		at = end + 1
 	}
 	return x.lines
+}
+
+// firstBytes returns the first byte of each line after ASCII white
+// space (see markIndex.first).
+func (x *markIndex) firstBytes() []byte {
+	x.candidates()
+	return x.first
+}
+
+// anyLineStarts reports whether a line whose first byte after ASCII
+// white space is one of bs passes is.
+func (x *markIndex) anyLineStarts(bs string, is func(l string) bool) bool {
+	for n, c := range x.firstBytes() {
+		if c != 0 && strings.IndexByte(bs, c) >= 0 && is(x.split[n]) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineSplit returns splitLines(x.text), from the index's pass.
@@ -113,28 +138,36 @@ func markerLineAt(is func(trimmed string) bool) func(*markIndex) int {
 
 // mayMark reports whether the line l may be a marker line: whether its
 // first byte after ASCII white space may start one (see markIndex).
-func mayMark(l string) bool {
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r' || l[i] == '\f' || l[i] == '\v') {
-		i++
-	}
-	if i == len(l) {
-		return false
-	}
-	switch c := l[i]; {
+func mayMark(l string) bool { return mayMarkByte(firstByte(l)) }
+
+// mayMarkByte is mayMark of a line whose first byte after ASCII white
+// space is c.
+func mayMarkByte(c byte) bool {
+	switch {
 	case c == '<', c == '>', c == '*', c == '-', c == '+', c >= 0x80:
 		return true
 	}
 	return false
 }
 
+// firstByte is the first byte of l after ASCII white space (" \t\r\f\v",
+// and "\n", which no line holds); 0 when there is none.
+func firstByte(l string) byte {
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+		default:
+			return l[i]
+		}
+	}
+	return 0
+}
+
 // mayStartWith reports whether the line l, trimmed by
 // strings.TrimSpace, may start with the ASCII byte c: its first byte
 // after ASCII white space is c, or may start a Unicode space.
-func mayStartWith(l string, c byte) bool {
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r' || l[i] == '\n' || l[i] == '\f' || l[i] == '\v') {
-		i++
-	}
-	return i < len(l) && (l[i] == c || l[i] >= 0x80)
-}
+func mayStartWith(l string, c byte) bool { return mayStartWithByte(firstByte(l), c) }
+
+// mayStartWithByte is mayStartWith of a line whose first byte after
+// ASCII white space is b.
+func mayStartWithByte(b, c byte) bool { return b == c || b >= 0x80 }

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -108,6 +109,14 @@ func sameMarkScans(t *testing.T, text string) {
 	if x := newMarkIndex(text); !slices.Equal(x.lineSplit(), splitLines(text)) {
 		t.Errorf("%q: the index's lines are not splitLines'", text)
 	}
+	for _, first := range []bool{true, false} {
+		x := newMarkIndex(text)
+		got, want := scanWholeLines(text, x.lineSplit(), x.firstBytes(), first), scanWhole(text, first)
+		got.starts = nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: whole's scan with the index's first bytes differs: %+v, want %+v", text, got, want)
+		}
+	}
 	type found struct {
 		n int
 		t string
@@ -155,6 +164,10 @@ func TestMarkIndex(t *testing.T) {
 		"```yaml\ndescription: x\noperations:\n  - path: a\n```\n",
 		"description: x\noperations :\n  - path: a\n",
 		"the operations: list\n  operations:\n",
+		"a.md\n  ```markdown\n  x\n    <<<<<<< SEARCH\n  ```\n",
+		"a.diff\n```\n--- a\n+++ b\n\t@@\n  @@ -1 +1 @@\n```\n",
+		"a.py\n  ```\n  --- a\n  +++ b\n  @@ -1 +1 @@\n  -x\n  +y\n  ```\n",
+		"a.md\n````\n```python\nx\n```\n````\n",
 		"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
 	} {
 		sameMarkScans(t, text)

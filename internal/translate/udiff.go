@@ -78,7 +78,7 @@ func udiffAt(text string) int { return udiffIn(newMarkIndex(text)) }
 func udiffIn(x *markIndex) int {
 	// A reply with no line that could make a block (the body of a
 	// large new file, say) is not scanned to find that out.
-	if !udiffMayHold(x.lineSplit()) {
+	if !x.anyLineStarts("d+@", udiffMayStart) {
 		return -1
 	}
 	return udiffFirstAt(x.text)
@@ -103,25 +103,14 @@ func udiffFirstAt(text string) int {
 	return off
 }
 
-// udiffMayHold reports whether the lines of a reply may hold a diff the
-// scan finds: every one has a line that starts, after its spaces (a
-// fence's indentation comes off its lines), with "diff --git " (the
-// unfenced diff, a fence starting with it), "+++ " (the headers "---"
-// and "+++") or "@@" (a hunk). One look at each line's first byte.
-func udiffMayHold(lines []string) bool {
-	for _, l := range lines {
-		l = l[countPrefix(l, ' '):]
-		if l == "" {
-			continue
-		}
-		switch l[0] {
-		case 'd', '+', '@':
-			if strings.HasPrefix(l, "diff --git ") || strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "@@") {
-				return true
-			}
-		}
-	}
-	return false
+// udiffMayStart reports whether the line l may make a diff the scan
+// finds: every one has a line that starts, after its spaces (a fence's
+// indentation comes off its lines), with "diff --git " (the unfenced
+// diff, a fence starting with it), "+++ " (the headers "---" and
+// "+++") or "@@" (a hunk).
+func udiffMayStart(l string) bool {
+	l = l[countPrefix(l, ' '):]
+	return strings.HasPrefix(l, "diff --git ") || strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "@@")
 }
 
 // udiffReader turns the blocks of a scan into operations.

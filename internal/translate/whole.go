@@ -132,7 +132,8 @@ func (b wholeBlock) unclosed(n int) string {
 type wholeReader struct {
 	replyLines // kind: kFenced for an unnamed fence, fences included, read as prose
 	text       string
-	next       int // the line the scan goes on from
+	starts     []byte // each line's first byte after ASCII white space; nil when not known
+	next       int    // the line the scan goes on from
 	blocks     []wholeBlock
 	shell      []Shell
 	warns      []Warning
@@ -188,12 +189,14 @@ func openWhole(t string) (wfence, bool) {
 // first whole-file block, which is all wholeAt needs; reply goes on
 // from there.
 func scanWhole(text string, first bool) *wholeReader {
-	return scanWholeLines(text, splitLines(text), first)
+	return scanWholeLines(text, splitLines(text), nil, first)
 }
 
-// scanWholeLines is scanWhole of text cut into its lines already.
-func scanWholeLines(text string, lines []string, first bool) *wholeReader {
-	s := &wholeReader{replyLines: replyLinesOf(lines), text: text}
+// scanWholeLines is scanWhole of text cut into its lines already, with
+// the first byte of each after ASCII white space (markIndex.first) when
+// starts is not nil.
+func scanWholeLines(text string, lines []string, starts []byte, first bool) *wholeReader {
+	s := &wholeReader{replyLines: replyLinesOf(lines), text: text, starts: starts}
 	s.scan(first)
 	return s
 }
@@ -236,6 +239,14 @@ func (s *wholeReader) readBlock(i int, f wfence) wholeBlock {
 	return b
 }
 
+// start is the first byte of line j after ASCII white space.
+func (s *wholeReader) start(j int) byte {
+	if s.starts != nil {
+		return s.starts[j]
+	}
+	return firstByte(s.lines[j])
+}
+
 // scanBlock finds where the fence f opening at line i ends.
 func (s *wholeReader) scanBlock(i int, f wfence) wholeBlock {
 	b := wholeBlock{fence: i, nameLine: i, end: len(s.lines)}
@@ -247,7 +258,7 @@ func (s *wholeReader) scanBlock(i int, f wfence) wholeBlock {
 	var nested []int // lengths of the nested fences open, innermost last
 	nestedAt := 0
 	for j := i + 1; j < len(s.lines); j++ {
-		if only && !mayStartWith(s.lines[j], c) {
+		if only && !mayStartWithByte(s.start(j), c) {
 			continue
 		}
 		t := strings.TrimSpace(s.lines[j])
@@ -298,7 +309,7 @@ func (s *wholeReader) classify(b wholeBlock, f wfence) {
 		// A fence under prose naming a file may be that whole file (the
 		// engine decides); one left open is a snippet cut off.
 		if names, at := s.proseNames(b.fence); len(names) > 0 && len(b.content) > 0 && b.end < len(s.lines) {
-			if what, _ := otherFormat(b.content, f, names[0]); what == "" {
+			if what, _ := s.otherFormat(b, f, names[0]); what == "" {
 				mark(kBlock)
 				b.named, b.nameLine = names, at
 				b.whole = proseWhole(s.lines[at], names)
@@ -314,7 +325,7 @@ func (s *wholeReader) classify(b wholeBlock, f wfence) {
 		s.warn(b.fence+1, "the %s fence under %s (line %d) is read as shell commands, not as the whole of that file", f.lang(), name, nameLine+1)
 		return
 	}
-	if what, at := otherFormat(b.content, f, name); what != "" {
+	if what, at := s.otherFormat(b, f, name); what != "" {
 		mark(kBlock)
 		s.kind[nameLine] = kName // not prose: part of that edit
 		s.warn(b.fence+1, "the block for %s is not read as a whole file: line %d holds %s", name, b.fence+2+at, what)
@@ -516,16 +527,20 @@ var scriptExts = map[string]bool{
 	"ps1": true, "psm1": true, "bat": true, "cmd": true, "command": true, "env": true,
 }
 
-// otherFormat reports whether the lines of a block named name are an
-// edit of another format rather than a file: it returns what it found
-// and the index of the line, or "".
-func otherFormat(content []string, f wfence, name string) (string, int) {
+// otherFormat reports whether the lines of the block b named name are
+// an edit of another format rather than a file: it returns what it
+// found and the index of the line, or "".
+func (s *wholeReader) otherFormat(b wholeBlock, f wfence, name string) (string, int) {
+	content := b.content
 	lastHunk := -1
 	for i, l := range content {
-		if strings.HasPrefix(l, "@@") {
+		// An indented fence's lines lose spaces only: their first
+		// byte after them is the reply line's.
+		c := s.start(b.fence + 1 + i)
+		if c == '@' && strings.HasPrefix(l, "@@") {
 			lastHunk = i
 		}
-		if !mayMark(l) {
+		if !mayMarkByte(c) {
 			continue
 		}
 		if m := editMarker(strings.TrimSpace(l)); m != "" {
