@@ -51,16 +51,22 @@ func (x *markIndex) candidates() []markLine {
 	}
 	x.built = true
 	text := x.text
-	x.split = splitLines(text)
-	x.first = make([]byte, len(x.split))
-	at := 0
-	for n, l := range x.split {
-		end := at + len(l)
-		if end < len(text) && text[end] == '\r' && (end+1 == len(text) || text[end+1] == '\n') {
-			end++ // the "\r" splitLines took off
+	if text == "" {
+		return nil
+	}
+	// splitLines, and the first byte of each line, in one loop.
+	lines := strings.Count(text, "\n") + 1
+	x.split, x.first = make([]string, 0, lines), make([]byte, 0, lines)
+	for at, n := 0, 0; at < len(text); n++ {
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
 		}
+		l := strings.TrimSuffix(text[at:end], "\r")
 		c := firstByte(l)
-		x.first[n] = c
+		x.split, x.first = append(x.split, l), append(x.first, c)
 		if mayMarkByte(c) {
 			x.lines = append(x.lines, markLine{at, end, n})
 		}
