@@ -13,7 +13,9 @@ import "strings"
 // none. A first byte of 0x80 or more may start a Unicode space
 // (strings.TrimSpace takes U+0085 and U+00A0 off), so such a line is
 // kept too. A line kept is tested exactly as before; a line left out
-// is one every test says no to.
+// is one every test says no to. The other tests of a line's start
+// (udiff's headers and hunks, chunk's operations key, whole's closing
+// fence) look at first the same way.
 type markIndex struct {
 	text  string
 	built bool
@@ -142,12 +144,8 @@ func markerLineAt(is func(trimmed string) bool) func(*markIndex) int {
 	return func(x *markIndex) int { return x.lineAt(is) }
 }
 
-// mayMark reports whether the line l may be a marker line: whether its
-// first byte after ASCII white space may start one (see markIndex).
-func mayMark(l string) bool { return mayMarkByte(firstByte(l)) }
-
-// mayMarkByte is mayMark of a line whose first byte after ASCII white
-// space is c.
+// mayMarkByte reports whether a line whose first byte after ASCII
+// white space is c may be a marker line (see markIndex).
 func mayMarkByte(c byte) bool {
 	switch {
 	case c == '<', c == '>', c == '*', c == '-', c == '+', c >= 0x80:
@@ -169,11 +167,7 @@ func firstByte(l string) byte {
 	return 0
 }
 
-// mayStartWith reports whether the line l, trimmed by
-// strings.TrimSpace, may start with the ASCII byte c: its first byte
-// after ASCII white space is c, or may start a Unicode space.
-func mayStartWith(l string, c byte) bool { return mayStartWithByte(firstByte(l), c) }
-
-// mayStartWithByte is mayStartWith of a line whose first byte after
-// ASCII white space is b.
+// mayStartWithByte reports whether a line whose first byte after ASCII
+// white space is b, trimmed by strings.TrimSpace, may start with the
+// ASCII byte c: b is c, or may start a Unicode space.
 func mayStartWithByte(b, c byte) bool { return b == c || b >= 0x80 }

@@ -92,8 +92,8 @@ func sameMarkScans(t *testing.T, text string) {
 	}
 	for _, l := range strings.Split(text, "\n") {
 		for _, c := range []byte("`~") {
-			if strings.HasPrefix(strings.TrimSpace(l), string(c)) && !mayStartWith(l, c) {
-				t.Errorf("%q: mayStartWith %q is false", l, c)
+			if strings.HasPrefix(strings.TrimSpace(l), string(c)) && !mayStartWithByte(firstByte(l), c) {
+				t.Errorf("%q: mayStartWithByte %q is false", l, c)
 			}
 		}
 	}
