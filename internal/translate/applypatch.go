@@ -151,7 +151,7 @@ func applyPatchAt(text string) int { return applyPatchIn(newMarkIndex(text)) }
 
 // applyPatchIn is applyPatchAt on the reply's marker lines.
 func applyPatchIn(x *markIndex) int {
-	for _, l := range x.candidates() {
+	for l := range x.candidates() {
 		if m, _ := apMarker(strings.TrimSpace(x.line(l))); m == apMarkBegin {
 			return l.off
 		}

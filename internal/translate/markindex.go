@@ -1,6 +1,10 @@
 package translate
 
-import "strings"
+import (
+	"iter"
+	"math"
+	"strings"
+)
 
 // markIndex holds the lines of a reply that may be a marker line, found
 // in one pass, so that the detectors, whole's check and the search for
@@ -19,11 +23,16 @@ import "strings"
 type markIndex struct {
 	text  string
 	built bool
-	lines []markLine
-	split []string // splitLines(text), made in the same pass
-	// first holds, for each line of split, its first byte after ASCII
-	// white space (0 for a blank line): what a test of a line's start
-	// looks at before anything else.
+	// starts holds where each line starts in text, and then where a
+	// line after the last would (wide instead for a text of 2 GiB or
+	// more): four bytes a line, and five with first, where a
+	// string a line (what the readers cut) takes sixteen. A reply of
+	// millions of short lines is read in a small multiple of its size.
+	starts []int32
+	wide   []int
+	// first holds, for each line, its first byte after ASCII white
+	// space (0 for a blank line): what a test of a line's start looks
+	// at before anything else.
 	first []byte
 	calls int8 // hasAgentCall(text): 0 not asked yet, 1 no, 2 yes
 }
@@ -46,59 +55,110 @@ type markLine struct{ off, end, n int }
 
 func newMarkIndex(text string) *markIndex { return &markIndex{text: text} }
 
-// candidates returns the lines that may be markers, in order.
-func (x *markIndex) candidates() []markLine {
+// build reads the lines' starts and first bytes, once.
+func (x *markIndex) build() {
 	if x.built {
-		return x.lines
+		return
 	}
 	x.built = true
 	text := x.text
 	if text == "" {
-		return nil
+		return
 	}
-	// splitLines, and the first byte of each line, in one loop.
 	lines := strings.Count(text, "\n") + 1
-	x.split, x.first = make([]string, 0, lines), make([]byte, 0, lines)
-	for at, n := 0, 0; at < len(text); n++ {
+	wide := len(text) >= math.MaxInt32
+	if wide {
+		x.wide = make([]int, 0, lines+1)
+	} else {
+		x.starts = make([]int32, 0, lines+1)
+	}
+	x.first = make([]byte, 0, lines)
+	at := 0
+	for at < len(text) {
+		if wide {
+			x.wide = append(x.wide, at)
+		} else {
+			x.starts = append(x.starts, int32(at))
+		}
 		end := strings.IndexByte(text[at:], '\n')
 		if end < 0 {
 			end = len(text)
 		} else {
 			end += at
 		}
-		l := strings.TrimSuffix(text[at:end], "\r")
-		c := firstByte(l)
-		x.split, x.first = append(x.split, l), append(x.first, c)
-		if mayMarkByte(c) {
-			x.lines = append(x.lines, markLine{at, end, n})
-		}
+		x.first = append(x.first, firstByte(text[at:end]))
 		at = end + 1
 	}
-	return x.lines
+	if wide {
+		x.wide = append(x.wide, at)
+	} else {
+		x.starts = append(x.starts, int32(at))
+	}
+}
+
+// lines is the number of lines.
+func (x *markIndex) lines() int {
+	x.build()
+	return len(x.first)
+}
+
+// lineOf is line n as markIndex cut it: where it starts and ends
+// (before its "\n", after any "\r").
+func (x *markIndex) lineOf(n int) markLine {
+	var off, next int
+	if x.wide != nil {
+		off, next = x.wide[n], x.wide[n+1]
+	} else {
+		off, next = int(x.starts[n]), int(x.starts[n+1])
+	}
+	return markLine{off, min(next-1, len(x.text)), n}
+}
+
+// candidates yields the lines that may be markers, in order.
+func (x *markIndex) candidates() iter.Seq[markLine] {
+	return func(yield func(markLine) bool) {
+		for n := range x.lines() {
+			if mayMarkByte(x.first[n]) && !yield(x.lineOf(n)) {
+				return
+			}
+		}
+	}
 }
 
 // firstBytes returns the first byte of each line after ASCII white
 // space (see markIndex.first).
 func (x *markIndex) firstBytes() []byte {
-	x.candidates()
+	x.build()
 	return x.first
 }
 
+// split is line n as splitLines cuts it.
+func (x *markIndex) split(n int) string {
+	return strings.TrimSuffix(x.line(x.lineOf(n)), "\r")
+}
+
 // anyLineStarts reports whether a line whose first byte after ASCII
-// white space is one of bs passes is.
+// white space is one of bs passes is (the line as splitLines cuts it).
 func (x *markIndex) anyLineStarts(bs string, is func(l string) bool) bool {
 	for n, c := range x.firstBytes() {
-		if c != 0 && strings.IndexByte(bs, c) >= 0 && is(x.split[n]) {
+		if c != 0 && strings.IndexByte(bs, c) >= 0 && is(x.split(n)) {
 			return true
 		}
 	}
 	return false
 }
 
-// lineSplit returns splitLines(x.text), from the index's pass.
+// lineSplit returns splitLines(x.text), cut where the index found the
+// lines.
 func (x *markIndex) lineSplit() []string {
-	x.candidates()
-	return x.split
+	if x.text == "" {
+		return nil
+	}
+	lines := make([]string, x.lines())
+	for n := range lines {
+		lines[n] = x.split(n)
+	}
+	return lines
 }
 
 // line is the text of l.
@@ -107,7 +167,7 @@ func (x *markIndex) line(l markLine) string { return x.text[l.off:l.end] }
 // lineAt is lineAt(is)(x.text) for a test is that only a marker line
 // passes.
 func (x *markIndex) lineAt(is func(trimmed string) bool) int {
-	for _, l := range x.candidates() {
+	for l := range x.candidates() {
 		if is(strings.Trim(x.line(l), " \t\r\f")) {
 			return l.off
 		}
@@ -117,7 +177,7 @@ func (x *markIndex) lineAt(is func(trimmed string) bool) int {
 
 // markerLines is markerLines(x.text, fn).
 func (x *markIndex) markerLines(fn func(line int, t string, m markerLike) bool) {
-	for _, l := range x.candidates() {
+	for l := range x.candidates() {
 		t := trimBlank(x.line(l))
 		if m := markerAt(t); m.kind != noMarker && !fn(l.n+1, t, m) {
 			return
