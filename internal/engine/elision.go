@@ -140,9 +140,11 @@ func substantial(l string) bool {
 
 // elisionIn returns the index in new of the first placeholder that
 // stands in for lines of old it replaces in the file at path, -1 when
-// none. prefix gives the file's lines above old, which say whether
+// none. oldLines gives old, asked for only when new holds a line that
+// may be a placeholder (a whole file of a million lines is not copied
+// out of its doc to find it has none). prefix gives the file's lines above old, which say whether
 // new starts inside a code fence of a Markdown file.
-func elisionIn(path string, prefix func(yield func(string) bool), old, new []string) int {
+func elisionIn(path string, prefix func(yield func(string) bool), oldLines func() []string, new []string) int {
 	counts := placeholderRule(path, prefix, new)
 	any := false
 	for i := range new {
@@ -151,6 +153,7 @@ func elisionIn(path string, prefix func(yield func(string) bool), old, new []str
 	if !any {
 		return -1
 	}
+	old := oldLines()
 	return standsIn(diff.Edits(trimAll(old), trimAll(new)), old, new, counts)
 }
 

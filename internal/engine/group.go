@@ -255,7 +255,7 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 	if !r.editable(o, f) {
 		return
 	}
-	expandUnits(op, f.d.indentUnit())
+	expandUnitsOf(op, f.d.indentUnit)
 	dropBOMs(op, f.d)
 	n := f.d.len()
 	switch {
@@ -266,7 +266,7 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 		r.appendLines(f, op.New)
 		o.Status, o.Start, o.End = Applied, n+1, n
 	case op.Overwrite:
-		if i := elisionIn(f.path, nil, lineContents(f.d, 0, n), op.New); i >= 0 {
+		if i := elisionIn(f.path, nil, func() []string { return lineContents(f.d, 0, n) }, op.New); i >= 0 {
 			if op.Format == translate.FormatWhole && r.opts.Detected && r.lazyWhole(o, f) {
 				return // merged as a lazy edit (SPEC section 5)
 			}
@@ -274,46 +274,66 @@ func (r *resolver) create(o *Outcome, f *fileState) {
 				i+1, op.Line+1+i, strings.TrimSpace(op.New[i]), f.path)
 			return
 		}
-		lines := make([]string, len(op.New))
-		for i, l := range op.New {
-			lines[i] = l + f.d.eol
-		}
-		overwrite(f, lines)
+		overwrite(f, op.New, f.d.eol)
 		o.Status, o.Start, o.End = Applied, 1, n
 	default:
 		r.fail(o, ErrFileExists, "%s already exists with other content; edit it instead of creating it", f.path)
 	}
 }
 
-// overwrite makes the file's lines lines (each with its terminator).
+// overwrite makes the file's lines lines, each ended by eol.
 // New content of as many lines as the file is spliced in run by run of
 // the lines that differ, so that the diff is written around them (as
 // an edit's is, patch.FileChange.Regions) rather than over the whole
 // file: one splice of every line had patch diff a million-line file
 // whole, with the lines of both sides in a map, for a reply that
 // changed a thousand of them. Content of another length is spliced
-// whole, and diffed whole, as before.
-func overwrite(f *fileState, lines []string) {
+// whole, and diffed whole, as before. Only the lines spliced in are
+// made with their ending: a line compared in place costs no copy.
+func overwrite(f *fileState, lines []string, eol string) {
 	n := f.d.len()
 	f.d.final = true
+	ended := func(ls []string) []string {
+		out := make([]string, len(ls))
+		for i, l := range ls {
+			out[i] = l + eol
+		}
+		return out
+	}
 	if len(lines) != n {
-		f.splice(0, n, lines)
+		f.splice(0, n, ended(lines))
 		return
 	}
 	type run struct{ from, to int }
 	var runs []run
-	f.d.each(0, func(i int, l string) bool {
-		if l != lines[i] {
+	differs := func(i int, l string) {
+		if nl := lines[i]; len(l) != len(nl)+len(eol) || l[:len(nl)] != nl || l[len(nl):] != eol {
 			if k := len(runs) - 1; k >= 0 && runs[k].to == i {
 				runs[k].to++
 			} else {
 				runs = append(runs, run{i, i + 1})
 			}
 		}
-		return true
-	})
+	}
+	d := f.d
+	d.open()
+	if d.pieceCount() == 1 && !d.piece(0).add && d.piece(0).from == 0 {
+		// The file as read: its lines straight from the text, a
+		// million of them without a call each through walk.
+		for i := range n {
+			if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
+				panic(stopped{d.stop.Err()})
+			}
+			differs(i, d.text[d.off(i):d.off(i+1)])
+		}
+	} else {
+		d.each(0, func(i int, l string) bool {
+			differs(i, l)
+			return true
+		})
+	}
 	for _, r := range runs {
-		f.splice(r.from, r.to, lines[r.from:r.to])
+		f.splice(r.from, r.to, ended(lines[r.from:r.to]))
 	}
 }
 

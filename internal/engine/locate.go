@@ -17,7 +17,7 @@ func (r *resolver) locateEdit(o *Outcome, f *fileState, cursor int) *plan {
 	op := &o.Op
 	if marksUnits(op) {
 		// Guessing the file's unit reads every line of the file.
-		expandUnits(op, f.d.indentUnit())
+		expandUnitsOf(op, f.d.indentUnit)
 	}
 	dropBOMs(op, f.d)
 	r.useLanguage(f, op.Language)
@@ -121,6 +121,13 @@ func marksUnits(op *translate.Operation) bool {
 // expandUnits turns the IndentUnit marks at the start of an
 // operation's lines into the file's indentation unit.
 func expandUnits(op *translate.Operation, unit string) {
+	expandUnitsOf(op, func() string { return unit })
+}
+
+// expandUnitsOf is expandUnits asking for the unit only when a line
+// holds one: guessing a file's unit reads all of it.
+func expandUnitsOf(op *translate.Operation, unitOf func() string) {
+	unit := ""
 	for _, lines := range []*[]string{&op.Scope, &op.Before, &op.Old, &op.After, &op.New} {
 		var out []string // a copy: the reply's operations stay as read
 		for i, l := range *lines {
@@ -129,6 +136,9 @@ func expandUnits(op *translate.Operation, unit string) {
 			}
 			if out == nil {
 				out = append([]string(nil), *lines...)
+			}
+			if unit == "" {
+				unit = unitOf()
 			}
 			n := 0
 			for strings.HasPrefix(l, translate.IndentUnit) {

@@ -43,7 +43,7 @@ func replacement(f *fileState, p place, op *translate.Operation, start, end, bas
 		for i, l := range op.New {
 			out[i] = add(l)
 		}
-		if i := elisionIn(f.path, linesBefore(d, start), lineContents(d, start, end), op.New); i >= 0 {
+		if i := elisionIn(f.path, linesBefore(d, start), func() []string { return lineContents(d, start, end) }, op.New); i >= 0 {
 			return nil, nil, elisionError(op.New[i])
 		}
 		return out, nil, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
+	"io"
 	"strings"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
@@ -32,13 +33,30 @@ const digestLen = 16
 // same lines are the same edit).
 func ReplyDigest(ops []translate.Operation) string {
 	h := sha256.New()
+	// The encoding goes through a buffer: a whole file of a million
+	// short lines is two million tiny writes otherwise, each paying
+	// the hash's call and, for a string, a copy of its own.
+	buf := make([]byte, 0, 64<<10)
+	flush := func() {
+		h.Write(buf)
+		buf = buf[:0]
+	}
 	num := func(n int) {
-		var b [binary.MaxVarintLen64]byte
-		h.Write(b[:binary.PutVarint(b[:], int64(n))])
+		if len(buf)+binary.MaxVarintLen64 > cap(buf) {
+			flush()
+		}
+		buf = binary.AppendVarint(buf, int64(n))
 	}
 	str := func(s string) {
 		num(len(s))
-		h.Write([]byte(s))
+		if len(buf)+len(s) > cap(buf) {
+			flush()
+			if len(s) > cap(buf) {
+				io.WriteString(h, s)
+				return
+			}
+		}
+		buf = append(buf, s...)
 	}
 	lines := func(ls []string) {
 		num(len(ls))
@@ -88,6 +106,7 @@ func ReplyDigest(ops []translate.Operation) string {
 		num(op.InsertAfter)
 		str(op.Root)
 	}
+	flush()
 	return digestHex(h)
 }
 

@@ -1,6 +1,7 @@
 package message
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/translate"
@@ -51,5 +52,24 @@ func TestReplyDigest(t *testing.T) {
 			t.Errorf("%s: digest %s, the same as %s's", name, got, other)
 		}
 		seen[got] = name
+	}
+}
+
+// TestReplyDigestPinned: the digest is recorded in commits, so the
+// bytes it hashes never change, however they are fed to the hash: a
+// many-line file and a content longer than any buffer give the digest
+// they gave when it was first written.
+func TestReplyDigestPinned(t *testing.T) {
+	lines := make([]string, 100000)
+	for i := range lines {
+		lines[i] = strings.Repeat("x", i%97) + "\r"
+	}
+	ops := []translate.Operation{
+		{Kind: translate.Create, Path: "a.txt", LineEdit: translate.LineEdit{New: lines}, FileCreate: translate.FileCreate{Overwrite: true}},
+		{Kind: translate.Create, Path: "b.txt", FileCreate: translate.FileCreate{Content: strings.Repeat("0123456789", 20000)}},
+		{Kind: translate.Replace, Path: "c.txt", LineEdit: translate.LineEdit{Old: []string{"a"}, New: []string{"b"}}, Placement: translate.Placement{LineHint: -3}},
+	}
+	if got, want := ReplyDigest(ops), "7f07e952ffdf0f17"; got != want {
+		t.Errorf("digest %s, want %s", got, want)
 	}
 }

@@ -147,16 +147,14 @@ func (p *applyPatchReader) strays() {
 
 // applyPatchAt is the detector of apply-patch: the offset of the first
 // line the reader takes for "*** Begin Patch"; -1 when none.
-func applyPatchAt(text string) int {
-	for off := 0; off < len(text); {
-		end := strings.IndexByte(text[off:], '\n')
-		if end < 0 {
-			end = len(text) - off
+func applyPatchAt(text string) int { return applyPatchIn(newMarkIndex(text)) }
+
+// applyPatchIn is applyPatchAt on the reply's marker lines.
+func applyPatchIn(x *markIndex) int {
+	for l := range x.candidates() {
+		if m, _ := apMarker(strings.TrimSpace(x.line(l))); m == apMarkBegin {
+			return l.off
 		}
-		if m, _ := apMarker(strings.TrimSpace(text[off : off+end])); m == apMarkBegin {
-			return off
-		}
-		off += end + 1
 	}
 	return -1
 }

@@ -14,7 +14,7 @@ type Format struct {
 	Markers string
 	// Seed names the specification the format follows.
 	Seed   string
-	detect func(string) int // offset of the first marker, -1 when none
+	detect func(*markIndex) int // offset of the first marker, -1 when none
 	read   reader
 }
 
@@ -26,50 +26,30 @@ func Formats() []Format {
 		{Name: "diff-fenced", Markers: "the same blocks, file name on the first line inside the fence",
 			Seed: "aider's diff-fenced format: Aider-AI/aider, aider/coders/editblock_fenced_prompts.py; docs/formats.md#diff", detect: srAt, read: readSearchReplace},
 		{Name: "fiup", Markers: "<<<FIUP>>> ... <<<END>>> with [FILE]: [OP]: [ANCHOR] [CONTENT]",
-			Seed: "FIUP v3.0, the File Incremental Update Protocol: docs/formats.md#fiup", detect: lineAt(resembles(mkFiupStart)), read: readFIUP},
+			Seed: "FIUP v3.0, the File Incremental Update Protocol: docs/formats.md#fiup", detect: markerLineAt(resembles(mkFiupStart)), read: readFIUP},
 		{Name: "chunk", Markers: "a YAML document with an operations: list (op:, path:, marker:, payload:)",
 			Seed: "the CHUNK YAML patch format: docs/formats.md#chunk", detect: chunkAt, read: readChunk},
 		{Name: "edit-v2", Markers: "<<<<<<< EDIT / ------- / ======= / ------- / >>>>>>>",
-			Seed: "Edit Format V2, symbol-anchored edit blocks: docs/formats.md#edit-v2", detect: lineAt(resembles(mkEditStart)), read: readEditV2},
+			Seed: "Edit Format V2, symbol-anchored edit blocks: docs/formats.md#edit-v2", detect: markerLineAt(resembles(mkEditStart)), read: readEditV2},
 		{Name: "udiffx", Markers: "<FILE_CHANGES> envelope with FILE_NEW, FILE_PATCH, FILE_APPEND, FILE_RENAME, FILE_DELETE",
 			Seed: "the udiffx crate's envelope: jeremychone/rust-udiffx, README.md; docs/formats.md#udiffx", detect: udiffxAt, read: readUdiffx},
 		{Name: "apply-patch", Markers: "*** Begin Patch / *** Update File: / *** Add File: / *** Delete File: / *** End Patch",
-			Seed: "Codex CLI's apply_patch: openai/codex, codex-rs/apply-patch/apply_patch_tool_instructions.md; docs/formats.md#apply-patch", detect: applyPatchAt, read: readApplyPatch},
+			Seed: "Codex CLI's apply_patch: openai/codex, codex-rs/apply-patch/apply_patch_tool_instructions.md; docs/formats.md#apply-patch", detect: applyPatchIn, read: readApplyPatch},
 		{Name: FormatCline, Markers: "<replace_in_file> with <path> and a <diff> of ------- SEARCH / ======= / +++++++ REPLACE blocks (or <<<<<<< SEARCH / >>>>>>> REPLACE); <write_to_file> with <path> and <content>",
 			Seed: "Cline: cline/cline, src/core/assistant-message/diff.ts and src/core/prompts/system-prompt/tools/; docs/agents.md#cline", detect: callsAt(FormatCline), read: readCline},
 		{Name: FormatRoo, Markers: "<apply_diff> with <path> and a <diff> of <<<<<<< SEARCH / :start_line:N / ------- / ======= / >>>>>>> REPLACE blocks; <write_to_file> with <line_count>",
 			Seed: "Roo Code: RooCodeInc/Roo-Code, src/core/diff/strategies/multi-search-replace.ts; docs/agents.md#roo-code", detect: callsAt(FormatRoo), read: readRoo},
 		{Name: "udiff", Markers: "a fenced unified diff: --- a/P / +++ b/P / @@ lines (numbers optional), or a pasted git diff",
-			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: udiffAt, read: readUdiff},
+			Seed: "unified diffs as models write them (aider's udiff format: Aider-AI/aider, aider/coders/udiff_prompts.py); docs/formats.md#udiff", detect: udiffIn, read: readUdiff},
 		{Name: FormatToolCalls, Markers: "JSON tool calls of the agents' edit tools: a call, an array, JSON Lines, OpenAI tool_calls, Anthropic tool_use content, Gemini functionCall parts and stream-json events, or a ```json fence of them",
 			Seed: "Claude Code's Edit, MultiEdit and Write; Anthropic's text editor: anthropics/anthropic-quickstarts, computer-use-demo/computer_use_demo/tools/edit.py; " +
 				"Gemini CLI: google-gemini/gemini-cli, packages/core/src/tools/edit.ts and write-file.ts; OpenHands: OpenHands/OpenHands, openhands/agenthub/codeact_agent/tools/str_replace_editor.py; " +
 				"Codex: openai/codex, apply_patch; Cline: cline/cline, src/core/prompts/system-prompt/tools/replace_in_file.ts and write_to_file.ts; " +
-				"Roo Code: RooCodeInc/Roo-Code, src/core/prompts/tools/native-tools/; docs/agents.md", detect: toolCallsAt, read: readToolCalls},
+				"Roo Code: RooCodeInc/Roo-Code, src/core/prompts/tools/native-tools/; docs/agents.md", detect: detectIn(toolCallsAt), read: readToolCalls},
 		{Name: FormatLazy, Markers: "a file name, then a fence holding only the changed parts of the file, a marker comment (// ... existing code ...) for every unchanged span; in tool-calls, edit_file (target_file or target_filepath or path, instructions, code_edit); never detected: under auto a whole-file fence holding markers is merged as one",
-			Seed: "Cursor's, Windsurf's and Morph's edit_file (target_file or target_filepath, instructions, code_edit); Continue's apply: continuedev/continue, core/edit/lazy/; docs/formats.md#lazy", detect: neverDetected, read: readLazy},
+			Seed: "Cursor's, Windsurf's and Morph's edit_file (target_file or target_filepath, instructions, code_edit); Continue's apply: continuedev/continue, core/edit/lazy/; docs/formats.md#lazy", detect: detectIn(neverDetected), read: readLazy},
 		{Name: "whole", Markers: "a file name, then a fence holding the whole new file (only when no line resembles any format's markers)",
-			Seed: "aider's whole format: Aider-AI/aider, aider/coders/wholefile_prompts.py; docs/formats.md#whole", detect: wholeAt, read: readWhole},
-	}
-}
-
-// lineAt detects a format by a marker line: the offset of the first
-// line that, without the white space around it, is one. It looks at
-// each line once (a multi-line regular expression is ten times slower
-// on a large reply).
-func lineAt(is func(trimmed string) bool) func(string) int {
-	return func(text string) int {
-		for at := 0; at < len(text); {
-			end := strings.IndexByte(text[at:], '\n')
-			if end < 0 {
-				end = len(text) - at
-			}
-			if is(strings.Trim(text[at:at+end], " \t\r\f")) {
-				return at
-			}
-			at += end + 1
-		}
-		return -1
+			Seed: "aider's whole format: Aider-AI/aider, aider/coders/wholefile_prompts.py; docs/formats.md#whole", detect: detectIn(wholeAt), read: readWhole},
 	}
 }
 
@@ -81,8 +61,15 @@ func resembles(kind markerKind) func(string) bool {
 	return func(t string) bool { return markerAt(t).kind == kind }
 }
 
-// chunkAt detects a CHUNK document the way its reader finds one.
-func chunkAt(text string) int {
+// chunkAt detects a CHUNK document the way its reader finds one. A
+// document starts at a line opening with its operations key: a reply
+// with none is not cut into documents to find that out (nor searched
+// for the word, whose "o" a long file has on most lines).
+func chunkAt(x *markIndex) int {
+	if len(x.text) > MaxChunkReply || !x.anyLineStarts("o", func(l string) bool { return strings.HasPrefix(l, "operations") }) {
+		return -1
+	}
+	text := x.text
 	if !detectChunk(text) {
 		return -1
 	}
@@ -115,6 +102,22 @@ func lookup(name string) *Format {
 // marker, start or end (see markerAt): a misspelt block under a file
 // name must never be written as that file.
 func Detect(text string) []string {
+	d := detect(text)
+	return d.names
+}
+
+// detection is what detect found: the names, and what parseFormat
+// looks at again without another pass over the reply: the indexes of
+// the marker lines of the reply without its agent tool calls (others)
+// and of the reply (all), and whole's scan up to its first block.
+type detection struct {
+	names       []string
+	others, all *markIndex
+	whole       *wholeReader
+}
+
+// detect is Detect.
+func detect(text string) (d detection) {
 	type hit struct {
 		name string
 		at   int
@@ -122,14 +125,23 @@ func Detect(text string) []string {
 	var hits []hit
 	// The blocks inside an agent's tool calls are the agent format's:
 	// the other formats look at the reply without them.
-	others := maskCalls(text, func(agentCall) bool { return false })
+	all := newMarkIndex(text)
+	masked := text
+	if all.hasAgentCall() {
+		masked = maskCalls(text, func(agentCall) bool { return false })
+	}
+	others := all
+	if masked != text {
+		others = newMarkIndex(masked)
+	}
+	d.others, d.all = others, all
 	for _, f := range Formats() {
 		if f.Name == "diff-fenced" || f.Name == "whole" {
 			continue
 		}
 		in := others
 		if f.Name == FormatCline || f.Name == FormatRoo {
-			in = text
+			in = all
 		}
 		if at := f.detect(in); at >= 0 {
 			hits = append(hits, hit{f.Name, at})
@@ -138,17 +150,21 @@ func Detect(text string) []string {
 	// Any fenced block after a file name looks like a whole file, the
 	// blocks of the other formats included: whole is what a reply is
 	// only when it holds no other format's markers.
-	if len(hits) == 0 && wholeAt(text) >= 0 {
-		if line, _, _ := firstMarker(text); line == 0 {
-			return []string{"whole"}
+	if len(hits) == 0 {
+		// wholeAt, its scan kept for the reader.
+		if s := scanWholeLines(text, all.lineSplit(), all.firstBytes(), true); len(s.blocks) > 0 {
+			if line, _, _ := all.firstMarker(); line == 0 {
+				d.names, d.whole = []string{"whole"}, s
+				return d
+			}
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].at < hits[j].at })
-	names := make([]string, len(hits))
+	d.names = make([]string, len(hits))
 	for i, h := range hits {
-		names[i] = h.name
+		d.names[i] = h.name
 	}
-	return names
+	return d
 }
 
 // ParseOptions says how to read a reply.
@@ -219,14 +235,16 @@ func parseFormat(text, format string) (*Reply, error) {
 		return nil, fmt.Errorf("%w: the reply is empty", ErrNoEdits)
 	}
 	names := []string{format}
+	var d detection
 	if format == "" || format == "auto" {
-		if names = Detect(text); len(names) == 0 {
-			if line, t, m := firstMarker(text); line > 0 {
+		if d = detect(text); len(d.names) == 0 {
+			if line, t, m := d.all.firstMarker(); line > 0 {
 				// An edit the reply meant but that no reader can take.
 				return nil, &ParseError{Format: m.format(), Line: line, Msg: strayMarkerMsg(t, m, wholeAt(text) >= 0)}
 			}
 			return nil, fmt.Errorf("%w: no edit block of any supported format (%s)", ErrNoEdits, strings.Join(FormatNames(), ", "))
 		}
+		names = d.names
 	}
 	var replies []*Reply
 	for _, name := range names {
@@ -234,7 +252,17 @@ func parseFormat(text, format string) (*Reply, error) {
 		if f == nil {
 			return nil, fmt.Errorf("%w %q (supported: auto, %s)", ErrUnknownFormat, name, strings.Join(FormatNames(), ", "))
 		}
-		r, err := f.read(readerText(text, name, format == "" || format == "auto"))
+		in := text // what readerText gives when the reply holds no agent tool call
+		if d.all == nil || d.all.hasAgentCall() {
+			in = readerText(text, name, format == "" || format == "auto")
+		}
+		var r *Reply
+		var err error
+		if name == FormatWhole && d.whole != nil && d.whole.text == in {
+			r, err = d.whole.reply() // goes on from detection's scan
+		} else {
+			r, err = f.read(in)
+		}
 		if r != nil {
 			if format != "" && format != "auto" {
 				r.Format = format // the user said which of the family
@@ -251,7 +279,7 @@ func parseFormat(text, format string) (*Reply, error) {
 		return r, markerHint(fmt.Errorf("%w: the reply has no %s edit block", ErrNoEdits, strings.Join(names, " or ")), text, names)
 	}
 	if format == "" || format == "auto" {
-		strayMarkers(maskCalls(text, func(agentCall) bool { return false }), names, r)
+		strayMarkers(d.others, names, r)
 	}
 	return r, nil
 }
@@ -276,11 +304,12 @@ func readerText(text, format string, auto bool) string {
 
 // callsAt detects the agent tool calls format reads by detection: the
 // offset of the first line of its first call.
-func callsAt(format string) func(string) int {
-	return func(text string) int {
-		if !hasAgentCall(text) {
+func callsAt(format string) func(*markIndex) int {
+	return func(x *markIndex) int {
+		if !x.hasAgentCall() {
 			return -1
 		}
+		text := x.text
 		lines := splitLines(text)
 		calls := agentCalls(lines)
 		callOwners(lines, calls)
@@ -313,7 +342,7 @@ func lineOffset(text string, n int) int {
 // Begin Patch", a <FILE_NEW> without its envelope) beside blocks of
 // another format. Read alone, such a reply fails naming the line (see
 // parseFormat); beside other blocks it must not vanish while they apply.
-func strayMarkers(text string, names []string, r *Reply) {
+func strayMarkers(text *markIndex, names []string, r *Reply) {
 	read := func(f string) bool {
 		for _, n := range names {
 			if n == f || f == FormatDiff && n == FormatDiffFenced {
@@ -328,7 +357,7 @@ func strayMarkers(text string, names []string, r *Reply) {
 		m    markerLike
 	}
 	var found []stray
-	markerLines(text, func(n int, t string, m markerLike) bool {
+	text.markerLines(func(n int, t string, m markerLike) bool {
 		if !read(m.format()) {
 			found = append(found, stray{n, t, m})
 		}

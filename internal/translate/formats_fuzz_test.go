@@ -49,6 +49,7 @@ func FuzzParseAuto(f *testing.F) {
 				t.Fatalf("%s marker: lineAt says %v, the expression %v", d.name, got, want)
 			}
 		}
+		sameMarkScans(t, reply)
 		names := Detect(reply)
 		if !slices.Equal(names, Detect(reply)) {
 			t.Fatal("Detect is not deterministic")

@@ -54,12 +54,37 @@ func IsPlaceholder(line string) bool {
 // rest"), so only a caller that knows what the line replaces may ask;
 // FindDebris does not.
 func IsElision(line string) bool {
-	t := strings.TrimSpace(line)
+	return mayElide(line) && elision(strings.TrimSpace(line))
+}
+
+// elision is IsElision of the trimmed line t, without mayElide.
+func elision(t string) bool {
 	if IsPlaceholder(t) || isBraceEllipsis(t) {
 		return true
 	}
 	opener, body := splitComment(t)
 	return opener != "" && saysKept(body)
+}
+
+// mayElide reports whether line may be an elision: whether its first
+// byte after ASCII white space may start an ellipsis ("...", "…"), a
+// comment (see commentOpener) or "{{". A byte of 0x80 or more may start
+// a Unicode space, which strings.TrimSpace takes off. The elision check
+// asks it of every line of a whole new file first.
+func mayElide(line string) bool {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n' || line[i] == '\f' || line[i] == '\v') {
+		i++
+	}
+	if i == len(line) {
+		return false
+	}
+	switch c := line[i]; c {
+	case '.', '/', '{', '<', '-', '#', ';', '*', '%':
+		return true
+	default:
+		return c >= 0x80
+	}
 }
 
 // isBraceEllipsis reports whether the trimmed line t is an ellipsis in

@@ -1,6 +1,9 @@
 package translate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsPlaceholder(t *testing.T) {
 	tests := []struct {
@@ -179,4 +182,25 @@ func TestIsElision(t *testing.T) {
 			t.Errorf("IsElision(%q) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
+	// The first byte mayElide looks at: every line the full test takes
+	// passes it, Unicode spaces before it too.
+	for _, tt := range tests {
+		for _, pre := range []string{"", " \t", "\u00a0", "\u3000", "\u0085", "\v"} {
+			if l := pre + tt.line; elision(strings.TrimSpace(l)) && !mayElide(l) {
+				t.Errorf("mayElide(%q) is false, but the line is an elision", l)
+			}
+		}
+	}
+}
+
+// FuzzMayElide: mayElide never turns away a line the full test takes.
+func FuzzMayElide(f *testing.F) {
+	for _, l := range []string{"// ... existing code ...", "\u00a0# rest", "{{ ... }}", "…", "x := 1"} {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if elision(strings.TrimSpace(l)) && !mayElide(l) {
+			t.Fatalf("mayElide(%q) is false, but the line is an elision", l)
+		}
+	})
 }

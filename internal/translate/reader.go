@@ -82,8 +82,10 @@ type replyLines struct {
 	unread int
 }
 
-func newReplyLines(text string) replyLines {
-	lines := splitLines(text)
+func newReplyLines(text string) replyLines { return replyLinesOf(splitLines(text)) }
+
+// replyLinesOf is newReplyLines of a reply cut into its lines already.
+func replyLinesOf(lines []string) replyLines {
 	return replyLines{lines: lines, kind: make([]lineKind, len(lines)), unread: len(lines)}
 }
 

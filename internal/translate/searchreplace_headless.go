@@ -113,9 +113,10 @@ func (p *searchReplaceReader) headlessBlock(b srBlock) (int, error) {
 // when there is neither. Such a block ends in an end marker, so only
 // the reply up to the first one is read for it, and only when no
 // SEARCH marker comes first.
-func srAt(text string) int {
-	at := lineAt(resembles(mkSearch))(text)
-	end := lineAt(resembles(mkReplace))(text)
+func srAt(x *markIndex) int {
+	text := x.text
+	at := x.lineAt(resembles(mkSearch))
+	end := x.lineAt(resembles(mkReplace))
 	if end < 0 || at >= 0 && at < end {
 		return at
 	}

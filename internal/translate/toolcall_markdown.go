@@ -22,12 +22,39 @@ var (
 )
 
 func containsAny(s string, subs []string) bool {
+	// Names that all open with one byte (the quote of callKeys) are
+	// looked for together, in one pass over a long reply, not one each.
+	if len(subs) > 1 && sameFirstByte(subs) {
+		for at := 0; ; at++ {
+			i := strings.IndexByte(s[at:], subs[0][0])
+			if i < 0 {
+				return false
+			}
+			at += i
+			for _, sub := range subs {
+				if strings.HasPrefix(s[at:], sub) {
+					return true
+				}
+			}
+		}
+	}
 	for _, sub := range subs {
 		if strings.Contains(s, sub) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameFirstByte reports whether every one of subs opens with the
+// byte the first does.
+func sameFirstByte(subs []string) bool {
+	for _, sub := range subs {
+		if sub == "" || sub[0] != subs[0][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonFence is a fence of a Markdown reply whose body may hold JSON.

@@ -72,13 +72,21 @@ func readUdiff(text string) (*Reply, error) {
 // udiffAt is the detector of udiff: the byte offset of the first block
 // readUdiff would read (its opening fence, or its "diff --git" line);
 // -1 when there is none.
-func udiffAt(text string) int {
-	// Every diff the scan finds holds a "diff --git " line, a "+++ "
-	// header or an "@@" line: a reply with none of them (the body of a
-	// large new file, say) is not cut into lines to find that out.
-	if !strings.Contains(text, "diff --git ") && !strings.Contains(text, "+++ ") && !strings.Contains(text, "@@") {
+func udiffAt(text string) int { return udiffIn(newMarkIndex(text)) }
+
+// udiffIn is udiffAt of the reply the index x holds.
+func udiffIn(x *markIndex) int {
+	// A reply with no line that could make a block (the body of a
+	// large new file, say) is not scanned to find that out.
+	if !x.anyLineStarts("d+@", udiffMayStart) {
 		return -1
 	}
+	return udiffFirstAt(x.text)
+}
+
+// udiffFirstAt is the offset of the first block of text the scan finds;
+// -1 when none.
+func udiffFirstAt(text string) int {
 	s := scanUdiff(text, true)
 	if len(s.blocks) == 0 {
 		return -1
@@ -93,6 +101,16 @@ func udiffAt(text string) int {
 		off += strings.IndexByte(text[off:], '\n') + 1
 	}
 	return off
+}
+
+// udiffMayStart reports whether the line l may make a diff the scan
+// finds: every one has a line that starts, after its spaces (a fence's
+// indentation comes off its lines), with "diff --git " (the unfenced
+// diff, a fence starting with it), "+++ " (the headers "---" and
+// "+++") or "@@" (a hunk).
+func udiffMayStart(l string) bool {
+	l = l[countPrefix(l, ' '):]
+	return strings.HasPrefix(l, "diff --git ") || strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "@@")
 }
 
 // udiffReader turns the blocks of a scan into operations.

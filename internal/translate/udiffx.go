@@ -121,9 +121,9 @@ func readUdiffx(text string) (*Reply, error) {
 // "<FILE_CHANGES>" named in prose starts nothing), or of a line
 // starting with a misspelt tag, which the reader fails on, if that
 // comes first; -1 when none.
-func udiffxAt(text string) int {
-	at := udxEnvelopeAt(text)
-	if far := lineAt(func(t string) bool { return udxMarkerOf(t).fit == fitFar })(text); far >= 0 && (at < 0 || far < at) {
+func udiffxAt(x *markIndex) int {
+	at := udxEnvelopeAt(x.text)
+	if far := x.lineAt(func(t string) bool { return udxMarkerOf(t).fit == fitFar }); far >= 0 && (at < 0 || far < at) {
 		return far
 	}
 	return at

@@ -55,8 +55,12 @@ const FormatWhole = "whole"
 //
 // A reply with no whole-file block returns ErrNoEdits with its prose,
 // shell blocks and warnings. No other error comes back.
-func readWhole(text string) (*Reply, error) {
-	s := scanWhole(text, false)
+func readWhole(text string) (*Reply, error) { return scanWhole(text, false).reply() }
+
+// reply reads the rest of the reply s has scanned up to its first
+// block (for wholeAt), or all of it, and returns what readWhole does.
+func (s *wholeReader) reply() (*Reply, error) {
+	s.scan(false)
 	r := &Reply{Format: FormatWhole, Shell: s.shell, Warnings: s.warns, Prose: s.prose()}
 	seen := map[string]int{}
 	for _, b := range s.blocks {
@@ -127,6 +131,9 @@ func (b wholeBlock) unclosed(n int) string {
 // wholeReader reads a reply in one scan (scanWhole) and holds what it found.
 type wholeReader struct {
 	replyLines // kind: kFenced for an unnamed fence, fences included, read as prose
+	text       string
+	starts     []byte // each line's first byte after ASCII white space; nil when not known
+	next       int    // the line the scan goes on from
 	blocks     []wholeBlock
 	shell      []Shell
 	warns      []Warning
@@ -179,23 +186,38 @@ func openWhole(t string) (wfence, bool) {
 }
 
 // scanWhole reads the fences of a reply. With first it stops at the
-// first whole-file block, which is all wholeAt needs.
+// first whole-file block, which is all wholeAt needs; reply goes on
+// from there.
 func scanWhole(text string, first bool) *wholeReader {
-	s := &wholeReader{replyLines: newReplyLines(text)}
-	for i := 0; i < len(s.lines); {
+	return scanWholeLines(text, splitLines(text), nil, first)
+}
+
+// scanWholeLines is scanWhole of text cut into its lines already, with
+// the first byte of each after ASCII white space (markIndex.first) when
+// starts is not nil.
+func scanWholeLines(text string, lines []string, starts []byte, first bool) *wholeReader {
+	s := &wholeReader{replyLines: replyLinesOf(lines), text: text, starts: starts}
+	s.scan(first)
+	return s
+}
+
+// scan reads the fences from line s.next on, up to the first
+// whole-file block with first.
+func (s *wholeReader) scan(first bool) {
+	for s.next < len(s.lines) {
+		i := s.next
 		f, ok := openWhole(strings.TrimSpace(s.lines[i]))
 		if !ok {
-			i++ // kProse
+			s.next++ // kProse
 			continue
 		}
 		b := s.readBlock(i, f)
 		s.classify(b, f)
+		s.next = b.end + 1
 		if first && len(s.blocks) > 0 {
-			break
+			return
 		}
-		i = b.end + 1
 	}
-	return s
 }
 
 // readBlock reads the lines of the fence f opening at line i.
@@ -217,13 +239,28 @@ func (s *wholeReader) readBlock(i int, f wfence) wholeBlock {
 	return b
 }
 
+// start is the first byte of line j after ASCII white space.
+func (s *wholeReader) start(j int) byte {
+	if s.starts != nil {
+		return s.starts[j]
+	}
+	return firstByte(s.lines[j])
+}
+
 // scanBlock finds where the fence f opening at line i ends.
 func (s *wholeReader) scanBlock(i int, f wfence) wholeBlock {
 	b := wholeBlock{fence: i, nameLine: i, end: len(s.lines)}
 	c := f.char()
+	// Under a fence of backticks or tildes only a line that starts
+	// with its character can close it or nest: the others of a long
+	// file are passed over without trimming them.
+	only := c != 0 && f.ticks >= 3
 	var nested []int // lengths of the nested fences open, innermost last
 	nestedAt := 0
 	for j := i + 1; j < len(s.lines); j++ {
+		if only && !mayStartWithByte(s.start(j), c) {
+			continue
+		}
 		t := strings.TrimSpace(s.lines[j])
 		n := 0
 		if c != 0 {
@@ -272,7 +309,7 @@ func (s *wholeReader) classify(b wholeBlock, f wfence) {
 		// A fence under prose naming a file may be that whole file (the
 		// engine decides); one left open is a snippet cut off.
 		if names, at := s.proseNames(b.fence); len(names) > 0 && len(b.content) > 0 && b.end < len(s.lines) {
-			if what, _ := otherFormat(b.content, f, names[0]); what == "" {
+			if what, _ := s.otherFormat(b, f, names[0]); what == "" {
 				mark(kBlock)
 				b.named, b.nameLine = names, at
 				b.whole = proseWhole(s.lines[at], names)
@@ -288,7 +325,7 @@ func (s *wholeReader) classify(b wholeBlock, f wfence) {
 		s.warn(b.fence+1, "the %s fence under %s (line %d) is read as shell commands, not as the whole of that file", f.lang(), name, nameLine+1)
 		return
 	}
-	if what, at := otherFormat(b.content, f, name); what != "" {
+	if what, at := s.otherFormat(b, f, name); what != "" {
 		mark(kBlock)
 		s.kind[nameLine] = kName // not prose: part of that edit
 		s.warn(b.fence+1, "the block for %s is not read as a whole file: line %d holds %s", name, b.fence+2+at, what)
@@ -490,11 +527,22 @@ var scriptExts = map[string]bool{
 	"ps1": true, "psm1": true, "bat": true, "cmd": true, "command": true, "env": true,
 }
 
-// otherFormat reports whether the lines of a block named name are an
-// edit of another format rather than a file: it returns what it found
-// and the index of the line, or "".
-func otherFormat(content []string, f wfence, name string) (string, int) {
+// otherFormat reports whether the lines of the block b named name are
+// an edit of another format rather than a file: it returns what it
+// found and the index of the line, or "".
+func (s *wholeReader) otherFormat(b wholeBlock, f wfence, name string) (string, int) {
+	content := b.content
+	lastHunk := -1
 	for i, l := range content {
+		// An indented fence's lines lose spaces only: their first
+		// byte after them is the reply line's.
+		c := s.start(b.fence + 1 + i)
+		if c == '@' && strings.HasPrefix(l, "@@") {
+			lastHunk = i
+		}
+		if !mayMarkByte(c) {
+			continue
+		}
 		if m := editMarker(strings.TrimSpace(l)); m != "" {
 			return m, i
 		}
@@ -502,12 +550,6 @@ func otherFormat(content []string, f wfence, name string) (string, int) {
 	ext := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
 	if ext == "diff" || ext == "patch" {
 		return "", 0
-	}
-	lastHunk := -1
-	for i, l := range content {
-		if strings.HasPrefix(l, "@@") {
-			lastHunk = i
-		}
 	}
 	for i := 0; i+2 <= lastHunk; i++ {
 		if strings.HasPrefix(content[i], "--- ") && strings.HasPrefix(content[i+1], "+++ ") {

@@ -109,6 +109,11 @@ func TestParseWhole(t *testing.T) {
 		ops:      []Operation{wholeOp("fix.patch", 7, "--- a/x", "+++ b/x", "@@ -1 +1 @@", "-x", "+y")},
 		warnings: []Warning{{2, "the block for app.py is not read as a whole file: line 2 holds a diff fence"}},
 	}, {
+		name:     "a unified diff in a fence of code, indented",
+		reply:    "app.py\n  ```\n  --- a/app.py\n  +++ b/app.py\n  @@ -1 +1 @@\n  -x\n  +y\n  ```\n",
+		warnings: []Warning{{2, "the block for app.py is not read as a whole file: line 3 holds a unified diff"}},
+		noEdits:  true,
+	}, {
 		name:     "the same file twice",
 		reply:    "a.py\n```\n1\n```\na.py\n```\n2\n```\n",
 		ops:      []Operation{wholeOp("a.py", 2, "1"), wholeOp("a.py", 6, "2")},
