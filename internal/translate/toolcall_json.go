@@ -350,6 +350,17 @@ func validJSON(b []byte) bool {
 	return v.i == len(b)
 }
 
+// JSONValueEnd checks the JSON value that starts at b[i] as
+// encoding/json checks it and returns where it ends. ok is false for a
+// value that is not valid and for one nested deeper than real tool
+// arguments and log records go (deep then says so), which a caller
+// leaves to encoding/json.
+func JSONValueEnd(b []byte, i int) (end int, ok, deep bool) {
+	v := jsonCheck{b: b, i: i}
+	ok = v.value(0)
+	return v.i, ok, v.deep
+}
+
 type jsonCheck struct {
 	b    []byte
 	i    int
@@ -440,37 +451,51 @@ func (v *jsonCheck) word(w string) bool {
 	return false
 }
 
-// str checks a string as encoding/json does: escapes, no control
-// characters; bytes that are no UTF-8 pass.
+// str checks the string that stands here (JSONStringEnd).
 func (v *jsonCheck) str() bool {
-	if v.i >= len(v.b) || v.b[v.i] != '"' {
-		return false
+	end, _, ok := JSONStringEnd(v.b, v.i)
+	if ok {
+		v.i = end
 	}
-	for j := v.i + 1; j < len(v.b); j++ {
-		switch c := v.b[j]; {
+	return ok
+}
+
+// JSONStringEnd is the end of the JSON string whose quote is at b[i],
+// checked as encoding/json checks it (escapes, no control characters;
+// bytes that are no UTF-8 pass), and whether it is plain: ASCII
+// without escapes, its bytes between the quotes its value.
+func JSONStringEnd(b []byte, i int) (end int, plain, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false, false
+	}
+	plain = true
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
 		case c == '"':
-			v.i = j + 1
-			return true
+			return j + 1, plain, true
 		case c == '\\':
-			if j+1 >= len(v.b) {
-				return false
+			plain = false
+			if j+1 >= len(b) {
+				return 0, false, false
 			}
 			j++
-			switch v.b[j] {
+			switch b[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
-				if hex4(v.b[j-1:]) < 0 {
-					return false
+				if hex4(b[j-1:]) < 0 {
+					return 0, false, false
 				}
 				j += 4
 			default:
-				return false
+				return 0, false, false
 			}
 		case c < 0x20:
-			return false
+			return 0, false, false
+		case c >= 0x80:
+			plain = false
 		}
 	}
-	return false
+	return 0, false, false
 }
 
 // number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?

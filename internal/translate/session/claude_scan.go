@@ -59,10 +59,6 @@ var (
 	itemKeys         = []string{"type", "text", "id", "name", "tool_use_id", "is_error", "input", "content"}
 )
 
-// maxScanDepth bounds the nesting the scan follows; deeper records are
-// left to encoding/json (whose own bound is 10,000).
-const maxScanDepth = 200
-
 // jscan is a position in a line of JSON.
 type jscan struct {
 	b    []byte
@@ -142,7 +138,7 @@ func (s *jscan) object(keys []string, field func(k int) bool) bool {
 			if !field(k) {
 				return false
 			}
-		} else if !s.skip(0) {
+		} else if !s.skip() {
 			return false
 		}
 		if s.eat(',') {
@@ -194,45 +190,6 @@ func asciiEqualFold(key []byte, name string) bool {
 	return true
 }
 
-// stringEnd is the end of the string whose quote is at s.i, checked as
-// encoding/json checks it (escapes, no control characters; bytes that
-// are no UTF-8 pass), and whether it is plain: ASCII without escapes.
-func (s *jscan) stringEnd() (end int, plain, ok bool) {
-	plain = true
-	for j := s.i + 1; j < len(s.b); j++ {
-		switch c := s.b[j]; {
-		case c == '"':
-			return j + 1, plain, true
-		case c == '\\':
-			plain = false
-			if j+1 >= len(s.b) {
-				return 0, false, false
-			}
-			j++
-			switch s.b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(s.b) {
-					return 0, false, false
-				}
-				for _, h := range s.b[j+1 : j+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return 0, false, false
-					}
-				}
-				j += 4
-			default:
-				return 0, false, false
-			}
-		case c < 0x20:
-			return 0, false, false
-		case c >= 0x80:
-			plain = false
-		}
-	}
-	return 0, false, false
-}
-
 // str reads a string into v; null leaves v as it is, as encoding/json
 // does.
 func (s *jscan) str(v *string) bool {
@@ -242,7 +199,7 @@ func (s *jscan) str(v *string) bool {
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
 		return false
 	}
-	end, plain, ok := s.stringEnd()
+	end, plain, ok := translate.JSONStringEnd(s.b, s.i)
 	if !ok {
 		return false
 	}
@@ -259,7 +216,7 @@ func (s *jscan) str(v *string) bool {
 // the table last held when the bytes are the same.
 func (s *jscan) known(v *string, slot int) bool {
 	if s.seen != nil && s.i < len(s.b) && s.b[s.i] == '"' {
-		if end, plain, ok := s.stringEnd(); ok && plain {
+		if end, plain, ok := translate.JSONStringEnd(s.b, s.i); ok && plain {
 			last := &s.seen.last[slot]
 			if string(s.b[s.i+1:end-1]) != *last {
 				*last = string(s.b[s.i+1 : end-1])
@@ -292,120 +249,20 @@ func (s *jscan) boolean(v *bool) bool {
 // whole line.
 func (s *jscan) raw(v *[]byte) bool {
 	start := s.i
-	if !s.skip(0) {
+	if !s.skip() {
 		return false
 	}
 	*v = bytes.Clone(s.b[start:s.i])
 	return true
 }
 
-// skip checks the value that stands here and moves past it.
-func (s *jscan) skip(depth int) bool {
-	if s.i >= len(s.b) || depth > maxScanDepth {
-		return false
-	}
-	switch c := s.b[s.i]; {
-	case c == '"':
-		end, _, ok := s.stringEnd()
-		s.i = end
-		return ok
-	case c == '{':
-		s.i++
-		if s.eat('}') {
-			return true
-		}
-		for {
-			s.space()
-			if s.i >= len(s.b) || s.b[s.i] != '"' {
-				return false
-			}
-			end, _, ok := s.stringEnd()
-			if !ok {
-				return false
-			}
-			s.i = end
-			if !s.eat(':') {
-				return false
-			}
-			s.space()
-			if !s.skip(depth + 1) {
-				return false
-			}
-			if s.eat(',') {
-				continue
-			}
-			return s.eat('}')
-		}
-	case c == '[':
-		s.i++
-		if s.eat(']') {
-			return true
-		}
-		for {
-			s.space()
-			if !s.skip(depth + 1) {
-				return false
-			}
-			if s.eat(',') {
-				continue
-			}
-			return s.eat(']')
-		}
-	case c == 't':
-		return s.literal("true")
-	case c == 'f':
-		return s.literal("false")
-	case c == 'n':
-		return s.literal("null")
-	default:
-		return s.number()
-	}
-}
-
-func (s *jscan) literal(word string) bool {
-	if bytes.HasPrefix(s.b[s.i:], []byte(word)) {
-		s.i += len(word)
-		return true
-	}
-	return false
-}
-
-// number checks a number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *jscan) number() bool {
-	b, i := s.b, s.i
-	digits := func() bool {
-		j := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-		return i > j
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case !digits():
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if !digits() {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return false
-		}
-	}
-	s.i = i
-	return true
+// skip checks the value that stands here and moves past it
+// (translate.JSONValueEnd: a value nested deeper than records go is
+// not read, and the record is left to encoding/json).
+func (s *jscan) skip() bool {
+	end, ok, _ := translate.JSONValueEnd(s.b, s.i)
+	s.i = end
+	return ok
 }
 
 // message reads a record's message: null, or an object whose content
@@ -419,7 +276,7 @@ func (s *jscan) message(items *[]anthropicItem, buf []anthropicItem, text *strin
 	return s.object(messageKeys, func(k int) bool {
 		if k == 1 {
 			if s.i < len(s.b) && s.b[s.i] == '"' {
-				return s.skip(0)
+				return s.skip()
 			}
 			return s.null()
 		}
