@@ -21,16 +21,7 @@ import (
 // Not parallel: replayKept is the package's.
 func TestReplayKeepsOnlyWhatItReports(t *testing.T) {
 	const turns = 40
-	dir := filepath.Join(t.TempDir(), "turns")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for k := 0; k < turns; k++ {
-		reply := fmt.Sprintf("Move the counter on to %d.\n\nf.txt\n```\n<<<<<<< SEARCH\nv%d\n=======\nv%d\n>>>>>>> REPLACE\n```\n", k+1, k, k+1)
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d.md", k)), []byte(reply), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := counterTurns(t, turns)
 	// broken is the same session with one more turn, the 22nd
 	// (after 020.md), whose edit looks for a line that is not there:
 	// with --partial it is reported, the others not.
@@ -135,16 +126,7 @@ func TestReplayKeepsOnlyWhatItReports(t *testing.T) {
 // replayKept is the package's.
 func TestReplayBranchMovedAfterTheTurnsWereTold(t *testing.T) {
 	const turns = 5
-	dir := filepath.Join(t.TempDir(), "turns")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for k := 0; k < turns; k++ {
-		reply := fmt.Sprintf("Move the counter on to %d.\n\nf.txt\n```\n<<<<<<< SEARCH\nv%d\n=======\nv%d\n>>>>>>> REPLACE\n```\n", k+1, k, k+1)
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d.md", k)), []byte(reply), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := counterTurns(t, turns)
 	spools := func() []string {
 		s, _ := filepath.Glob(filepath.Join(os.TempDir(), "git-llm-apply-patches-*"))
 		return s
@@ -194,4 +176,21 @@ func TestReplayBranchMovedAfterTheTurnsWereTold(t *testing.T) {
 			}
 		})
 	}
+}
+
+// counterTurns writes a session of turns replies, a directory of them
+// in order, each moving f.txt's counter on by one (v0 to v1, ...).
+func counterTurns(t *testing.T, turns int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "turns")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < turns; k++ {
+		reply := fmt.Sprintf("Move the counter on to %d.\n\nf.txt\n```\n<<<<<<< SEARCH\nv%d\n=======\nv%d\n>>>>>>> REPLACE\n```\n", k+1, k, k+1)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d.md", k)), []byte(reply), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
