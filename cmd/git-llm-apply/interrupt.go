@@ -29,25 +29,19 @@ import (
 // signal.NotifyContext, which ends its context whenever one comes: to
 // leave a signal its default action, which one came must be known when
 // it comes.
+//
+// Listening begins with the first interruptible stretch. Before it,
+// not listening is the default action itself, and a command that holds
+// none (--version, help, formats) starts neither os/signal's receiving
+// goroutine nor the thread it blocks: on a machine where a new thread
+// and its first pages are dear, that was a fifth of --version's time
+// above a program that prints one line (docs/performance.md, Stop 34).
 func signalContext() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	g := &signalGate{cancel: cancel}
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case sig := <-ch:
-				g.receive(sig, ch)
-			case <-done:
-				return
-			}
-		}
-	}()
+	g := &signalGate{cancel: cancel, ch: make(chan os.Signal, 1), done: make(chan struct{})}
 	return context.WithValue(ctx, gateKey{}, g), func() {
-		signal.Stop(ch)
-		close(done)
+		signal.Stop(g.ch) // nothing, if it never listened
+		close(g.done)
 		cancel()
 	}
 }
@@ -61,6 +55,27 @@ type signalGate struct {
 	mu     sync.Mutex
 	held   int // the interruptible stretches under way
 	cancel func()
+
+	listening sync.Once
+	ch        chan os.Signal
+	done      chan struct{} // closed by signalContext's stop
+}
+
+// listen starts receiving SIGINT and SIGTERM, once.
+func (g *signalGate) listen() {
+	g.listening.Do(func() {
+		signal.Notify(g.ch, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			for {
+				select {
+				case sig := <-g.ch:
+					g.receive(sig, g.ch)
+				case <-g.done:
+					return
+				}
+			}
+		}()
+	})
 }
 
 func (g *signalGate) receive(sig os.Signal, ch chan os.Signal) {
@@ -95,6 +110,9 @@ func interruptible(ctx context.Context) (release func()) {
 	if !ok {
 		return func() {}
 	}
+	// A signal between listen and held++ finds nothing held and has
+	// its default action, as one before the stretch would.
+	g.listen()
 	g.mu.Lock()
 	g.held++
 	g.mu.Unlock()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os/exec"
 	"os/signal"
@@ -59,5 +60,30 @@ func TestSignalOutsideTheRunKills(t *testing.T) {
 				t.Errorf("the branch was made: %q", out)
 			}
 		})
+	}
+}
+
+// Nothing listens for signals until a command holds its first
+// interruptible stretch: --version, help and the like start no
+// goroutine or thread for them (signalContext).
+func TestSignalListeningBeginsWithTheFirstStretch(t *testing.T) {
+	listened := func(ctx context.Context) bool {
+		g := ctx.Value(gateKey{}).(*signalGate)
+		ran := false
+		g.listening.Do(func() { ran = true }) // runs only if listen never did
+		return !ran
+	}
+	ctx, stop := signalContext()
+	if listened(ctx) {
+		t.Error("signalContext listens before any stretch")
+	}
+	stop()
+
+	ctx, stop = signalContext()
+	defer stop()
+	release := interruptible(ctx)
+	defer release()
+	if !listened(ctx) {
+		t.Error("an interruptible stretch began without listening")
 	}
 }
