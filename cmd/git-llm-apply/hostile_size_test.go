@@ -121,3 +121,60 @@ func TestCheckedOutCopyOfAnotherSize(t *testing.T) {
 		t.Errorf("peak memory %d MiB for a 100 KiB blob", kib>>10)
 	}
 }
+
+// TestWorktreeOverLimitRefusedUnread: under --base worktree a file over
+// --max-file-size is refused from its size on disk, unread, where no
+// conversion changes its length (SPEC section 5); where a CRLF
+// conversion shortens it, its cleaned length is what is held to the
+// limit, so a file longer than the limit on disk only by its CRs is
+// edited. Against the index, the working tree's copy over the limit is
+// not read for advice either.
+func TestWorktreeOverLimitRefusedUnread(t *testing.T) {
+	t.Parallel()
+	crlf := strings.Repeat("a\r\n", 499) + "last\r\n" // 1,503 bytes; 1,003 once cleaned
+	lf := strings.Repeat("a\n", 749) + "last\n"       // 1,503 bytes
+	r := newRepo(t, map[string]string{"small.txt": "small\n", "crlf.txt": crlf, "lf.txt": lf, ".gitattributes": "crlf.txt text\n"})
+	// A sparse file of 256 MiB: reading it would take its size in
+	// memory; no byte of it is on the disk.
+	big := filepath.Join(r.dir, "big.txt")
+	if err := os.WriteFile(big, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.git("add", "big.txt")
+	if err := os.Truncate(big, 256<<20); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, base, file, limit string
+		code                    int
+		says                    string
+	}{
+		{"over the default limit on disk", "worktree", "big.txt", "", exitFailed, "big.txt is 256 MiB, more than --max-file-size (64 MiB)"},
+		{"over the limit, no conversion", "worktree", "lf.txt", "1100", exitFailed, "lf.txt is 1.5 KiB, more than --max-file-size (1.1 KiB)"},
+		{"over the limit by its CRs only", "worktree", "crlf.txt", "1100", exitOK, ""},
+		{"the index's file, the working tree's over the limit", "index", "big.txt", "", exitFailed, "does not match"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			reply := r.reply(c.file+".md", "Edit it.\n\n"+block(c.file, "last\n", "first\n"))
+			args := []string{"check", "--base", c.base}
+			if c.limit != "" {
+				args = append(args, "--max-file-size", c.limit)
+			}
+			hook := filepath.Join(t.TempDir(), "poll")
+			cmd := exec.Command(binary(), append(args, reply)...)
+			cmd.Dir = r.dir
+			cmd.Env = append(os.Environ(), "GIT_LLM_APPLY_TEST_POLL="+hook)
+			res := r.collect(cmd)
+			if res.code != c.code || !strings.Contains(res.stderr, c.says) {
+				t.Fatalf("exit %d, want %d saying %q\n%s%s", res.code, c.code, c.says, res.stdout, res.stderr)
+			}
+			if begun, _, _ := pollReport(t, hook); len(begun) > 0 {
+				t.Errorf("the file was read: %q", begun)
+			}
+			if kib := peakRSSKiB(cmd.ProcessState); kib > 96<<10 {
+				t.Errorf("peak memory %d MiB", kib>>10)
+			}
+		})
+	}
+}

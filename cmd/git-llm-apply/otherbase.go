@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops"
 )
@@ -42,6 +44,32 @@ type listedBy struct {
 
 func (s listedBy) Paths() ([]string, error) { return s.list.Paths() }
 
+// Size and ReadContext pass on what the embedded interface hides: a
+// file over --max-file-size is refused unread for advice too, and its
+// read stops with the run.
+func (s listedBy) Size(p string) (int64, bool, error) { return sizeOf(s.Source, p) }
+
+func (s listedBy) ReadContext(ctx context.Context, p string) ([]byte, error) {
+	return readContext(ctx, s.Source, p)
+}
+
+// sizeOf is src's engine.Sizer, when it has one.
+func sizeOf(src engine.Source, p string) (int64, bool, error) {
+	if sz, ok := src.(engine.Sizer); ok {
+		return sz.Size(p)
+	}
+	return 0, false, nil
+}
+
+// readContext reads p through src's engine.ContextReader, when it has
+// one.
+func readContext(ctx context.Context, src engine.Source, p string) ([]byte, error) {
+	if c, ok := src.(engine.ContextReader); ok {
+		return c.ReadContext(ctx, p)
+	}
+	return src.Read(p)
+}
+
 // lazySource opens its Source on first use.
 type lazySource struct {
 	open func() (engine.Source, error)
@@ -79,10 +107,17 @@ func (s *lazySource) Size(p string) (int64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	if sz, ok := src.(engine.Sizer); ok {
-		return sz.Size(p)
+	return sizeOf(src, p)
+}
+
+// ReadContext reads through the opened Source's engine.ContextReader,
+// when it has one, so that an interrupt stops the read (SPEC section 2).
+func (s *lazySource) ReadContext(ctx context.Context, p string) ([]byte, error) {
+	src, err := s.get()
+	if err != nil {
+		return nil, err
 	}
-	return 0, false, nil
+	return readContext(ctx, src, p)
 }
 
 func (s *lazySource) Paths() ([]string, error) {

@@ -48,7 +48,7 @@ func addElsewhere(ctx context.Context, base, other Source, name string, ops []tr
 	for _, o := range outs {
 		want = want || hintable(o)
 	}
-	if !want || sameFiles(base, other, ops, outs) {
+	if !want || sameFiles(ctx, base, other, ops, outs, opts.Limits) {
 		return nil
 	}
 	opts.forAdvice = true
@@ -89,8 +89,11 @@ func isFile(src Source, p string) bool {
 // to, stands in base and in other alike (mode and content): ops then
 // resolve in other as they did in base. A file either lacks is not
 // taken as alike (a name may then be resolved from the base's list of
-// paths, which other need not share).
-func sameFiles(base, other Source, ops []translate.Operation, outs []Outcome) bool {
+// paths, which other need not share). Sizes the two know without
+// reading settle it first: files of two sizes differ, and one over
+// limits' --max-file-size is taken as not alike unread, for the
+// resolution against other to refuse it unread too (SPEC section 5).
+func sameFiles(ctx context.Context, base, other Source, ops []translate.Operation, outs []Outcome, limits Limits) bool {
 	seen := map[string]bool{}
 	alike := func(p string) bool {
 		if p == "" || seen[p] {
@@ -102,7 +105,12 @@ func sameFiles(base, other Source, ops []translate.Operation, outs []Outcome) bo
 		if errA != nil || errB != nil || a.Mode != b.Mode {
 			return false
 		}
-		y, err := other.Read(p)
+		sa, knownA, _ := sizeOf(base, p)
+		sb, knownB, _ := sizeOf(other, p)
+		if knownA && knownB && sa != sb || knownB && limits.checkSize(p, sb) != "" {
+			return false
+		}
+		y, err := readContext(ctx, other, p)
 		if err != nil {
 			return false
 		}
@@ -110,7 +118,7 @@ func sameFiles(base, other Source, ops []translate.Operation, outs []Outcome) bo
 			// The index knows its blob's name: no need to read it.
 			return patch.BlobID(y) == a.ID
 		}
-		x, err := base.Read(p)
+		x, err := readContext(ctx, base, p)
 		return err == nil && bytes.Equal(x, y)
 	}
 	for _, op := range ops {

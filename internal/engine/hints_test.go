@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
@@ -159,8 +160,62 @@ func TestElsewhereOnlyWhenFilesDiffer(t *testing.T) {
 			for i, op := range tc.ops {
 				outs[i] = Outcome{N: i + 1, Op: op, Path: op.Path}
 			}
-			if got := sameFiles(tc.base, tc.other, tc.ops, outs); got != tc.same {
+			if got := sameFiles(context.Background(), tc.base, tc.other, tc.ops, outs, Limits{}); got != tc.same {
 				t.Errorf("sameFiles = %v, want %v", got, tc.same)
+			}
+		})
+	}
+}
+
+// sized is a Source that knows its files' sizes without a Read (an
+// engine.Sizer, as the index and the working tree are) and counts the
+// reads made of it.
+type sized struct {
+	Source
+	reads *int
+}
+
+func (s sized) Size(p string) (int64, bool, error) {
+	data, err := s.Source.Read(p)
+	return int64(len(data)), err == nil, nil
+}
+
+func (s sized) Read(p string) ([]byte, error) {
+	*s.reads++
+	return s.Source.Read(p)
+}
+
+func (s sized) ReadContext(ctx context.Context, p string) ([]byte, error) { return s.Read(p) }
+
+// Sizes known without reading settle sameFiles first: files of two
+// sizes differ, and a file over --max-file-size is not alike, both
+// unread (SPEC section 5); of files of one size under the limit, the
+// other's is read and hashed to the base's blob id.
+func TestSameFilesBySizeFirst(t *testing.T) {
+	const app = "def main():\n    return 1\n"
+	edit := translate.Operation{Kind: translate.Edit, Path: "a.py", LineEdit: translate.LineEdit{Old: lines("    return 7\n"), New: lines("    return 2\n")}}
+	tests := []struct {
+		name        string
+		base, other string
+		limit       int64
+		same        bool
+		reads       int
+	}{
+		{"two sizes", app, app + "\n", 0, false, 0},
+		{"one size, over the limit", app, app, 10, false, 0},
+		{"one size, under the limit, alike", app, app, 1 << 20, true, 1},
+		{"one size, other content", app, strings.Replace(app, "1", "2", 1), 0, false, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reads := 0
+			base, other := sized{files("a.py", tc.base), &reads}, sized{files("a.py", tc.other), &reads}
+			outs := []Outcome{{N: 1, Op: edit, Path: edit.Path}}
+			if got := sameFiles(context.Background(), base, other, []translate.Operation{edit}, outs, Limits{FileSize: tc.limit}); got != tc.same {
+				t.Errorf("sameFiles = %v, want %v", got, tc.same)
+			}
+			if reads != tc.reads {
+				t.Errorf("%d reads, want %d", reads, tc.reads)
 			}
 		})
 	}

@@ -203,12 +203,20 @@ func (s *worktreeSource) staged(ctx context.Context, path string) ([]byte, error
 
 // clean applies git add's clean conversion to data, the file at path.
 func (s *worktreeSource) clean(ctx context.Context, path string, data []byte) ([]byte, error) {
-	st, err := s.attrs.stack(path)
+	c, err := s.checkin(path)
 	if err != nil {
 		return nil, err
 	}
-	c := checkinOf(st.values(path, s.fold, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding"), s.cfg)
 	return c.clean(ctx, path, data, func() ([]byte, error) { return s.staged(ctx, path) })
+}
+
+// checkin is the conversion git add applies to the file at path.
+func (s *worktreeSource) checkin(path string) (checkin, error) {
+	st, err := s.attrs.stack(path)
+	if err != nil {
+		return checkin{}, err
+	}
+	return checkinOf(st.values(path, s.fold, "text", "crlf", "eol", "ident", "filter", "working-tree-encoding"), s.cfg), nil
 }
 
 // lstat stats path without following links, also in its parents.
@@ -262,6 +270,39 @@ func (s *worktreeSource) Lookup(path string) (engine.Entry, error) {
 		return engine.Entry{Mode: patch.ModeGitlink}, nil
 	}
 	return engine.Entry{}, engine.ErrNotExist
+}
+
+// Size is the length of the file as git add would stage it, when its
+// size on disk says it (engine.Sizer): a symbolic link's target, or a
+// regular file no conversion changes, so that a file over
+// --max-file-size is refused unread (SPEC section 5). Where a CRLF or
+// ident conversion applies, the cleaned content may be shorter than
+// the file, so the size is unknown and the file is read and its
+// cleaned length checked; the conversions git llm-apply refuses
+// (filter, working-tree-encoding) are refused by the read.
+func (s *worktreeSource) Size(path string) (int64, bool, error) {
+	e, err := s.Lookup(path)
+	if err != nil {
+		return 0, false, err
+	}
+	if e.Mode == patch.ModeGitlink {
+		return 0, false, nil
+	}
+	fi, err := s.lstat(path)
+	if err != nil {
+		return 0, false, err
+	}
+	if e.Mode == patch.ModeSymlink {
+		return fi.Size(), true, nil
+	}
+	c, err := s.checkin(path)
+	if err != nil {
+		return 0, false, err
+	}
+	if c != (checkin{crlf: crlfBinary}) {
+		return 0, false, nil
+	}
+	return fi.Size(), true, nil
 }
 
 func (s *worktreeSource) Read(path string) ([]byte, error) {
