@@ -306,35 +306,51 @@ func overwrite(f *fileState, lines []string, eol string) {
 	}
 	type run struct{ from, to int }
 	var runs []run
-	differs := func(i int, l string) {
-		if nl := lines[i]; len(l) != len(nl)+len(eol) || l[:len(nl)] != nl || l[len(nl):] != eol {
-			if k := len(runs) - 1; k >= 0 && runs[k].to == i {
-				runs[k].to++
-			} else {
-				runs = append(runs, run{i, i + 1})
-			}
+	differs := func(i int) {
+		if k := len(runs) - 1; k >= 0 && runs[k].to == i {
+			runs[k].to++
+		} else {
+			runs = append(runs, run{i, i + 1})
 		}
 	}
 	d := f.d
 	d.open()
 	if d.pieceCount() == 1 && !d.piece(0).add && d.piece(0).from == 0 {
 		// The file as read: its lines straight from the text, a
-		// million of them without a call each through walk.
+		// million of them without a call each through walk, and the
+		// ending compared byte by byte (a comparison of strings is a
+		// call).
 		for i := range n {
 			if i%checkEvery == 0 && d.stop != nil && d.stop.Err() != nil {
 				panic(stopped{d.stop.Err()})
 			}
-			differs(i, d.text[d.off(i):d.off(i+1)])
+			l, nl := d.text[d.off(i):d.off(i+1)], lines[i]
+			if len(l) != len(nl)+len(eol) || !endsWithEOL(l, eol) || l[:len(nl)] != nl {
+				differs(i)
+			}
 		}
 	} else {
 		d.each(0, func(i int, l string) bool {
-			differs(i, l)
+			if nl := lines[i]; len(l) != len(nl)+len(eol) || l[:len(nl)] != nl || l[len(nl):] != eol {
+				differs(i)
+			}
 			return true
 		})
 	}
 	for _, r := range runs {
 		f.splice(r.from, r.to, ended(lines[r.from:r.to]))
 	}
+}
+
+// endsWithEOL reports whether l, at least as long as eol, ends with it.
+func endsWithEOL(l, eol string) bool {
+	l = l[len(l)-len(eol):]
+	for i := 0; i < len(eol); i++ {
+		if l[i] != eol[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // appendLines adds lines at the end of a file, giving its last line

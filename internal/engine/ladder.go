@@ -147,10 +147,26 @@ var typography = strings.NewReplacer(
 )
 
 func foldTypography(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return typography.Replace(s)
+	if isASCII(s) {
+		return s
+	}
+	return typography.Replace(s)
+}
+
+// isASCII reports whether s holds no byte of 0x80 or more, looking at
+// eight bytes a step: the scope index and the typography rung ask it
+// of every line of the file.
+func isASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if load64(s[i:])&0x8080808080808080 != 0 {
+			return false
 		}
 	}
-	return s
+	for ; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

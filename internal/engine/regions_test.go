@@ -488,3 +488,38 @@ func TestOverwriteRegions(t *testing.T) {
 		t.Errorf("content one line longer: regions %v, want the whole file", longer.Regions)
 	}
 }
+
+// TestOverwriteEndings: a whole new content, its lines read without
+// their endings, leaves the lines of the file that end with its line
+// ending alone and rewrites those that end otherwise (a line of
+// another ending, the last line without one).
+func TestOverwriteEndings(t *testing.T) {
+	for _, tc := range []struct {
+		name, old string
+		want      []patch.Span
+		new       string
+	}{
+		{"LF", "a\nb\nc\nd\n", []patch.Span{sp(2, 3, 2, 3)}, "a\nb\nX\nd\n"},
+		{"CRLF", "a\r\nb\r\nc\r\nd\r\n", []patch.Span{sp(2, 3, 2, 3)}, "a\r\nb\r\nX\r\nd\r\n"},
+		{"a LF line in a CRLF file", "a\r\nb\nc\r\nd\r\n", []patch.Span{sp(1, 3, 1, 3)}, "a\r\nb\r\nX\r\nd\r\n"},
+		{"CR before LF in an LF file", "a\nb\r\nc\nd\n", []patch.Span{sp(1, 3, 1, 3)}, "a\nb\nX\nd\n"},
+		{"no final newline", "a\nb\nc\nd", []patch.Span{sp(2, 4, 2, 4)}, "a\nb\nX\nd\n"},
+		{"one line longer than the new", "a\nbb\nc\nd\n", []patch.Span{sp(1, 3, 1, 3)}, "a\nb\nX\nd\n"},
+		{"a line the new one and a byte, LF", "a\nb\nc\ndx", []patch.Span{sp(2, 4, 2, 4)}, "a\nb\nX\nd\n"},
+		{"a line the new one and two bytes, CRLF", "a\r\nbc\nc\r\nd\r\n", []patch.Span{sp(1, 3, 1, 3)}, "a\r\nb\r\nX\r\nd\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := memSource{"a.txt": {patch.ModeRegular, tc.old}}
+			op := translate.Operation{Kind: translate.Create, Path: "a.txt", FileCreate: translate.FileCreate{Overwrite: true},
+				LineEdit: translate.LineEdit{New: []string{"a", "b", "X", "d"}}}
+			res, err := Resolve(src, []translate.Operation{op}, Options{Format: "whole"})
+			if err != nil || res.Failed() > 0 || len(res.Changes) != 1 {
+				t.Fatalf("Resolve: %v, %d failed, %d changes", err, res.Failed(), len(res.Changes))
+			}
+			c := res.Changes[0]
+			if string(c.New) != tc.new || !slices.Equal(c.Regions, tc.want) {
+				t.Errorf("new %q, regions %v; want %q, %v", c.New, c.Regions, tc.new, tc.want)
+			}
+		})
+	}
+}

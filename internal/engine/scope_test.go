@@ -124,3 +124,33 @@ func TestScopeEndOnePass(t *testing.T) {
 		t.Fatalf("%d lines keyed for 200 scopes of a 2000-line file; want one pass", keyed)
 	}
 }
+
+// TestIsASCII: a byte of 0x80 or more anywhere in strings of every
+// length up to three steps of eight, against a test of each byte.
+func TestIsASCII(t *testing.T) {
+	each := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	for n := range 25 {
+		plain := strings.Repeat("a~\x7f", n)[:n]
+		if !isASCII(plain) {
+			t.Errorf("isASCII(%q) = false", plain)
+		}
+		for i := range n {
+			for _, c := range []byte{0x80, 0xe2, 0xff} {
+				s := plain[:i] + string([]byte{c}) + plain[i+1:]
+				if got, want := isASCII(s), each(s); got != want {
+					t.Errorf("isASCII(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+	if got := foldTypography("x \u2014 \u201cy\u201d"); got != `x - "y"` {
+		t.Errorf("foldTypography = %q", got)
+	}
+}

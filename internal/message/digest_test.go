@@ -1,6 +1,7 @@
 package message
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,5 +72,24 @@ func TestReplyDigestPinned(t *testing.T) {
 	}
 	if got, want := ReplyDigest(ops), "7f07e952ffdf0f17"; got != want {
 		t.Errorf("digest %s, want %s", got, want)
+	}
+	// Lines about as long as the buffer and longer.
+	long := []string{strings.Repeat("y", 64<<10-9), "z", strings.Repeat("y", 64<<10-8), strings.Repeat("w", 64<<10+1) + "\r", "", "\r"}
+	ops = []translate.Operation{{Kind: translate.Create, Path: "d.txt", LineEdit: translate.LineEdit{New: long}}}
+	if got, want := ReplyDigest(ops), "bd5b5763881ea517"; got != want {
+		t.Errorf("digest of long lines %s, want %s", got, want)
+	}
+}
+
+// BenchmarkReplyDigestWhole: the digest of a reply that writes a file
+// of 100,000 lines whole, most of it the hash of the lines.
+func BenchmarkReplyDigestWhole(b *testing.B) {
+	lines := make([]string, 100000)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("    total += weight(%d) * %d  # row %d", i, i%97, i)
+	}
+	ops := []translate.Operation{{Kind: translate.Create, Path: "calc.py", LineEdit: translate.LineEdit{New: lines}, FileCreate: translate.FileCreate{Overwrite: true}}}
+	for b.Loop() {
+		ReplyDigest(ops)
 	}
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"iter"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -34,6 +35,13 @@ type markIndex struct {
 	// space (0 for a blank line): what a test of a line's start looks
 	// at before anything else.
 	first []byte
+	// seen holds the bytes some line's first is, and marks the lines
+	// that may be markers (mayMarkByte of first), a bit each: a test
+	// of lines starting with bytes no line starts with ends at once,
+	// and candidates passes 64 lines of a long file's code a step (a
+	// whole file of a million lines is looked at by every detector).
+	seen  [256]bool
+	marks []uint64
 	calls int8 // hasAgentCall(text): 0 not asked yet, 1 no, 2 yes
 }
 
@@ -73,6 +81,7 @@ func (x *markIndex) build() {
 		x.starts = make([]int32, 0, lines+1)
 	}
 	x.first = make([]byte, 0, lines)
+	x.marks = make([]uint64, (lines+63)/64)
 	at := 0
 	for at < len(text) {
 		if wide {
@@ -86,7 +95,13 @@ func (x *markIndex) build() {
 		} else {
 			end += at
 		}
-		x.first = append(x.first, firstByte(text[at:end]))
+		c := firstByte(text[at:end])
+		if mayMarkByte(c) {
+			n := len(x.first)
+			x.marks[n/64] |= 1 << (n % 64)
+		}
+		x.seen[c] = true
+		x.first = append(x.first, c)
 		at = end + 1
 	}
 	if wide {
@@ -117,9 +132,14 @@ func (x *markIndex) lineOf(n int) markLine {
 // candidates yields the lines that may be markers, in order.
 func (x *markIndex) candidates() iter.Seq[markLine] {
 	return func(yield func(markLine) bool) {
-		for n := range x.lines() {
-			if mayMarkByte(x.first[n]) && !yield(x.lineOf(n)) {
-				return
+		x.build()
+		for k, w := range x.marks {
+			for w != 0 {
+				n := k*64 + bits.TrailingZeros64(w)
+				w &= w - 1
+				if !yield(x.lineOf(n)) {
+					return
+				}
 			}
 		}
 	}
@@ -140,8 +160,19 @@ func (x *markIndex) split(n int) string {
 // anyLineStarts reports whether a line whose first byte after ASCII
 // white space is one of bs passes is (the line as splitLines cuts it).
 func (x *markIndex) anyLineStarts(bs string, is func(l string) bool) bool {
-	for n, c := range x.firstBytes() {
-		if c != 0 && strings.IndexByte(bs, c) >= 0 && is(x.split(n)) {
+	x.build()
+	var want [256]bool
+	some := false
+	for i := 0; i < len(bs); i++ {
+		if c := bs[i]; c != 0 && x.seen[c] {
+			want[c], some = true, true
+		}
+	}
+	if !some {
+		return false
+	}
+	for n, c := range x.first {
+		if want[c] && is(x.split(n)) {
 			return true
 		}
 	}
@@ -155,8 +186,21 @@ func (x *markIndex) lineSplit() []string {
 		return nil
 	}
 	lines := make([]string, x.lines())
+	if x.wide != nil {
+		for n := range lines {
+			lines[n] = x.split(n)
+		}
+		return lines
+	}
+	// split's work, for the lines of a text under 2 GiB in a loop of
+	// its own: a whole file of a million lines is cut here.
+	text, starts := x.text, x.starts
 	for n := range lines {
-		lines[n] = x.split(n)
+		l := text[starts[n]:min(int(starts[n+1])-1, len(text))]
+		if len(l) > 0 && l[len(l)-1] == '\r' {
+			l = l[:len(l)-1]
+		}
+		lines[n] = l
 	}
 	return lines
 }

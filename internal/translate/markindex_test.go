@@ -169,6 +169,10 @@ func TestMarkIndex(t *testing.T) {
 		"a.py\n  ```\n  --- a\n  +++ b\n  @@ -1 +1 @@\n  -x\n  +y\n  ```\n",
 		"a.md\n````\n```python\nx\n```\n````\n",
 		"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+		// Marker lines on either side of the 64-line steps of the
+		// index's bits.
+		strings.Repeat("code\n", 63) + "<<<<<<< SEARCH\n-a\n" + strings.Repeat("y\n", 62) + ">>>>>>> REPLACE\n*** Begin Patch\n" +
+			strings.Repeat("z\n", 200) + "operations:\n  - path: a\n+++ b/x\n@@ -1 +1 @@\n<<<FIUP>>>",
 	} {
 		sameMarkScans(t, text)
 	}
