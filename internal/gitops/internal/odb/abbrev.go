@@ -135,19 +135,19 @@ func (x *packIndex) longestShared(id oid.ID) int {
 // looseShared is the most leading hex digits id shares with another
 // loose object of objects directory dir: those in id's fanout
 // directory. A session that keeps writing loose objects makes that
-// directory longer with every call, so the names are listed unsorted
-// and compared as text; only one that would be the longest is checked
-// to be an object's name at all.
+// directory longer with every call, so the names are compared as
+// text, where they are; only one that would be the longest is checked
+// to be an object's name at all. (os.ReadDir opens a directory without
+// the poller's system calls, which os.Open makes.)
 func looseShared(dir string, id oid.ID) int {
 	hex := id.String()
-	f, err := os.Open(filepath.Join(dir, hex[:2]))
+	ents, err := os.ReadDir(filepath.Join(dir, hex[:2]))
 	if err != nil {
 		return 0
 	}
-	names, _ := f.Readdirnames(-1)
-	f.Close()
 	best := 0
-	for _, rest := range names {
+	for _, e := range ents {
+		rest := e.Name()
 		if len(rest) != len(hex)-2 || rest == hex[2:] {
 			continue
 		}
