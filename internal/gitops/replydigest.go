@@ -22,34 +22,63 @@ const ReplyHistory = 100
 // shallow or partial clone, is searched as far as it goes.
 func (r *Repo) RecordedTrailers(tip, key string) (map[string]string, error) {
 	found := map[string]string{}
-	id := tip
-	for n := 0; n < ReplyHistory && id != ""; n++ {
-		c, err := r.historyOf(oid.FromHex(id))
-		if n > 0 && (errors.Is(err, odb.ErrNotFound) || errors.Is(err, ErrMissingObject)) {
-			break // a shallow or partial clone's edge
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range trailerValues(c.trailers, key) {
-			if _, ok := found[v]; !ok {
-				found[v] = id
+	err := r.walkHistory(tip, func(c historyEntry) {
+		for _, l := range c.trailers {
+			if v, ok := trailerValue(l, key); ok {
+				if _, ok := found[v]; !ok {
+					found[v] = c.hex
+				}
 			}
 		}
-		id = c.parent
+	})
+	if err != nil {
+		return nil, err
 	}
 	return found, nil
 }
 
-// trailerValues are the values of key's lines ("Key: value") in
-// trailers, a message's last paragraph (lastParagraph).
-func trailerValues(trailers, key string) []string {
-	var out []string
-	for _, l := range strings.Split(trailers, "\n") {
-		if v, ok := strings.CutPrefix(l, key+":"); ok {
-			if v = strings.TrimSpace(v); v != "" {
-				out = append(out, v)
+// walkHistory calls fn with the last ReplyHistory first-parent commits
+// from tip, newest first, as far as the history goes: a shallow or
+// partial clone's edge ends it as a root commit does.
+func (r *Repo) walkHistory(tip string, fn func(historyEntry)) error {
+	if tip == "" {
+		return nil
+	}
+	id := oid.FromHex(tip)
+	for n := 0; n < ReplyHistory; n++ {
+		c, err := r.historyOf(id)
+		if err != nil {
+			if n > 0 && (errors.Is(err, odb.ErrNotFound) || errors.Is(err, ErrMissingObject)) {
+				return nil
 			}
+			return err
+		}
+		fn(c)
+		if c.parentHex == "" {
+			return nil
+		}
+		id = c.parent
+	}
+	return nil
+}
+
+// trailerValue is the value of line when it is key's trailer ("Key:
+// value") with a value that is not blank.
+func trailerValue(line, key string) (string, bool) {
+	if len(line) <= len(key) || line[len(key)] != ':' || line[:len(key)] != key {
+		return "", false
+	}
+	v := strings.TrimSpace(line[len(key)+1:])
+	return v, v != ""
+}
+
+// trailerValues are the values of key's lines in trailers, the lines
+// of a message's last paragraph (trailerLines).
+func trailerValues(trailers []string, key string) []string {
+	var out []string
+	for _, l := range trailers {
+		if v, ok := trailerValue(l, key); ok {
+			out = append(out, v)
 		}
 	}
 	return out

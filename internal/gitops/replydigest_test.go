@@ -21,7 +21,7 @@ func TestTrailerValues(t *testing.T) {
 		{"empty value", "Fix it.\n\nLLM-Reply:   \n", nil},
 	}
 	for _, tc := range tests {
-		if got := trailerValues(lastParagraph(tc.message), "LLM-Reply"); !slices.Equal(got, tc.want) {
+		if got := trailerValues(trailerLines(tc.message), "LLM-Reply"); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

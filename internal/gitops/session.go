@@ -1,11 +1,9 @@
 package gitops
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/odb"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/patch"
 )
@@ -24,19 +22,16 @@ type CommitInfo struct {
 // shallow or partial clone, is searched as far as it goes.
 func (r *Repo) CommitsWithTrailer(tip, key, value string) ([]CommitInfo, error) {
 	var out []CommitInfo
-	id := tip
-	for n := 0; n < ReplyHistory && id != ""; n++ {
-		c, err := r.historyOf(oid.FromHex(id))
-		if n > 0 && (errors.Is(err, odb.ErrNotFound) || errors.Is(err, ErrMissingObject)) {
-			break
+	err := r.walkHistory(tip, func(c historyEntry) {
+		for _, l := range c.trailers {
+			if v, ok := trailerValue(l, key); ok && v == value {
+				out = append(out, CommitInfo{ID: c.hex, Parent: c.parentHex, Subject: c.subject})
+				return
+			}
 		}
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(trailerValues(c.trailers, key), value) {
-			out = append(out, CommitInfo{ID: id, Parent: c.parent, Subject: c.subject})
-		}
-		id = c.parent
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -24,7 +24,7 @@ var (
 	lines   = flag.Int("lines", 50000, "lines of the large source file")
 	binary  = flag.String("bin", "", "the git-llm-apply binary to measure, git-llm-apply-mcp beside it (default: both built from this checkout)")
 	quick   = flag.Bool("quick", false, "small sizes and few runs: check that the benchmark works, not how fast")
-	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), startup (case 5), lazy (case 17: issue 28's lazy edit), or mcp (case 18: the MCP server's start, apply, and 1,000 calls in a session)")
+	only    = flag.String("only", "", "run only these cases: replay, round2 (issue 16's: Codex apply_patch, a huge file, 10,000 edits, a cold apply), codex (case 13 and its scoped twin), startup (case 5), lazy (case 17: issue 28's lazy edit), mcp (case 18: the MCP server's start, apply, and 1,000 calls in a session), or mcp-long (case 18's 1,000 calls alone)")
 	codexAt = flag.String("codex", "", "Codex's apply_patch to compare with: a codex binary, or none (default: installed from npm into the scratch directory)")
 )
 
@@ -114,6 +114,8 @@ func (b *bench) report() {
 		b.caseLazy()
 	case "mcp":
 		b.caseMCP(b.bigRepo())
+	case "mcp-long":
+		b.caseMCPLong()
 	case "replay":
 		b.caseReplay()
 	case "round2":
@@ -124,7 +126,7 @@ func (b *bench) report() {
 		b.caseCodex(false)
 		b.caseCodex(true)
 	default:
-		fail("-only %s: no such case (want replay, round2, codex, startup, lazy or mcp)", *only)
+		fail("-only %s: no such case (want replay, round2, codex, startup, lazy, mcp or mcp-long)", *only)
 	}
 	fmt.Printf("\n%d runs per command after a warm-up; median wall time. %s, %d CPUs.\n\n", *runs, strings.TrimSpace(output(b.env, ".", "git", "--version")), numCPU())
 	fmt.Println("| case | git-llm-apply | git | ratio | target | met |")

@@ -26,11 +26,19 @@ type mcpSession struct {
 // git-llm-apply-mcp, or with direct that binary itself, as a host
 // configured by mcp --config starts it.
 func (b *bench) startMCP(dir, branch string, direct bool) *mcpSession {
-	cmd := exec.Command(b.bin, "mcp", "-b", branch)
+	return b.startMCPUnder(nil, nil, dir, branch, direct)
+}
+
+// startMCPUnder is startMCP with the command run by wrap (its words
+// before the server's) and env added to the bench's environment.
+func (b *bench) startMCPUnder(wrap, env []string, dir, branch string, direct bool) *mcpSession {
+	args := []string{b.bin, "mcp", "-b", branch}
 	if direct {
-		cmd = exec.Command(filepath.Join(filepath.Dir(b.bin), "git-llm-apply-mcp"), "-b", branch)
+		args = []string{filepath.Join(filepath.Dir(b.bin), "git-llm-apply-mcp"), "-b", branch}
 	}
-	cmd.Dir, cmd.Env = dir, b.env
+	args = append(wrap, args...)
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir, cmd.Env = dir, append(b.env, env...)
 	transport := &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "benchrun", Version: "v1"}, nil).Connect(context.Background(), transport, nil)
 	if err != nil {
@@ -84,7 +92,8 @@ func (s *mcpSession) rssKB() int64 {
 // and a 100,000-file repository against the CLI's check of the same
 // reply (the session's repository stays open between calls, so a call
 // should cost no more than a fresh process's check); and 1,000 applies
-// in one session, the last 100 against the first 100, time and memory.
+// in one session, the last 100 against the first 100, time and memory
+// (caseMCPLong).
 func (b *bench) caseMCP(big *repo) {
 	small := b.replayRepo()
 	// Start to the initialize answer, the process's start included.
@@ -105,10 +114,7 @@ func (b *bench) caseMCP(big *repo) {
 	// A one-edit apply on the 10-file repository: call k moves counter
 	// k on (replay's turns), a new edit every call; beside the CLI's
 	// check of turn 0's reply against the index.
-	reply := func(k int) string {
-		path, old, new := turnEdit(k)
-		return "Move a counter on.\n\n" + searchReplace(path, []string{strings.TrimSuffix(old, "\n")}, []string{strings.TrimSuffix(new, "\n")})
-	}
+	reply := counterReply
 	s := b.startMCP(small.dir, "mcp-small", true)
 	k := 0
 	d = median(nil, func() { s.call("apply", map[string]any{"reply": reply(k)}); k++ })
@@ -133,37 +139,7 @@ func (b *bench) caseMCP(big *repo) {
 	b.rows = append(b.rows, row{name: fmt.Sprintf("18. MCP apply, one edit, %d-file repository (against the CLI's check of the same reply)", len(big.paths)), ours: d, gits: cli,
 		bound: "≤ 1.5 × the CLI's check", ok: float64(d) <= 1.5*float64(cli)})
 
-	// 1,000 applies in one session.
-	calls := 1000
-	if *quick {
-		calls = 200
-	}
-	s = b.startMCP(small.dir, "mcp-long", true)
-	times := make([]time.Duration, calls)
-	var rssFirst, rssStart int64
-	for k := range calls {
-		start := time.Now()
-		s.call("apply", map[string]any{"reply": reply(k)})
-		times[k] = time.Since(start)
-		switch k {
-		case 0:
-			rssFirst = s.rssKB()
-		case calls/10 - 1:
-			rssStart = s.rssKB()
-		}
-	}
-	rssEnd := s.rssKB()
-	s.close()
-	tenth := calls / 10
-	head, tail := medianOf(times[:tenth]), medianOf(times[calls-tenth:])
-	b.rows = append(b.rows, row{name: fmt.Sprintf("18. MCP: %d applies in one session, median of the last %d against the first %d", calls, tenth, tenth), ours: tail,
-		note: fmt.Sprintf("%s against %s: %.2f ×", ms(tail), ms(head), float64(tail)/float64(head)), bound: "flat (≤ 1.2 ×)", ok: float64(tail) <= 1.2*float64(head)})
-	// Flat from the first tenth on: by then the heap has grown to the
-	// collector's goal (its live part stays 3-4 MB, GODEBUG=gctrace=1);
-	// call 1 comes before any collection.
-	b.rows = append(b.rows, row{name: fmt.Sprintf("18. MCP: the server's resident memory after call %d and after call %d (after call 1)", tenth, calls),
-		note:  fmt.Sprintf("%.1f MB, then %.1f MB (%.1f MB)", float64(rssStart)/1000, float64(rssEnd)/1000, float64(rssFirst)/1000),
-		bound: "flat (≤ 1.2 ×)", ok: rssEnd > 0 && float64(rssEnd) <= 1.2*float64(rssStart)})
+	b.caseMCPLong()
 }
 
 // medianOf is the median of times (sorted in place).

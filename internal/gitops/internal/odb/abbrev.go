@@ -134,7 +134,11 @@ func (x *packIndex) longestShared(id oid.ID) int {
 
 // looseShared is the most leading hex digits id shares with another
 // loose object of objects directory dir: those in id's fanout
-// directory.
+// directory. A session that keeps writing loose objects makes that
+// directory longer with every call, so the names are compared as
+// text, where they are; only one that would be the longest is checked
+// to be an object's name at all. (os.ReadDir opens a directory without
+// the poller's system calls, which os.Open makes.)
 func looseShared(dir string, id oid.ID) int {
 	hex := id.String()
 	ents, err := os.ReadDir(filepath.Join(dir, hex[:2]))
@@ -144,14 +148,18 @@ func looseShared(dir string, id oid.ID) int {
 	best := 0
 	for _, e := range ents {
 		rest := e.Name()
-		if len(rest) != 2*len(id)-2 || rest == hex[2:] {
+		if len(rest) != len(hex)-2 || rest == hex[2:] {
 			continue
 		}
-		if !oid.IsHex(hex[:2] + rest) {
-			continue // a temporary file, or not a name
+		// Most names differ from id in their first digits; only one
+		// that shares more than the best so far needs to be a name.
+		n := 0
+		for n < len(rest) && rest[n]|0x20 == hex[2+n] {
+			n++
 		}
-		h := oid.FromHex(hex[:2] + rest)
-		best = max(best, sharedDigits(id[:], h[:]))
+		if 2+n > best && oid.IsHex(hex[:2]+rest) {
+			best = 2 + n
+		}
 	}
 	return best
 }
