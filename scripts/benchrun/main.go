@@ -67,6 +67,13 @@ func benchEnv(dir string) []string {
 			env = append(env, kv)
 		}
 	}
+	// The go command keeps its caches under HOME unless told: the
+	// builds use the user's, not a download of every module again.
+	if out, err := exec.Command("go", "env", "GOPATH", "GOMODCACHE", "GOCACHE").Output(); err == nil {
+		if v := strings.Split(strings.TrimSpace(string(out)), "\n"); len(v) == 3 {
+			env = append(env, "GOPATH="+v[0], "GOMODCACHE="+v[1], "GOCACHE="+v[2])
+		}
+	}
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Bench", "GIT_AUTHOR_EMAIL=bench@example.com", "GIT_AUTHOR_DATE=@1700000000 +0000",
 		"GIT_COMMITTER_NAME=Bench", "GIT_COMMITTER_EMAIL=bench@example.com", "GIT_COMMITTER_DATE=@1700000000 +0000")
