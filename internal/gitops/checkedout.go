@@ -13,8 +13,8 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/poll"
 	"github.com/git-llm-apply/git-llm-apply/internal/prefault"
 )
