@@ -13,13 +13,15 @@ import (
 // the group and then applied together, so they must not overlap. Each
 // operation goes through three steps: whether it stands at all
 // (dropped), which file it names (target), and what it does to that
-// file (act).
-func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, error) {
-	outs := make([]Outcome, len(ops))
+// file (act). The outcomes go into outs, one for each of ops: the
+// caller's own, so that the outcomes of a reply are made once, not
+// once a group and again where they are gathered (an Outcome holds
+// its operation: 500 of them are a quarter of a megabyte).
+func (r *resolver) group(ops []translate.Operation, firstN int, outs []Outcome) error {
 	pending := pendingEdits{cursor: -1}
 	for i, op := range ops {
 		if err := r.ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		o := &outs[i]
 		o.N, o.Op = firstN+i, op
@@ -28,17 +30,17 @@ func (r *resolver) group(ops []translate.Operation, firstN int) ([]Outcome, erro
 		}
 		f, err := r.target(o, &op)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if f == nil {
 			continue
 		}
 		if err := r.act(o, &op, f, &pending); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	r.applyPending(&pending)
-	return outs, nil
+	return nil
 }
 
 // pendingEdits are the located edits of a group not applied yet, all

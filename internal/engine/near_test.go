@@ -41,13 +41,11 @@ func nearMisses(n, k int) ([]translate.Operation, []int) {
 func resolveFile(t *testing.T, src memSource, path string, ops []translate.Operation) ([]Outcome, *matcher) {
 	t.Helper()
 	r := newResolver(src, Options{Format: "diff"})
-	var outs []Outcome
+	outs := make([]Outcome, len(ops))
 	for i := range ops {
-		o, err := r.group(ops[i:i+1], i+1)
-		if err != nil {
+		if err := r.group(ops[i:i+1], i+1, outs[i:i+1]); err != nil {
 			t.Fatal(err)
 		}
-		outs = append(outs, o...)
 	}
 	return outs, r.files[path].matcher()
 }

@@ -167,20 +167,19 @@ func resolveOnce(ctx context.Context, src Source, ops []translate.Operation, opt
 	r.ops = ops // an absolute path may be placed by the others (see mapAbsolute)
 	res := &Result{}
 	if len(ops) > 0 {
-		// An outcome per operation: grown by append, the outcomes of
-		// thousands of edits would be copied over and over.
-		res.Outcomes = make([]Outcome, 0, len(ops))
+		// An outcome per operation, each group filling its own: grown
+		// by append, the outcomes of thousands of edits would be
+		// copied over and over.
+		res.Outcomes = make([]Outcome, len(ops))
 	}
 	for i := 0; i < len(ops); {
 		j := i + 1
 		for ops[i].Group != 0 && j < len(ops) && ops[j].Group == ops[i].Group {
 			j++
 		}
-		outs, err := r.group(ops[i:j], i+1)
-		if err != nil {
+		if err := r.group(ops[i:j], i+1, res.Outcomes[i:j]); err != nil {
 			return nil, err
 		}
-		res.Outcomes = append(res.Outcomes, outs...)
 		i = j
 	}
 	if !opts.forAdvice {

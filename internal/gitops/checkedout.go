@@ -13,10 +13,10 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/engine"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
+	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
 	"github.com/git-llm-apply/git-llm-apply/internal/poll"
-
-	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/index"
+	"github.com/git-llm-apply/git-llm-apply/internal/prefault"
 )
 
 // minCheckedOut is the size from which the working tree's copy of a
@@ -123,6 +123,7 @@ func readHalves(ctx context.Context, f *os.File, data []byte) error {
 
 // readSteps fills data from f at off, a step at a time.
 func readSteps(ctx context.Context, f *os.File, data []byte, off int64) error {
+	prefault.Touch(data) // each half its own, side by side
 	for at := 0; at < len(data); at += poll.Step {
 		b := data[at:min(at+poll.Step, len(data))]
 		if err := poll.Check(ctx, len(b)); err != nil {

@@ -330,6 +330,18 @@ func writeDiffHunks(w *bytes.Buffer, old, new []byte, oldStarts []int32, regions
 	if len(hunks) == 0 {
 		return
 	}
+	// Room for every hunk at once, and for the index line formatFile
+	// puts above them: a buffer doubling its way to a long file's
+	// hunks allocates them twice over, all in memory fresh from the
+	// system, whose pages cost more here than the copies.
+	size := 128
+	for _, h := range hunks {
+		size += hunkHeaderMax
+		for _, e := range h.Edits {
+			size += 1 + len(e.Line)
+		}
+	}
+	w.Grow(size)
 	funcs := newFuncFinder(lines)
 	for _, h := range hunks {
 		writeHunkHeader(w, h.LineNoX, h.EndLineNoX-h.LineNoX, h.LineNoY, h.EndLineNoY-h.LineNoY, funcs.find(h.LineNoX))

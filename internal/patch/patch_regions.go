@@ -145,8 +145,9 @@ func diffWindows(old, new []byte, lines *textLines, spans []Span, lo, hi []int, 
 		ob = lines.start(to)
 		return ob+shift <= len(new) && bytes.Equal(old[start:ob], new[start+shift:ob+shift])
 	}
-	var jobs []windowJob
-	for _, w := range regionWindows(spans, lo, hi, oldN) {
+	windows := regionWindows(spans, lo, hi, oldN)
+	jobs := make([]windowJob, 0, len(windows))
+	for _, w := range windows {
 		if !gap(w.os) {
 			return nil, nil, false
 		}
@@ -404,29 +405,47 @@ func lineEnd(b []byte, at, n int, toEnd bool) (int, bool) {
 // the unchanged lines up to the next change, all taken from old.
 func assembleHunks(lines *textLines, changes []lineChange, context int) []textdiff.Hunk[[]byte] {
 	oldN := lines.len()
-	var hunks []textdiff.Hunk[[]byte]
-	match := func(h *textdiff.Hunk[[]byte], s, t, to int) {
+	hunks := make([]textdiff.Hunk[[]byte], 0, len(changes)) // a hunk holds one change or more
+	// Every hunk's edits in one slice, each hunk given its part at the
+	// end: a slice of its own each, grown edit by edit, allocated each
+	// hunk's edits about twice over. At most context lines go before
+	// and after each change.
+	size := 0
+	for _, c := range changes {
+		size += len(c.edits) + 2*max(context, 0)
+	}
+	all := make([]textdiff.Edit[[]byte], 0, size)
+	match := func(s, t, to int) {
 		for ; s < to; s, t = s+1, t+1 {
-			h.Edits = append(h.Edits, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: t, Line: lines.get(s)})
+			all = append(all, textdiff.Edit[[]byte]{Op: diff.Match, LineNoX: s, LineNoY: t, Line: lines.get(s)})
 		}
 	}
+	var starts []int
 	for i := 0; i < len(changes); {
 		c := changes[i]
 		h := textdiff.Hunk[[]byte]{LineNoX: max(0, c.s0-context), LineNoY: max(0, c.t0-context)}
-		match(&h, h.LineNoX, h.LineNoY, c.s0)
+		starts = append(starts, len(all))
+		match(h.LineNoX, h.LineNoY, c.s0)
 		for {
-			h.Edits = append(h.Edits, c.edits...)
+			all = append(all, c.edits...)
 			i++
 			if i == len(changes) || changes[i].s0-c.s1 > 2*context {
 				break
 			}
-			match(&h, c.s1, c.t1, changes[i].s0)
+			match(c.s1, c.t1, changes[i].s0)
 			c = changes[i]
 		}
 		tail := min(context, oldN-c.s1)
-		match(&h, c.s1, c.t1, c.s1+tail)
+		match(c.s1, c.t1, c.s1+tail)
 		h.EndLineNoX, h.EndLineNoY = c.s1+tail, c.t1+tail
 		hunks = append(hunks, h)
+	}
+	for k := range hunks {
+		end := len(all)
+		if k+1 < len(hunks) {
+			end = starts[k+1]
+		}
+		hunks[k].Edits = all[starts[k]:end:end]
 	}
 	return hunks
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
@@ -261,27 +262,41 @@ func applyFile(f *gitdiff.File, old, want []byte) error {
 // that follow in want. Applying the whole file and comparing would
 // accept and refuse the same patches.
 //
-// Where each hunk's old lines lie is found first, hunk by hunk; the
-// hunks are then applied, side by side when there are many (each
-// reads its own lines alone); and their results are checked against
-// want in order, each hunk's errors in the order a pass hunk by hunk
-// meets them, so that the first error is the one such a pass returns.
+// Where each hunk's old lines lie is found first, hunk by hunk, and
+// where its new lines go in want if every hunk before it gives what it
+// should (its new lines, which are what applying it writes); the hunks
+// are then applied, side by side when there are many (each reads its
+// own lines alone), go-gitdiff writing each straight into a comparison
+// with want there, so that no hunk's output is kept; and their results
+// are checked in order, each hunk's errors in the order a pass hunk by
+// hunk meets them, so that the first error is the one such a pass
+// returns.
 func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 	frags = append([]*gitdiff.TextFragment(nil), frags...)
 	sort.SliceStable(frags, func(i, j int) bool { return frags[i].OldPosition < frags[j].OldPosition })
 	hunks := make([]regionHunk, 0, len(frags))
-	oldAt, oldLine := 0, int64(0)
+	oldAt, oldLine, newAt := 0, int64(0), 0
 	for i, frag := range frags {
-		h := regionHunk{frag: frag}
+		hunks = append(hunks, regionHunk{frag: frag})
+		h := &hunks[len(hunks)-1]
 		h.from, h.to, h.err = placeHunk(i, frag, old, oldAt, oldLine)
-		hunks = append(hunks, h)
 		if h.err != nil {
 			break // a pass hunk by hunk stops here
 		}
-		oldAt, oldLine = h.to, max(frag.OldPosition-1, 0)+frag.OldLines
+		h.newAt = newAt + h.from - oldAt
+		for _, l := range frag.Lines {
+			if l.New() {
+				h.newLen += len(l.Line)
+			}
+		}
+		oldAt, oldLine, newAt = h.to, max(frag.OldPosition-1, 0)+frag.OldLines, h.newAt+h.newLen
 	}
-	sideBySide(len(hunks), parallelHunks, func() func(int) { return func(i int) { applyHunk(&hunks[i], old) } })
-	oldAt, newAt := 0, 0
+	sideBySide(len(hunks), parallelHunks, func() func(int) {
+		var src regionLines
+		var dst wantWriter
+		return func(i int) { applyHunk(&hunks[i], old, want, &src, &dst) }
+	})
+	oldAt, newAt = 0, 0
 	for i, h := range hunks {
 		if h.err != nil {
 			return h.err
@@ -293,10 +308,10 @@ func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 		if h.applyErr != nil {
 			return fmt.Errorf("hunk %d: %w", i+1, h.applyErr)
 		}
-		if !bytes.HasPrefix(want[newAt:], h.out) {
+		if newAt != h.newAt || h.differs {
 			return fmt.Errorf("applying hunk %d gives content that differs from the wanted", i+1)
 		}
-		newAt += len(h.out)
+		newAt += h.newLen
 		oldAt = h.to
 	}
 	if !bytes.Equal(want[newAt:], old[oldAt:]) {
@@ -306,13 +321,15 @@ func applyRegions(frags []*gitdiff.TextFragment, old, want []byte) error {
 }
 
 // regionHunk is one hunk of applyRegions: its old lines [from, to) of
-// old, or err when they cannot be placed; what applying it gave, or
-// applyErr.
+// old, or err when they cannot be placed; where its new lines, newLen
+// bytes, go in want; whether applying it failed (applyErr) or wrote
+// other bytes than want holds there (differs).
 type regionHunk struct {
 	frag          *gitdiff.TextFragment
 	from, to      int
+	newAt, newLen int
 	err, applyErr error
-	out           []byte
+	differs       bool
 }
 
 // placeHunk finds the old lines of hunk i, frag, which follows the
@@ -347,8 +364,14 @@ func placeHunk(i int, frag *gitdiff.TextFragment, old []byte, oldAt int, oldLine
 	return from, to, nil
 }
 
-// applyHunk applies h, once placed, to its own old lines.
-func applyHunk(h *regionHunk, old []byte) {
+// applyHunk applies h, once placed, to its own old lines, go-gitdiff
+// writing the result into a comparison with want at h.newAt; src and
+// dst are the caller's, reused from hunk to hunk. It is gitdiff.Apply
+// of the one fragment but for Apply's last step, the copy of the
+// source's lines after the fragment: the source is the fragment's old
+// lines, so there are none (go-gitdiff fails a fragment whose old
+// lines the source does not hold to the end).
+func applyHunk(h *regionHunk, old, want []byte, src *regionLines, dst *wantWriter) {
 	if h.err != nil {
 		return
 	}
@@ -356,9 +379,106 @@ func applyHunk(h *regionHunk, old []byte) {
 	if one.OldPosition > 0 {
 		one.OldPosition = 1
 	}
-	var out bytes.Buffer
-	h.applyErr = gitdiff.Apply(&out, bytes.NewReader(old[h.from:h.to]), &gitdiff.File{TextFragments: []*gitdiff.TextFragment{&one}})
-	h.out = out.Bytes()
+	*src = regionLines{b: old[h.from:h.to]}
+	*dst = wantWriter{want: want, at: h.newAt}
+	if err := gitdiff.NewTextApplier(dst, src).ApplyFragment(&one); err != nil {
+		h.applyErr = err
+		return
+	}
+	h.differs = dst.differs || dst.at != h.newAt+h.newLen
+}
+
+// regionLines is a hunk's old lines as go-gitdiff reads its source: a
+// gitdiff.LineReaderAt handing out the lines in place, where
+// go-gitdiff's own reader over an io.ReaderAt copies them and indexes
+// them through a buffer of its own, and io.ReaderAt for its test of an
+// empty source. go-gitdiff reads forward, so the line reached is kept.
+type regionLines struct {
+	b        []byte
+	line, at int
+}
+
+// ReadLinesAt reads lines from line offset on, each with its "\n" (the
+// last may lack it); fewer than len(lines) only at the end, with
+// io.EOF, as go-gitdiff's own reader.
+func (r *regionLines) ReadLinesAt(lines [][]byte, offset int64) (int, error) {
+	if offset < 0 {
+		return 0, errors.New("ReadLinesAt: negative offset")
+	}
+	if len(lines) == 0 {
+		return 0, nil
+	}
+	if offset < int64(r.line) {
+		r.line, r.at = 0, 0
+	}
+	for int64(r.line) < offset && r.at < len(r.b) {
+		r.at = nextLine(r.b, r.at)
+		r.line++
+	}
+	if int64(r.line) < offset {
+		return 0, io.EOF
+	}
+	n, at := 0, r.at
+	for ; n < len(lines) && at < len(r.b); n++ {
+		end := nextLine(r.b, at)
+		lines[n] = r.b[at:end:end]
+		at = end
+	}
+	if n < len(lines) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// ReadAt is bytes.Reader's.
+func (r *regionLines) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("ReadAt: negative offset")
+	}
+	if off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// nextLine returns where the line of b starting at offset at ends: past
+// its "\n", or at the end of b.
+func nextLine(b []byte, at int) int {
+	if i := bytes.IndexByte(b[at:], '\n'); i >= 0 {
+		return at + i + 1
+	}
+	return len(b)
+}
+
+// wantWriter takes what go-gitdiff writes and compares it with want
+// from offset at on, keeping only whether it differs.
+type wantWriter struct {
+	want    []byte
+	at      int
+	differs bool
+}
+
+func (w *wantWriter) Write(p []byte) (int, error) {
+	end := w.at + len(p)
+	if end > len(w.want) || !bytes.Equal(w.want[w.at:end], p) {
+		w.differs = true
+	}
+	w.at = end
+	return len(p), nil
+}
+
+// WriteString is Write without the copy io.WriteString would make.
+func (w *wantWriter) WriteString(s string) (int, error) {
+	end := w.at + len(s)
+	if end > len(w.want) || string(w.want[w.at:end]) != s {
+		w.differs = true
+	}
+	w.at = end
+	return len(s), nil
 }
 
 // parallelHunks is the number of hunks from which applyRegions applies

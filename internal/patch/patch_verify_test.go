@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -298,5 +299,66 @@ func TestFormatHashesLongNewContentAhead(t *testing.T) {
 	}
 	if err := Verify(patch, changes); err != nil {
 		t.Errorf("Verify: %v", err)
+	}
+}
+
+// regionLines reads lines as go-gitdiff's own reader over an
+// io.ReaderAt does: each with its "\n", the last without one when the
+// source ends so, fewer than asked only at the end with io.EOF, and
+// any line again after a later one.
+func TestRegionLines(t *testing.T) {
+	for _, tc := range []struct {
+		src    string
+		reads  [][2]int // offset, count
+		want   []string // the lines of each read, joined by "|"
+		errEOF []bool
+	}{
+		{"a\nb\nc\n", [][2]int{{0, 2}, {2, 1}, {3, 1}}, []string{"a\n|b\n", "c\n", ""}, []bool{false, false, true}},
+		{"a\nb", [][2]int{{1, 1}, {0, 3}}, []string{"b", "a\n|b"}, []bool{false, true}},
+		{"", [][2]int{{0, 1}, {0, 0}}, []string{"", ""}, []bool{true, false}},
+		{"\n\n", [][2]int{{1, 4}, {5, 1}}, []string{"\n", ""}, []bool{true, true}},
+		{"x\ny\n", [][2]int{{1, 1}, {0, 1}, {1, 1}}, []string{"y\n", "x\n", "y\n"}, []bool{false, false, false}},
+	} {
+		r := &regionLines{b: []byte(tc.src)}
+		for k, rd := range tc.reads {
+			lines := make([][]byte, rd[1])
+			n, err := r.ReadLinesAt(lines, int64(rd[0]))
+			got := bytes.Join(lines[:n], []byte("|"))
+			if string(got) != tc.want[k] || errors.Is(err, io.EOF) != tc.errEOF[k] || (err != nil && !errors.Is(err, io.EOF)) {
+				t.Errorf("%q: read %d (%v) = %q, %v; want %q, EOF %v", tc.src, k, rd, got, err, tc.want[k], tc.errEOF[k])
+			}
+		}
+	}
+	if _, err := (&regionLines{}).ReadLinesAt(make([][]byte, 1), -1); err == nil || errors.Is(err, io.EOF) {
+		t.Errorf("a negative offset: %v, want an error", err)
+	}
+}
+
+// A hunk whose new lines applying writes differ from the wanted bytes
+// fails, whether they differ in a byte or in length.
+func TestWantWriter(t *testing.T) {
+	for _, tc := range []struct {
+		want   string
+		at     int
+		writes []string
+		differ bool
+	}{
+		{"abcdef", 1, []string{"bc", "d"}, false},
+		{"abcdef", 1, []string{"bc", "x"}, true},
+		{"abc", 2, []string{"cd"}, true},
+		{"abc", 4, []string{""}, true},
+		{"abc", 3, []string{""}, false},
+	} {
+		w := &wantWriter{want: []byte(tc.want), at: tc.at}
+		for k, s := range tc.writes {
+			if k%2 == 0 {
+				w.WriteString(s)
+			} else {
+				w.Write([]byte(s))
+			}
+		}
+		if w.differs != tc.differ {
+			t.Errorf("%q at %d, writes %q: differs %v, want %v", tc.want, tc.at, tc.writes, w.differs, tc.differ)
+		}
 	}
 }

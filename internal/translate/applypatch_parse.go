@@ -4,6 +4,7 @@ package translate
 // in a heredoc), their file sections and chunks.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -334,6 +335,10 @@ func (p *applyPatchReader) update(i, to int, path string) int {
 func (p *applyPatchReader) updateOps(i int, path, move string, moveLine int, chunks []apChunk, last int) {
 	p.group++
 	n := 0
+	// Room for the section's operations at once: an Operation is a few
+	// hundred bytes, and a slice doubling its way to 500 of them
+	// allocates them twice over.
+	p.r.Ops = slices.Grow(p.r.Ops, len(chunks)+1)
 	for _, c := range chunks {
 		if c.lostAt != 0 {
 			p.r.warnf(c.lostAt, "a line of the chunk has no \" \", \"-\" or \"+\" prefix; it is read as a context line that lost its leading space")

@@ -17,6 +17,7 @@ import (
 	"os"
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/prefault"
 )
 
 // Pack entry types beyond the object types (which plumbing's
@@ -156,7 +157,7 @@ func (rd *reader) inflate(ctx context.Context, h entryHeader) ([]byte, error) {
 	if err := rd.zs.reset(src); err != nil {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
 	}
-	buf := make([]byte, h.size)
+	buf := prefault.Make(h.size)
 	if err := rd.zs.fill(ctx, buf, nil); err != nil {
 		return nil, fmt.Errorf("%w: at %d: %w", errCorrupt, h.data, rd.short(err))
 	}
@@ -247,7 +248,7 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 	if !ok || dstSize > uint64(len(delta))*max(uint64(len(base)), 127) {
 		return nil, errors.New("bad result size")
 	}
-	out := make([]byte, 0, dstSize)
+	out := prefault.Make(dstSize)[:0]
 	for len(delta) > 0 {
 		cmd := delta[0]
 		delta = delta[1:]

@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/fsread"
 	"github.com/git-llm-apply/git-llm-apply/internal/gitops/internal/oid"
+	"github.com/git-llm-apply/git-llm-apply/internal/prefault"
 )
 
 // Store reads objects from an objects directory and its alternates.
@@ -301,7 +302,7 @@ func readLoose(ctx context.Context, dir string, id oid.ID) (oid.Type, []byte, er
 	if size > fi.Size()*deflateRatio+64 {
 		return fail(fmt.Errorf("header claims %d bytes, more than its %d compressed bytes hold", size, fi.Size()))
 	}
-	data := make([]byte, size)
+	data := prefault.Make(size)
 	h := oid.NewHasher(t, size)
 	if err := zs.fill(ctx, data, h); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
