@@ -16,7 +16,7 @@ func peakRSSKiB(ps *os.ProcessState) int64 {
 		return -1
 	}
 	if runtime.GOOS == "darwin" {
-		return ru.Maxrss >> 10 // bytes on macOS
+		return int64(ru.Maxrss) >> 10 // bytes on macOS
 	}
-	return ru.Maxrss // KiB on Linux and the BSDs
+	return int64(ru.Maxrss) // KiB on Linux and the BSDs
 }

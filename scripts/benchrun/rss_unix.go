@@ -16,7 +16,7 @@ func peakKB(ps *os.ProcessState) int64 {
 		return 0
 	}
 	if runtime.GOOS == "darwin" {
-		return ru.Maxrss >> 10 // bytes on macOS
+		return int64(ru.Maxrss) >> 10 // bytes on macOS
 	}
-	return ru.Maxrss // kilobytes on Linux and the BSDs
+	return int64(ru.Maxrss) // kilobytes on Linux and the BSDs
 }

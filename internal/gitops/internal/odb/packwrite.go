@@ -107,7 +107,7 @@ func (p *PackWriter) Add(id oid.ID, t oid.Type, size int64, content io.Reader) e
 	switch {
 	case p.done:
 		return errors.New("adding to a sealed pack")
-	case len(p.entries) == 1<<32-1:
+	case int64(len(p.entries)) == 1<<32-1:
 		return errors.New("a pack cannot hold more objects")
 	case t != oid.Commit && t != oid.Tree && t != oid.Blob && t != oid.Tag:
 		return fmt.Errorf("cannot pack %s as a whole object", t)
