@@ -17,7 +17,8 @@ import (
 // blocks of three lines, unified-diff hunks with their numbers and
 // three lines of context, apply-patch hunks under a scope line,
 // edit-v2's anchors, fiup's anchors, Cline's SEARCH blocks, Roo Code's
-// with :start_line: hints, udiffx's hunks. n goes from 100 to 10,000
+// with :start_line: hints, udiffx's hunks, lazy edits' segments between
+// marker comments. n goes from 100 to 10,000
 // at 100,000 lines and l from 10,000 to 1,000,000 at 1,000 edits: the
 // time should grow as n and as l (an exponent near 1 or below), never
 // as their product. Run with -benchtime 3x; the exponents are the
@@ -168,6 +169,13 @@ func init() {
 		id := fmt.Sprintf("toolu_%06d", k)
 		w.WriteString(sweepSessionLine("assistant", []any{map[string]any{"type": "tool_use", "id": id, "name": "Edit", "input": c.Input}}))
 		w.WriteString(sweepSessionLine("user", []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": "The file /home/dev/proj/calc.py has been updated."}}))
+	})
+	// A lazy edit (issue 28): the file in a fence under its name, its
+	// unchanged stretches elided by a marker comment, each change with
+	// a line of the file on either side, as the IDE agents' models
+	// write them.
+	add("lazy", "calc.py\n```python\n", "# ... existing code ...\n```\n", func(w *strings.Builder, k, at int, scope string) {
+		w.WriteString("# ... existing code ...\n" + old(at-1) + "\n" + new(at) + "\n" + old(at+1) + "\n")
 	})
 	// The whole file in a fence under its name, n lines changed.
 	sweepFormats = append(sweepFormats, sweepFormat{name: "whole", whole: func(w *strings.Builder, lines []string) {
